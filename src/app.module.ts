@@ -1,0 +1,51 @@
+import { Module, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
+import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { ThrottlerModule } from '@nestjs/throttler';
+import { LoggerModule } from 'nestjs-pino';
+import { AuthModule } from './auth/auth.module';
+import { ApiKeyGuard } from './auth/api-key.guard';
+import { BootstrapService } from './auth/bootstrap.service';
+import { ApiThrottlerGuard } from './common/api-throttler.guard';
+import { BodyParserMiddleware } from './common/body-parser.middleware';
+import { HttpExceptionFilter } from './common/http-exception.filter';
+import { loggerParams } from './common/logger';
+import { createValidationPipe } from './common/validation.pipe';
+import type { AppConfig } from './config/app-config';
+import { APP_CONFIG, ConfigModule } from './config/config.module';
+import { DatabaseModule } from './database/database.module';
+import { HealthModule } from './health/health.module';
+import { SpacesModule } from './spaces/spaces.module';
+
+@Module({
+  imports: [
+    ConfigModule,
+    LoggerModule.forRootAsync({
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => loggerParams(config),
+    }),
+    ThrottlerModule.forRootAsync({
+      inject: [APP_CONFIG],
+      useFactory: (config: AppConfig) => ({
+        throttlers: [{ name: 'default', ttl: 60_000, limit: config.rateLimitPerMinute }],
+        skipIf: () => config.rateLimitPerMinute === 0,
+      }),
+    }),
+    DatabaseModule.forRoot(),
+    AuthModule,
+    HealthModule,
+    SpacesModule,
+  ],
+  providers: [
+    BootstrapService,
+    // Order matters: rate limit first, so that refused keys are counted and every API response has the headers.
+    { provide: APP_GUARD, useClass: ApiThrottlerGuard },
+    { provide: APP_GUARD, useClass: ApiKeyGuard },
+    { provide: APP_PIPE, useFactory: createValidationPipe },
+    { provide: APP_FILTER, useClass: HttpExceptionFilter },
+  ],
+})
+export class AppModule implements NestModule {
+  configure(consumer: MiddlewareConsumer): void {
+    consumer.apply(BodyParserMiddleware).forRoutes('*path');
+  }
+}

@@ -1,0 +1,44 @@
+import { type INestApplication } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import helmet from 'helmet';
+import { Logger } from 'nestjs-pino';
+import { AppModule } from './app.module';
+import type { AppConfig } from './config/app-config';
+import { APP_CONFIG } from './config/config.module';
+
+/**
+ * Everything about the HTTP application that is not a provider: shared by main.ts and the e2e tests, so that a
+ * test app is configured exactly as production.
+ */
+export function configureApp(app: NestExpressApplication): NestExpressApplication {
+  const config = app.get<AppConfig>(APP_CONFIG);
+  app.useLogger(app.get(Logger));
+  app.set('trust proxy', config.trustProxy);
+  app.set('query parser', 'simple');
+  app.disable('x-powered-by');
+  app.use(helmet());
+  app.enableShutdownHooks();
+
+  const document = SwaggerModule.createDocument(
+    app,
+    new DocumentBuilder()
+      .setTitle('Link shortener API')
+      .setDescription('Spaces and short links, wire-compatible with the phpShort v1 API.')
+      .setVersion('1')
+      .addBearerAuth()
+      .build(),
+  );
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
+  return app;
+}
+
+export async function createApp(): Promise<INestApplication> {
+  // Body parsing is a middleware of AppModule, so that its errors get the API's envelope.
+  const app = await NestFactory.create<NestExpressApplication>(AppModule, {
+    bodyParser: false,
+    bufferLogs: true,
+  });
+  return configureApp(app);
+}

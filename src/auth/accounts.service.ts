@@ -1,0 +1,71 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, IsNull, type EntityManager } from 'typeorm';
+import { Account } from './account.entity';
+import { ApiKey } from './api-key.entity';
+import { generateApiKey, hashApiKey } from './api-key';
+
+export interface IssuedKey {
+  account: Account;
+  /** The secret itself: returned once, never stored. */
+  apiKey: string;
+}
+
+@Injectable()
+export class AccountsService {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The account of a live key, or null. */
+  async findByApiKey(apiKey: string): Promise<Account | null> {
+    const key = await this.dataSource.getRepository(ApiKey).findOne({
+      where: { keyHash: hashApiKey(apiKey), revokedAt: IsNull() },
+      relations: { account: true },
+    });
+    return key?.account ?? null;
+  }
+
+  async findById(id: number): Promise<Account | null> {
+    return this.dataSource.getRepository(Account).findOneBy({ id });
+  }
+
+  async createAccount(name: string, apiKey: string = generateApiKey()): Promise<IssuedKey> {
+    return this.dataSource.transaction(async (manager) => {
+      const account = await manager.getRepository(Account).save(manager.create(Account, { name }));
+      await this.storeKey(manager, account.id, apiKey);
+      return { account, apiKey };
+    });
+  }
+
+  async createKey(account: Account): Promise<IssuedKey> {
+    const apiKey = generateApiKey();
+    await this.storeKey(this.dataSource.manager, account.id, apiKey);
+    return { account, apiKey };
+  }
+
+  /** Revokes a live key; false when no live key has that value. */
+  async revokeKey(apiKey: string): Promise<boolean> {
+    const result = await this.dataSource
+      .getRepository(ApiKey)
+      .update({ keyHash: hashApiKey(apiKey), revokedAt: IsNull() }, { revokedAt: () => 'now()' });
+    return (result.affected ?? 0) > 0;
+  }
+
+  /**
+   * On the first start with an empty database, one account is made: with the operator's key, or a new one.
+   * The table lock keeps replicas that start together from making one each.
+   */
+  async bootstrap(initialApiKey: string | undefined): Promise<IssuedKey | null> {
+    return this.dataSource.transaction(async (manager) => {
+      await manager.query('LOCK TABLE "accounts" IN SHARE ROW EXCLUSIVE MODE');
+      if ((await manager.getRepository(Account).count()) > 0) return null;
+      const apiKey = initialApiKey ?? generateApiKey();
+      const account = await manager.getRepository(Account).save(manager.create(Account, { name: 'Default' }));
+      await this.storeKey(manager, account.id, apiKey);
+      return { account, apiKey };
+    });
+  }
+
+  private async storeKey(manager: EntityManager, accountId: number, apiKey: string): Promise<void> {
+    await manager.getRepository(ApiKey).insert({ accountId, keyHash: hashApiKey(apiKey) });
+  }
+}

@@ -1,0 +1,11 @@
+import { createHash, randomBytes } from 'node:crypto';
+
+/** 32 random bytes: 256 bits, written in base64url, behind a prefix that secret scanners can recognise. */
+export function generateApiKey(): string {
+  return `lsk_${randomBytes(32).toString('base64url')}`;
+}
+
+/** Keys are stored and looked up by this hash only. High-entropy keys need no slow hash. */
+export function hashApiKey(key: string): string {
+  return createHash('sha256').update(key, 'utf8').digest('hex');
+}

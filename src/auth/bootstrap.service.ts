@@ -1,0 +1,29 @@
+import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { AccountsService } from './accounts.service';
+
+/** Makes the first account on the first start, so that a fresh install can be used at once. */
+@Injectable()
+export class BootstrapService implements OnApplicationBootstrap {
+  private readonly logger = new Logger(BootstrapService.name);
+
+  constructor(
+    private readonly accounts: AccountsService,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    const issued = await this.accounts.bootstrap(this.config.initialApiKey);
+    if (issued === null) return;
+    if (this.config.initialApiKey !== undefined) {
+      this.logger.log(`Created account ${issued.account.id} with the key from INITIAL_API_KEY`);
+      return;
+    }
+    // Printed once, straight to stdout and not through the log, which may be shipped elsewhere.
+    process.stdout.write(
+      `\nCreated account ${issued.account.id} ("${issued.account.name}"). Its API key, shown only this once:\n\n` +
+        `    ${issued.apiKey}\n\n`,
+    );
+  }
+}

@@ -1,0 +1,145 @@
+import 'reflect-metadata';
+import { ConsoleLogger, type LogLevel } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { DataSource } from 'typeorm';
+import { AccountsService } from './auth/accounts.service';
+import { CliModule } from './cli.module';
+import { ConfigError, loadConfig } from './config/app-config';
+import { dataSourceOptions } from './database/data-source-options';
+import { EmbeddedDatabaseBusyError, openEmbeddedDatabase } from './database/embedded-database';
+import { runMigrations } from './database/migrate';
+
+const USAGE = `Usage: cli <command> [options]
+
+  account:create --name NAME   create an account and its first API key
+  key:create --account ID      add an API key to an account
+  key:revoke --key KEY         revoke an API key
+  migration:run                apply pending migrations
+  migration:revert             undo the last migration
+  migration:show               list migrations and whether each is applied
+
+The last line on stdout is the result as one JSON object; messages go to stderr.`;
+
+class UsageError extends Error {}
+
+/** Diagnostics on stderr, so that stdout carries only the result. */
+class StderrLogger extends ConsoleLogger {
+  protected override printMessages(messages: unknown[], context?: string, logLevel?: LogLevel): void {
+    super.printMessages(messages, context, logLevel, 'stderr');
+  }
+}
+
+/** One JSON object, written as the contract shows it: `{"id": 1, "name": "NAME", "api_key": "..."}`. */
+function printResult(result: Record<string, unknown>): void {
+  const fields = Object.entries(result).map(
+    ([key, value]) => `${JSON.stringify(key)}: ${JSON.stringify(value)}`,
+  );
+  process.stdout.write(`{${fields.join(', ')}}\n`);
+}
+
+function option(args: string[], name: string): string {
+  const index = args.indexOf(`--${name}`);
+  const inline = args.find((arg) => arg.startsWith(`--${name}=`));
+  const value =
+    inline !== undefined ? inline.slice(name.length + 3) : index >= 0 ? args[index + 1] : undefined;
+  if (value === undefined || value.trim() === '' || (inline === undefined && value.startsWith('--'))) {
+    throw new UsageError(`Missing --${name}`);
+  }
+  return value;
+}
+
+async function withAccounts<T>(work: (accounts: AccountsService) => Promise<T>): Promise<T> {
+  const context = await NestFactory.createApplicationContext(CliModule, {
+    logger: new StderrLogger('cli', { logLevels: ['error', 'warn'] }),
+  });
+  try {
+    return await work(context.get(AccountsService));
+  } finally {
+    await context.close();
+  }
+}
+
+async function withDataSource<T>(work: (dataSource: DataSource) => Promise<T>): Promise<T> {
+  const config = loadConfig();
+  const embedded =
+    config.databaseUrl === undefined
+      ? await openEmbeddedDatabase(config.dataDir, {
+          allowShared: true,
+          log: (m) => process.stderr.write(`${m}\n`),
+        })
+      : null;
+  const dataSource = new DataSource(dataSourceOptions(config.databaseUrl ?? embedded!.url));
+  try {
+    await dataSource.initialize();
+    return await work(dataSource);
+  } finally {
+    if (dataSource.isInitialized) await dataSource.destroy();
+    await embedded?.close();
+  }
+}
+
+async function run(args: string[]): Promise<number> {
+  const [command, ...rest] = args;
+  switch (command) {
+    case 'account:create': {
+      const name = option(rest, 'name').trim();
+      if (name.length > 255) throw new UsageError('--name must be at most 255 characters');
+      const { account, apiKey } = await withAccounts((accounts) => accounts.createAccount(name));
+      printResult({ id: account.id, name: account.name, api_key: apiKey });
+      return 0;
+    }
+    case 'key:create': {
+      const id = option(rest, 'account');
+      if (!/^[1-9]\d{0,9}$/.test(id)) throw new UsageError('--account must be an account id');
+      const issued = await withAccounts(async (accounts) => {
+        const account = await accounts.findById(Number(id));
+        return account === null ? null : accounts.createKey(account);
+      });
+      if (issued === null) {
+        process.stderr.write(`No account with id ${id}\n`);
+        return 1;
+      }
+      printResult({ id: issued.account.id, name: issued.account.name, api_key: issued.apiKey });
+      return 0;
+    }
+    case 'key:revoke': {
+      const key = option(rest, 'key');
+      const revoked = await withAccounts((accounts) => accounts.revokeKey(key));
+      if (!revoked) {
+        process.stderr.write('No live API key has that value\n');
+        return 1;
+      }
+      printResult({ revoked: true });
+      return 0;
+    }
+    case 'migration:run': {
+      const applied = await withDataSource(runMigrations);
+      printResult({ applied: applied.map((migration) => migration.name) });
+      return 0;
+    }
+    case 'migration:revert': {
+      await withDataSource((dataSource) => dataSource.undoLastMigration({ transaction: 'each' }));
+      printResult({ reverted: true });
+      return 0;
+    }
+    case 'migration:show': {
+      const pending = await withDataSource((dataSource) => dataSource.showMigrations());
+      printResult({ pending });
+      return 0;
+    }
+    default:
+      throw new UsageError(command === undefined ? 'No command given' : `Unknown command: ${command}`);
+  }
+}
+
+run(process.argv.slice(2)).then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    if (error instanceof UsageError) process.stderr.write(`${error.message}\n\n${USAGE}\n`);
+    else if (error instanceof ConfigError || error instanceof EmbeddedDatabaseBusyError) {
+      process.stderr.write(`${error.message}\n`);
+    } else
+      process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(error instanceof UsageError ? 64 : 1);
+  },
+);

@@ -1,0 +1,96 @@
+import {
+  ArgumentsHost,
+  Catch,
+  HttpException,
+  HttpStatus,
+  Logger,
+  type ExceptionFilter,
+} from '@nestjs/common';
+import type { Response } from 'express';
+import { errorEnvelope, type ErrorEnvelope } from './envelope';
+import { ValidationFailedException } from './exceptions';
+
+const MESSAGES: Partial<Record<number, string>> = {
+  [HttpStatus.BAD_REQUEST]: 'Bad request.',
+  [HttpStatus.UNAUTHORIZED]: 'Unauthenticated.',
+  [HttpStatus.NOT_FOUND]: 'Resource not found.',
+  [HttpStatus.METHOD_NOT_ALLOWED]: 'Method not allowed.',
+  [HttpStatus.PAYLOAD_TOO_LARGE]: 'Payload too large.',
+  [HttpStatus.UNSUPPORTED_MEDIA_TYPE]: 'Unsupported media type.',
+  [HttpStatus.TOO_MANY_REQUESTS]: 'Too Many Attempts.',
+  [HttpStatus.SERVICE_UNAVAILABLE]: 'Service unavailable.',
+  [HttpStatus.INTERNAL_SERVER_ERROR]: 'Server error.',
+};
+
+/** PostgreSQL SQLSTATE classes and socket errors that mean the database cannot be reached right now. */
+const UNAVAILABLE_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  '53300',
+]);
+const UNAVAILABLE_MESSAGES = [
+  /Connection terminated/i,
+  /timeout exceeded when trying to connect/i,
+  /connection.*closed/i,
+];
+
+function isDatabaseUnavailable(error: unknown): boolean {
+  const candidates = [error, (error as { driverError?: unknown })?.driverError];
+  return candidates.some((candidate) => {
+    if (!(candidate instanceof Error)) return false;
+    const code = (candidate as { code?: unknown }).code;
+    if (
+      typeof code === 'string' &&
+      (UNAVAILABLE_CODES.has(code) || code.startsWith('08') || code.startsWith('57P'))
+    ) {
+      return true;
+    }
+    return UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(candidate.message));
+  });
+}
+
+/** Whether an HttpException's own body is meant for the client as it is (the health checks' report). */
+function isHealthReport(body: unknown): boolean {
+  return typeof body === 'object' && body !== null && 'details' in body && 'status' in body;
+}
+
+/**
+ * The one place where errors become responses: the contract's envelopes for the known cases, and for anything
+ * unexpected a generic 500 that is logged (with the request id) but never echoed.
+ */
+@Catch()
+export class HttpExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger(HttpExceptionFilter.name);
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const response = host.switchToHttp().getResponse<Response>();
+    if (response.headersSent) return;
+
+    if (exception instanceof HttpException && isHealthReport(exception.getResponse())) {
+      response.status(exception.getStatus()).json(exception.getResponse());
+      return;
+    }
+    const { status, body } = this.toEnvelope(exception);
+    response.status(status).json(body);
+  }
+
+  private toEnvelope(exception: unknown): { status: number; body: ErrorEnvelope } {
+    if (exception instanceof ValidationFailedException) {
+      return { status: 422, body: errorEnvelope(422, exception.fields) };
+    }
+    if (exception instanceof HttpException) {
+      const status = exception.getStatus();
+      if (status >= 500) this.logger.error(exception);
+      return { status, body: errorEnvelope(status, MESSAGES[status] ?? exception.message) };
+    }
+    if (isDatabaseUnavailable(exception)) {
+      this.logger.warn(`Database unavailable: ${(exception as Error).message}`);
+      return { status: 503, body: errorEnvelope(503, MESSAGES[503]!) };
+    }
+    this.logger.error(exception);
+    return { status: 500, body: errorEnvelope(500, MESSAGES[500]!) };
+  }
+}

@@ -1,0 +1,140 @@
+import { Transform } from 'class-transformer';
+import {
+  IsDefined,
+  IsIn,
+  IsInt,
+  IsString,
+  Max,
+  MaxLength,
+  Min,
+  MinLength,
+  ValidateIf,
+  type ValidationArguments,
+  type ValidationError,
+} from 'class-validator';
+import type { FieldErrors } from './exceptions';
+
+/*
+ * Form input arrives as strings: these decorators turn it into typed values explicitly (no implicit conversion,
+ * which would make "false" true) and give Laravel's messages, so that phpShort clients read familiar errors.
+ */
+
+/** "per_page" reads as "per page" in a message, as Laravel writes it. */
+function label(args: ValidationArguments): string {
+  return args.property.replace(/_/g, ' ');
+}
+
+const messages = {
+  required: (args: ValidationArguments) => `The ${label(args)} field is required.`,
+  string: (args: ValidationArguments) => `The ${label(args)} field must be a string.`,
+  integer: (args: ValidationArguments) => `The ${label(args)} field must be an integer.`,
+  invalid: (args: ValidationArguments) => `The selected ${label(args)} is invalid.`,
+  min: (args: ValidationArguments) =>
+    `The ${label(args)} field must be at least ${String(args.constraints[0])}.`,
+  max: (args: ValidationArguments) =>
+    `The ${label(args)} field must not be greater than ${String(args.constraints[0])}.`,
+  minLength: (args: ValidationArguments) =>
+    `The ${label(args)} field must be at least ${String(args.constraints[0])} characters.`,
+  maxLength: (args: ValidationArguments) =>
+    `The ${label(args)} field must not be greater than ${String(args.constraints[0])} characters.`,
+};
+
+/** An empty string (or whitespace) means null, as the contract says of form values. */
+function emptyToNull(value: unknown): unknown {
+  return typeof value === 'string' && value.trim() === '' ? null : value;
+}
+
+/** A digit string becomes a number; anything else is left for the validator to refuse. */
+function toInteger(value: unknown): unknown {
+  const nulled = emptyToNull(value);
+  if (typeof nulled === 'string' && /^\s*-?\d{1,15}\s*$/.test(nulled)) return Number(nulled);
+  return nulled;
+}
+
+/** `0 1 true false`, as strings or as JSON. */
+export function toBoolean(value: unknown): unknown {
+  const nulled = emptyToNull(value);
+  switch (nulled) {
+    case true:
+    case 1:
+    case '1':
+    case 'true':
+      return true;
+    case false:
+    case 0:
+    case '0':
+    case 'false':
+      return false;
+    default:
+      return nulled;
+  }
+}
+
+/** Skips validation when the field is absent; null (an empty string) is still validated. */
+export function Optional(): PropertyDecorator {
+  return ValidateIf((_object, value) => value !== undefined);
+}
+
+/** Skips validation when the field is absent or empty: for nullable fields and optional query parameters. */
+export function Nullable(): PropertyDecorator {
+  return ValidateIf((_object, value) => value !== undefined && value !== null);
+}
+
+export function Required(): PropertyDecorator {
+  return IsDefined({ message: messages.required });
+}
+
+/** A trimmed string of `min`..`max` characters; empty means null. */
+export function FormString(options: { min?: number; max: number }): PropertyDecorator {
+  return (target, key) => {
+    Transform(({ value }) => {
+      const nulled = emptyToNull(value);
+      return typeof nulled === 'string' ? nulled.trim() : nulled;
+    })(target, key);
+    IsString({ message: messages.string })(target, key);
+    MinLength(options.min ?? 1, { message: messages.minLength })(target, key);
+    MaxLength(options.max, { message: messages.maxLength })(target, key);
+  };
+}
+
+/** An integer sent as digits, with optional bounds. */
+export function FormInt(options: { min?: number; max?: number } = {}): PropertyDecorator {
+  return (target, key) => {
+    Transform(({ value }) => toInteger(value))(target, key);
+    IsInt({ message: messages.integer })(target, key);
+    if (options.min !== undefined) Min(options.min, { message: messages.min })(target, key);
+    if (options.max !== undefined) Max(options.max, { message: messages.max })(target, key);
+  };
+}
+
+/** One of a fixed set of integers, sent as digits. */
+export function FormIntIn(values: readonly number[]): PropertyDecorator {
+  return (target, key) => {
+    Transform(({ value }) => toInteger(value))(target, key);
+    IsIn(values as number[], { message: messages.invalid })(target, key);
+  };
+}
+
+/** One of a fixed set of strings (`asc`, `desc`, ...). */
+export function FormEnum(values: readonly string[]): PropertyDecorator {
+  return (target, key) => {
+    Transform(({ value }) => emptyToNull(value))(target, key);
+    IsIn(values as string[], { message: messages.invalid })(target, key);
+  };
+}
+
+/** Flattens class-validator's tree into the contract's field map, nested names joined by dots. */
+export function flattenValidationErrors(errors: ValidationError[], prefix = ''): FieldErrors {
+  const fields: FieldErrors = {};
+  for (const error of errors) {
+    const name =
+      error.property === undefined || error.property === '' ? 'body' : `${prefix}${error.property}`;
+    if (error.constraints !== undefined) {
+      fields[name] = Object.values(error.constraints);
+    }
+    if (error.children !== undefined && error.children.length > 0) {
+      Object.assign(fields, flattenValidationErrors(error.children, `${name}.`));
+    }
+  }
+  return fields;
+}

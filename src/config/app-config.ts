@@ -1,0 +1,148 @@
+import { isIP } from 'node:net';
+import { compile as compileProxyTrust } from 'proxy-addr';
+
+/** The Express `trust proxy` setting: false (ignore X-Forwarded-For), true, a hop count, or addresses/subnets. */
+export type TrustProxy = boolean | number | string[];
+
+export type LogLevel = 'fatal' | 'error' | 'warn' | 'info' | 'debug' | 'trace' | 'silent';
+
+export const REDIRECT_STATUSES = [301, 302, 307, 308] as const;
+export type RedirectStatus = (typeof REDIRECT_STATUSES)[number];
+
+const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** Every setting of the service, read once from the environment and validated before anything starts. */
+export interface AppConfig {
+  port: number;
+  /** Public base URL, without a trailing slash; its host is the system domain. */
+  appUrl: string;
+  /** A PostgreSQL URL; undefined selects the embedded database under `dataDir`. */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  initialApiKey: string | undefined;
+  /** Requests per minute per API key; 0 turns rate limiting off. */
+  rateLimitPerMinute: number;
+  trustProxy: TrustProxy;
+  redirectStatus: RedirectStatus;
+  logLevel: LogLevel;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly variable: string,
+    reason: string,
+  ) {
+    super(`Invalid configuration: ${variable} ${reason}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function read(env: Env, name: string): string | undefined {
+  const value = env[name]?.trim();
+  return value === undefined || value === '' ? undefined : value;
+}
+
+function integer(env: Env, name: string, fallback: number, min: number, max: number): number {
+  const raw = read(env, name);
+  if (raw === undefined) return fallback;
+  if (!/^\d+$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new ConfigError(name, `must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+function httpUrl(env: Env, name: string, fallback: string): string {
+  const raw = read(env, name) ?? fallback;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, `must be an absolute http(s) URL, got "${raw}"`);
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(name, `must be an http or https URL, got "${raw}"`);
+  }
+  if (url.search || url.hash || (url.pathname !== '/' && url.pathname !== '')) {
+    throw new ConfigError(name, `must be a bare origin such as https://sho.rt (no path, query or fragment)`);
+  }
+  return url.origin;
+}
+
+function databaseUrl(env: Env): string | undefined {
+  const raw = read(env, 'DATABASE_URL');
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    // The value may hold a password: never echo it.
+    throw new ConfigError('DATABASE_URL', 'must be a postgres:// or postgresql:// URL');
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw new ConfigError('DATABASE_URL', 'must be a postgres:// or postgresql:// URL');
+  }
+  return raw;
+}
+
+function initialApiKey(env: Env): string | undefined {
+  const raw = read(env, 'INITIAL_API_KEY');
+  if (raw === undefined) return undefined;
+  // At least 32 characters of a URL-safe alphabet: a guessable bootstrap key would defeat the hashed keys.
+  if (!/^[A-Za-z0-9_\-.~]{32,512}$/.test(raw)) {
+    throw new ConfigError('INITIAL_API_KEY', 'must be 32 to 512 characters of A-Z a-z 0-9 _ - . ~');
+  }
+  return raw;
+}
+
+export function parseTrustProxy(raw: string | undefined): TrustProxy {
+  if (raw === undefined || raw === 'false') return false;
+  if (raw === 'true') return true;
+  if (/^\d+$/.test(raw)) return Number(raw);
+  const entries = raw
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  const named = new Set(['loopback', 'linklocal', 'uniquelocal']);
+  for (const entry of entries) {
+    const address = entry.split('/')[0];
+    if (!named.has(entry) && isIP(address) === 0) {
+      throw new ConfigError(
+        'TRUST_PROXY',
+        `must be true, false, a hop count, or addresses/subnets, got "${raw}"`,
+      );
+    }
+  }
+  try {
+    compileProxyTrust(entries);
+  } catch {
+    throw new ConfigError('TRUST_PROXY', `has an invalid address or subnet in "${raw}"`);
+  }
+  return entries;
+}
+
+export function loadConfig(env: Env = process.env): AppConfig {
+  const redirectStatus = integer(env, 'REDIRECT_STATUS', 302, 100, 599);
+  if (!(REDIRECT_STATUSES as readonly number[]).includes(redirectStatus)) {
+    throw new ConfigError(
+      'REDIRECT_STATUS',
+      `must be one of ${REDIRECT_STATUSES.join(', ')}, got "${redirectStatus}"`,
+    );
+  }
+  const logLevel = (read(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
+  }
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    appUrl: httpUrl(env, 'APP_URL', 'http://localhost:3000'),
+    databaseUrl: databaseUrl(env),
+    dataDir: read(env, 'DATA_DIR') ?? './data',
+    initialApiKey: initialApiKey(env),
+    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 120, 0, 1_000_000),
+    trustProxy: parseTrustProxy(read(env, 'TRUST_PROXY')),
+    redirectStatus: redirectStatus as RedirectStatus,
+    logLevel: logLevel as LogLevel,
+  };
+}

@@ -1,0 +1,94 @@
+import {
+  Global,
+  Inject,
+  Logger,
+  Module,
+  type DynamicModule,
+  type OnApplicationShutdown,
+} from '@nestjs/common';
+import { ModuleRef } from '@nestjs/core';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { dataSourceOptions } from './data-source-options';
+import { openEmbeddedDatabase, type EmbeddedDatabase } from './embedded-database';
+import { runMigrations } from './migrate';
+
+export const DATABASE_CONNECTION = Symbol('DATABASE_CONNECTION');
+
+export interface DatabaseConnection {
+  url: string;
+  embedded: EmbeddedDatabase | null;
+}
+
+export interface DatabaseModuleOptions {
+  /**
+   * With the embedded database: connect to the one another process of this service already serves (the CLI
+   * beside a running server) instead of refusing to start.
+   */
+  shareEmbedded: boolean;
+}
+
+/** Where the database is: `DATABASE_URL`, or the embedded database under `DATA_DIR`. Owns the embedded one's life. */
+@Global()
+@Module({})
+export class DatabaseConnectionModule implements OnApplicationShutdown {
+  static forRoot(options: DatabaseModuleOptions): DynamicModule {
+    return {
+      module: DatabaseConnectionModule,
+      providers: [
+        {
+          provide: DATABASE_CONNECTION,
+          inject: [APP_CONFIG],
+          useFactory: async (config: AppConfig): Promise<DatabaseConnection> => {
+            if (config.databaseUrl !== undefined) return { url: config.databaseUrl, embedded: null };
+            const logger = new Logger('EmbeddedDatabase');
+            const embedded = await openEmbeddedDatabase(config.dataDir, {
+              allowShared: options.shareEmbedded,
+              log: (message) => logger.warn(message),
+            });
+            if (embedded.owner) logger.log(`Embedded database open in ${config.dataDir}`);
+            return { url: embedded.url, embedded };
+          },
+        },
+      ],
+      exports: [DATABASE_CONNECTION],
+    };
+  }
+
+  constructor(
+    @Inject(DATABASE_CONNECTION) private readonly connection: DatabaseConnection,
+    private readonly moduleRef: ModuleRef,
+  ) {}
+
+  async onApplicationShutdown(): Promise<void> {
+    if (this.connection.embedded === null) return;
+    // This module is deeper than TypeORM's, so its hook runs first: close the pool before the database under it.
+    const dataSource = this.moduleRef.get(DataSource, { strict: false });
+    if (dataSource.isInitialized) await dataSource.destroy();
+    await this.connection.embedded.close();
+  }
+}
+
+/** TypeORM on the configured database, migrated to the latest schema before anything uses it. */
+@Module({})
+export class DatabaseModule {
+  static forRoot(options: DatabaseModuleOptions = { shareEmbedded: false }): DynamicModule {
+    return {
+      module: DatabaseModule,
+      imports: [
+        TypeOrmModule.forRootAsync({
+          imports: [DatabaseConnectionModule.forRoot(options)],
+          inject: [DATABASE_CONNECTION],
+          useFactory: (connection: DatabaseConnection) => dataSourceOptions(connection.url),
+          dataSourceFactory: async (dataSourceOptions) => {
+            const dataSource = await new DataSource(dataSourceOptions!).initialize();
+            await runMigrations(dataSource);
+            return dataSource;
+          },
+        }),
+      ],
+    };
+  }
+}

@@ -1,0 +1,215 @@
+import { PGlite } from '@electric-sql/pglite';
+import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+  writeSync,
+} from 'node:fs';
+import { connect, type AddressInfo, type Server } from 'node:net';
+import { join, resolve } from 'node:path';
+
+/**
+ * The embedded database: PGlite (PostgreSQL compiled to WebAssembly) inside this process, served over the
+ * PostgreSQL wire protocol on a loopback port, so that `pg` and TypeORM use it exactly as a real server.
+ *
+ * One process owns a data directory at a time. The owner records its pid and port in `embedded.lock`; any other
+ * process (the CLI while the server runs) connects to that port instead of opening the files itself.
+ */
+export interface EmbeddedDatabase {
+  /** A postgres:// URL for `pg`. */
+  url: string;
+  /** True when this process opened the files; false when it connects to another process's database. */
+  owner: boolean;
+  close(): Promise<void>;
+}
+
+export class EmbeddedDatabaseBusyError extends Error {
+  override name = 'EmbeddedDatabaseBusyError';
+}
+
+interface LockContent {
+  pid: number;
+  port: number | null;
+  startedAt: number;
+}
+
+/** More than the pool of the server plus a CLI, so a connection is never refused for want of a slot. */
+const MAX_CONNECTIONS = 64;
+const STARTUP_GRACE_MS = 60_000;
+const POLL_MS = 200;
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function portAnswers(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    const finish = (ok: boolean) => {
+      socket.destroy();
+      done(ok);
+    };
+    socket.setTimeout(1000, () => finish(false));
+    socket.once('connect', () => finish(true));
+    socket.once('error', () => finish(false));
+  });
+}
+
+function readLock(path: string): LockContent | null {
+  try {
+    const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockContent>;
+    if (typeof parsed.pid !== 'number') return null;
+    return { pid: parsed.pid, port: parsed.port ?? null, startedAt: parsed.startedAt ?? 0 };
+  } catch {
+    return null;
+  }
+}
+
+function urlFor(port: number): string {
+  return `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+}
+
+/** Serves a PGlite instance on a random loopback port. */
+async function serve(db: PGlite): Promise<{ port: number; stop: () => Promise<void> }> {
+  const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: MAX_CONNECTIONS });
+  await server.start();
+  // The socket server keeps its net.Server private; the port is only known once it listens.
+  const address = (server as unknown as { server: Server }).server.address() as AddressInfo;
+  return { port: address.port, stop: () => server.stop() };
+}
+
+/** An in-memory database for tests: nothing on disk, gone when closed. */
+export async function openMemoryDatabase(): Promise<EmbeddedDatabase> {
+  const db = await PGlite.create();
+  const { port, stop } = await serve(db);
+  return {
+    url: urlFor(port),
+    owner: true,
+    close: async () => {
+      await stop();
+      await db.close();
+    },
+  };
+}
+
+export interface OpenOptions {
+  /** Connect to the database of another running process instead of failing (the CLI does; the server does not). */
+  allowShared: boolean;
+  log?: (message: string) => void;
+}
+
+/**
+ * Opens the database under `dataDir`: as its owner, or (with `allowShared`) as a client of the process that owns
+ * it. A lock left by a process that no longer exists is removed; a live owner that does not answer is reported,
+ * never waited on forever.
+ */
+export async function openEmbeddedDatabase(dataDir: string, options: OpenOptions): Promise<EmbeddedDatabase> {
+  const directory = resolve(dataDir);
+  mkdirSync(directory, { recursive: true });
+  const lockPath = join(directory, 'embedded.lock');
+  const deadline = Date.now() + STARTUP_GRACE_MS;
+
+  for (;;) {
+    let fd: number;
+    try {
+      fd = openSync(lockPath, 'wx');
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      const holder = readLock(lockPath);
+      if (holder === null || !isAlive(holder.pid) || holder.pid === process.pid) {
+        if (holder !== null && holder.pid !== process.pid) {
+          options.log?.(`Removing the stale lock of process ${holder.pid}, which is gone (${lockPath})`);
+        }
+        // An unreadable lock is either being written right now or truncated by a crash: give it a moment.
+        if (holder === null && Date.now() - modifiedAt(lockPath) < 2000) {
+          await sleep(POLL_MS);
+          continue;
+        }
+        rmSync(lockPath, { force: true });
+        continue;
+      }
+      if (holder.port !== null && (await portAnswers(holder.port))) {
+        if (options.allowShared) {
+          return { url: urlFor(holder.port), owner: false, close: () => Promise.resolve() };
+        }
+        throw new EmbeddedDatabaseBusyError(
+          `The embedded database in ${directory} is in use by process ${holder.pid}. ` +
+            'Stop that process, or set DATA_DIR to another directory, or DATABASE_URL to a PostgreSQL server.',
+        );
+      }
+      if (Date.now() > deadline) {
+        throw new EmbeddedDatabaseBusyError(
+          `The embedded database in ${directory} is locked by process ${holder.pid}, which does not answer. ` +
+            `If no instance of this service is running, delete ${lockPath} and start again.`,
+        );
+      }
+      await sleep(POLL_MS);
+      continue;
+    }
+
+    try {
+      writeSync(
+        fd,
+        JSON.stringify({ pid: process.pid, port: null, startedAt: Date.now() } satisfies LockContent),
+      );
+    } finally {
+      closeSync(fd);
+    }
+    return own(directory, lockPath);
+  }
+}
+
+function modifiedAt(path: string): number {
+  try {
+    return statSync(path).mtimeMs;
+  } catch {
+    return 0;
+  }
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((done) => setTimeout(done, ms));
+}
+
+async function own(directory: string, lockPath: string): Promise<EmbeddedDatabase> {
+  const releaseLock = () => {
+    if (readLock(lockPath)?.pid === process.pid) rmSync(lockPath, { force: true });
+  };
+  // A crash that still runs exit handlers (an uncaught error) must not leave a lock behind.
+  process.once('exit', releaseLock);
+  try {
+    const db = await PGlite.create({ dataDir: join(directory, 'pgdata') });
+    const { port, stop } = await serve(db);
+    writeFileSync(
+      lockPath,
+      JSON.stringify({ pid: process.pid, port, startedAt: Date.now() } satisfies LockContent),
+    );
+    let closed = false;
+    return {
+      url: urlFor(port),
+      owner: true,
+      close: async () => {
+        if (closed) return;
+        closed = true;
+        await stop();
+        await db.close();
+        releaseLock();
+        process.removeListener('exit', releaseLock);
+      },
+    };
+  } catch (error) {
+    releaseLock();
+    process.removeListener('exit', releaseLock);
+    throw error;
+  }
+}

@@ -1,0 +1,99 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository, type SelectQueryBuilder } from 'typeorm';
+import { isUniqueViolation } from '../common/database-errors';
+import { ResourceNotFoundException, ValidationFailedException } from '../common/exceptions';
+import type { Page } from '../common/pagination';
+import { substringPattern } from '../common/search';
+import type { SpaceListQueryDto } from './dto/space-list-query.dto';
+import type { CreateSpaceDto, UpdateSpaceDto } from './dto/space.dto';
+import { DEFAULT_SPACE_COLOR, SPACE_NAME_UNIQUE, Space } from './space.entity';
+import { toSpaceResponse, type SpaceResponse } from './space.mapper';
+
+const NAME_TAKEN = 'The name has already been taken.';
+
+@Injectable()
+export class SpacesService {
+  constructor(@InjectRepository(Space) private readonly spaces: Repository<Space>) {}
+
+  async list(accountId: number, query: SpaceListQueryDto): Promise<Page<SpaceResponse>> {
+    const { page, perPage } = query.pageRequest();
+    const direction = query.direction();
+    const builder = this.spaces
+      .createQueryBuilder('space')
+      .where('space.account_id = :accountId', { accountId });
+    if (query.search !== undefined && query.search !== null) {
+      // search_by has one allowed value, name.
+      builder.andWhere(`space.name ILIKE :pattern ESCAPE '\\'`, { pattern: substringPattern(query.search) });
+    }
+    if (query.sort_by === 'name')
+      builder.orderBy('lower(space.name)', direction).addOrderBy('space.id', direction);
+    else builder.orderBy('space.id', direction);
+
+    const total = await builder.getCount();
+    const rows = await this.withLinksCount(builder)
+      .offset((page - 1) * perPage)
+      .limit(perPage)
+      .getRawAndEntities();
+    return {
+      items: rows.entities.map((space, index) => toSpaceResponse(space, linksCount(rows.raw[index]))),
+      total,
+    };
+  }
+
+  async show(accountId: number, id: number): Promise<SpaceResponse> {
+    const builder = this.spaces
+      .createQueryBuilder('space')
+      .where('space.id = :id AND space.account_id = :accountId', { id, accountId });
+    const { entities, raw } = await this.withLinksCount(builder).getRawAndEntities();
+    if (entities.length === 0) throw new ResourceNotFoundException();
+    return toSpaceResponse(entities[0], linksCount(raw[0]));
+  }
+
+  async create(accountId: number, dto: CreateSpaceDto): Promise<SpaceResponse> {
+    const space = this.spaces.create({ accountId, name: dto.name, color: dto.color ?? DEFAULT_SPACE_COLOR });
+    await this.saveUnique(space);
+    return this.show(accountId, space.id);
+  }
+
+  async update(accountId: number, id: number, dto: UpdateSpaceDto): Promise<SpaceResponse> {
+    const space = await this.find(accountId, id);
+    if (dto.name !== undefined) space.name = dto.name;
+    if (dto.color !== undefined) space.color = dto.color;
+    await this.saveUnique(space);
+    return this.show(accountId, id);
+  }
+
+  /** The links stay, without a space (ON DELETE SET NULL). */
+  async remove(accountId: number, id: number): Promise<void> {
+    const result = await this.spaces.delete({ id, accountId });
+    if ((result.affected ?? 0) === 0) throw new ResourceNotFoundException();
+  }
+
+  /** One of the account's spaces, or a 404 whether it does not exist or belongs to another account. */
+  async find(accountId: number, id: number): Promise<Space> {
+    const space = await this.spaces.findOneBy({ id, accountId });
+    if (space === null) throw new ResourceNotFoundException();
+    return space;
+  }
+
+  private async saveUnique(space: Space): Promise<void> {
+    try {
+      await this.spaces.save(space);
+    } catch (error) {
+      if (isUniqueViolation(error, SPACE_NAME_UNIQUE)) throw ValidationFailedException.of('name', NAME_TAKEN);
+      throw error;
+    }
+  }
+
+  private withLinksCount(builder: SelectQueryBuilder<Space>): SelectQueryBuilder<Space> {
+    return builder.addSelect(
+      (subQuery) => subQuery.select('count(*)::int').from('links', 'link').where('link.space_id = space.id'),
+      'links_count',
+    );
+  }
+}
+
+function linksCount(raw: unknown): number {
+  return Number((raw as { links_count?: unknown } | undefined)?.links_count ?? 0);
+}

@@ -1,0 +1,32 @@
+import { execFileSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { join } from 'node:path';
+import { openMemoryDatabase, type EmbeddedDatabase } from '../../src/database/embedded-database';
+import { createDatabase, migrate } from './test-database';
+
+declare global {
+  var testEmbeddedDatabase: EmbeddedDatabase | undefined;
+}
+
+/**
+ * One throw-away database for the run: created on DATABASE_URL's server when it is set, else an in-memory
+ * embedded database. Tests isolate themselves by making fresh accounts, so workers can share it.
+ */
+export default async function globalSetup(): Promise<void> {
+  const serverUrl = process.env.DATABASE_URL;
+  if (serverUrl !== undefined && serverUrl !== '') {
+    process.env.TEST_DATABASE_SERVER_URL = serverUrl;
+    process.env.DATABASE_URL = await createDatabase(serverUrl);
+  } else {
+    globalThis.testEmbeddedDatabase = await openMemoryDatabase();
+    process.env.DATABASE_URL = globalThis.testEmbeddedDatabase.url;
+  }
+  await migrate(process.env.DATABASE_URL);
+  // The first app started on an empty database makes an account; with a key given, it prints nothing.
+  process.env.INITIAL_API_KEY = `test_${randomBytes(24).toString('hex')}`;
+  process.env.LOG_LEVEL = process.env.TEST_LOG_LEVEL ?? 'silent';
+  // The process tests (CLI, embedded server) run the built program.
+  execFileSync(process.execPath, [join(__dirname, '..', '..', 'scripts', 'ensure-build.js')], {
+    stdio: 'inherit',
+  });
+}
