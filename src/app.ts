@@ -18,8 +18,8 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
   app.disable('x-powered-by');
-  app.use(helmet());
-  app.enableShutdownHooks();
+  // Served over plain HTTP too (behind a TLS proxy or on a laptop): do not tell browsers to upgrade.
+  app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
 
   const document = SwaggerModule.createDocument(
     app,

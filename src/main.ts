@@ -1,14 +1,42 @@
 import 'reflect-metadata';
+import type { INestApplication } from '@nestjs/common';
+import { createApp } from './app';
 import { ConfigError, loadConfig } from './config/app-config';
 import { EmbeddedDatabaseBusyError } from './database/embedded-database';
-import { createApp } from './app';
+
+/** How long a shutdown may take to drain requests in flight before the process gives up on them. */
+const DRAIN_TIMEOUT_MS = 25_000;
+
+/**
+ * SIGTERM or SIGINT: stop accepting connections, finish the requests in flight, close the database (the
+ * embedded one included) and exit 0. A second signal, or a drain past the timeout, exits at once with 1.
+ */
+function exitGracefully(app: INestApplication): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    process.stderr.write(`${signal}: draining and stopping\n`);
+    setTimeout(() => process.exit(1), DRAIN_TIMEOUT_MS).unref();
+    app.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`Shutdown failed: ${String(error)}\n`);
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
+}
 
 async function main(): Promise<void> {
   // Validate the settings before anything starts: a bad value names its variable and stops here.
   const config = loadConfig();
   const app = await createApp();
+  exitGracefully(app);
   await app.listen(config.port);
-  process.stdout.write(`Listening on port ${config.port} (${config.appUrl})\n`);
+  process.stdout.write(`Listening on port ${config.port}; public URL ${config.appUrl}\n`);
 }
 
 main().catch((error: unknown) => {

@@ -36,6 +36,7 @@ export function loggerParams(config: AppConfig): Params {
           method: request.method,
           path: request.url.split('?')[0],
         }),
+        res: (response: { statusCode: number }) => ({ statusCode: response.statusCode }),
       },
     },
   };

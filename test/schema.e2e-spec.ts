@@ -1,0 +1,65 @@
+import { DataSource } from 'typeorm';
+import { dataSourceOptions } from '../src/database/data-source-options';
+import { runMigrations } from '../src/database/migrate';
+import { migrations } from '../src/database/migrations';
+import { scratchDatabase, type ScratchDatabase } from './support/scratch-database';
+
+async function tables(dataSource: DataSource): Promise<string[]> {
+  const rows: { table_name: string }[] = await dataSource.query(
+    `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`,
+  );
+  return rows.map((row) => row.table_name);
+}
+
+describe('database schema', () => {
+  let scratch: ScratchDatabase;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    scratch = await scratchDatabase('shortlink_schema');
+    dataSource = await new DataSource(dataSourceOptions(scratch.url)).initialize();
+  });
+
+  afterAll(async () => {
+    await dataSource.destroy();
+    await scratch.drop();
+  });
+
+  it('is created by the migrations alone', async () => {
+    const applied = await runMigrations(dataSource);
+    expect(applied.map((migration) => migration.name)).toEqual(migrations.map((migration) => migration.name));
+    expect(await tables(dataSource)).toEqual(['accounts', 'api_keys', 'links', 'migrations', 'spaces']);
+  });
+
+  it('matches the entities: generating a migration would find nothing to do', async () => {
+    const pending = await dataSource.driver.createSchemaBuilder().log();
+    expect(pending.upQueries.map((query) => query.query)).toEqual([]);
+  });
+
+  it('names its constraints and indexes (TypeORM migrations table aside)', async () => {
+    const rows: { name: string }[] = await dataSource.query(
+      `SELECT conname AS name FROM pg_constraint
+         WHERE connamespace = 'public'::regnamespace AND conrelid <> 'migrations'::regclass
+       UNION SELECT indexname FROM pg_indexes WHERE schemaname = 'public' AND tablename <> 'migrations' ORDER BY 1`,
+    );
+    const generated = rows
+      .map((row) => row.name)
+      .filter((name) => /^(PK|FK|UQ|IDX|REL)_[0-9a-f]{20,}$/.test(name));
+    expect(generated).toEqual([]);
+    expect(rows.map((row) => row.name)).toEqual(
+      expect.arrayContaining([
+        'PK_spaces',
+        'FK_links_space',
+        'UQ_spaces_account_name',
+        'UQ_api_keys_key_hash',
+      ]),
+    );
+  });
+
+  it('reverts every migration and applies them again', async () => {
+    for (let index = 0; index < migrations.length; index += 1) await dataSource.undoLastMigration();
+    expect(await tables(dataSource)).toEqual(['migrations']);
+    expect(await runMigrations(dataSource)).toHaveLength(migrations.length);
+    expect(await runMigrations(dataSource)).toHaveLength(0);
+  });
+});
