@@ -13,8 +13,13 @@ import { createValidationPipe } from './common/validation.pipe';
 import type { AppConfig } from './config/app-config';
 import { APP_CONFIG, ConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
+import { DomainsModule } from './domains/domains.module';
 import { HealthModule } from './health/health.module';
+import { LinksModule } from './links/links.module';
+import { PixelsModule } from './pixels/pixels.module';
+import { RedirectModule } from './redirect/redirect.module';
 import { SpacesModule } from './spaces/spaces.module';
+import { StatsModule } from './stats/stats.module';
 
 @Module({
   imports: [
@@ -34,6 +39,12 @@ import { SpacesModule } from './spaces/spaces.module';
     AuthModule,
     HealthModule,
     SpacesModule,
+    DomainsModule,
+    PixelsModule,
+    LinksModule,
+    StatsModule,
+    // Last: its /:alias routes must not shadow any other route.
+    RedirectModule,
   ],
   providers: [
     BootstrapService,

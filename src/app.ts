@@ -5,6 +5,7 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
+import { requestIdMiddleware } from './common/logger';
 import type { AppConfig } from './config/app-config';
 import { APP_CONFIG } from './config/config.module';
 
@@ -18,6 +19,7 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
   app.disable('x-powered-by');
+  app.use(requestIdMiddleware);
   // Served over plain HTTP too (behind a TLS proxy or on a laptop): do not tell browsers to upgrade.
   app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
 
@@ -38,7 +40,11 @@ export async function createApp(): Promise<INestApplication> {
   // Body parsing is a middleware of AppModule, so that its errors get the API's envelope.
   const app = await NestFactory.create<NestExpressApplication>(AppModule, {
     bodyParser: false,
+    // Start-up lines wait for the structured logger; if start-up fails, main.ts reports the error alone.
     bufferLogs: true,
+    logger: false,
+    // Failures reach main.ts, which prints them as one clear line instead of Nest's exit with a stack trace.
+    abortOnError: false,
   });
   return configureApp(app);
 }

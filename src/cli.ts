@@ -22,6 +22,9 @@ The last line on stdout is the result as one JSON object; messages go to stderr.
 
 class UsageError extends Error {}
 
+/** The largest value of a PostgreSQL `integer` (SERIAL) id. */
+const MAX_ID = 2_147_483_647;
+
 /** Diagnostics on stderr, so that stdout carries only the result. */
 class StderrLogger extends ConsoleLogger {
   protected override printMessages(messages: unknown[], context?: string, logLevel?: LogLevel): void {
@@ -92,7 +95,8 @@ async function run(args: string[]): Promise<number> {
       const id = option(rest, 'account');
       if (!/^[1-9]\d{0,9}$/.test(id)) throw new UsageError('--account must be an account id');
       const issued = await withAccounts(async (accounts) => {
-        const account = await accounts.findById(Number(id));
+        // Ids are PostgreSQL integers: a larger one names no account (and would fail as a query).
+        const account = Number(id) > MAX_ID ? null : await accounts.findById(Number(id));
         return account === null ? null : accounts.createKey(account);
       });
       if (issued === null) {

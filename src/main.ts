@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import type { INestApplication } from '@nestjs/common';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config/app-config';
+import { DATABASE_CONNECTION, type DatabaseConnection } from './database/database.module';
 import { EmbeddedDatabaseBusyError } from './database/embedded-database';
 
 /** How long a shutdown may take to drain requests in flight before the process gives up on them. */
@@ -36,6 +37,8 @@ async function main(): Promise<void> {
   const app = await createApp();
   exitGracefully(app);
   await app.listen(config.port);
+  // Migrated and serving: from now on the CLI may use the embedded database too.
+  app.get<DatabaseConnection>(DATABASE_CONNECTION).embedded?.share();
   process.stdout.write(`Listening on port ${config.port}; public URL ${config.appUrl}\n`);
 }
 

@@ -28,7 +28,17 @@ describe('database schema', () => {
   it('is created by the migrations alone', async () => {
     const applied = await runMigrations(dataSource);
     expect(applied.map((migration) => migration.name)).toEqual(migrations.map((migration) => migration.name));
-    expect(await tables(dataSource)).toEqual(['accounts', 'api_keys', 'links', 'migrations', 'spaces']);
+    expect(await tables(dataSource)).toEqual([
+      'accounts',
+      'api_keys',
+      'clicks',
+      'domains',
+      'link_pixels',
+      'links',
+      'migrations',
+      'pixels',
+      'spaces',
+    ]);
   });
 
   it('matches the entities: generating a migration would find nothing to do', async () => {

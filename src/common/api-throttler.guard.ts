@@ -1,6 +1,6 @@
-import { Injectable } from '@nestjs/common';
-import { ThrottlerGuard } from '@nestjs/throttler';
-import type { Request } from 'express';
+import { Injectable, type ExecutionContext } from '@nestjs/common';
+import { ThrottlerGuard, type ThrottlerLimitDetail } from '@nestjs/throttler';
+import type { Request, Response } from 'express';
 import { hashApiKey } from '../auth/api-key';
 
 /**
@@ -14,5 +14,21 @@ export class ApiThrottlerGuard extends ThrottlerGuard {
     const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
     if (match !== null) return Promise.resolve(`key:${hashApiKey(match[1])}`);
     return Promise.resolve(`ip:${(request as unknown as Request).ip ?? 'unknown'}`);
+  }
+
+  /** One budget per key across all routes: the stock key is per route handler, which multiplies the limit. */
+  protected override generateKey(_context: ExecutionContext, tracker: string, throttlerName: string): string {
+    return `${throttlerName}:${tracker}`;
+  }
+
+  /** The 429 carries the limit headers too, as every API response does (the stock guard sends Retry-After only). */
+  protected override async throwThrottlingException(
+    context: ExecutionContext,
+    detail: ThrottlerLimitDetail,
+  ): Promise<void> {
+    const response = context.switchToHttp().getResponse<Response>();
+    response.header('X-RateLimit-Limit', String(detail.limit));
+    response.header('X-RateLimit-Remaining', '0');
+    await super.throwThrottlingException(context, detail);
   }
 }

@@ -5,6 +5,27 @@ import type { AppConfig } from '../config/app-config';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
+/** The caller's X-Request-Id when it is sane, else a new one; echoed back in the response. */
+export function assignRequestId(request: IncomingMessage, response: ServerResponse): string {
+  const given = request.headers['x-request-id'];
+  const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  response.setHeader('X-Request-Id', id);
+  return id;
+}
+
+/**
+ * Gives every response its id, the OpenAPI UI's included: Express serves those routes before Nest's middleware
+ * (the logger's among them), which then logs under this same id (`req.id`).
+ */
+export function requestIdMiddleware(
+  request: IncomingMessage,
+  response: ServerResponse,
+  next: () => void,
+): void {
+  request.id = assignRequestId(request, response);
+  next();
+}
+
 /**
  * Structured request logs: one line a request with its id (a caller's X-Request-Id when it is sane, else a new
  * one, echoed back), never the Authorization header or cookies.
@@ -13,12 +34,7 @@ export function loggerParams(config: AppConfig): Params {
   return {
     pinoHttp: {
       level: config.logLevel,
-      genReqId: (request: IncomingMessage, response: ServerResponse) => {
-        const given = request.headers['x-request-id'];
-        const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-        response.setHeader('X-Request-Id', id);
-        return id;
-      },
+      genReqId: assignRequestId,
       redact: {
         paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
         censor: '[redacted]',

@@ -5,9 +5,8 @@ import {
   IsInt,
   IsString,
   Max,
-  MaxLength,
   Min,
-  MinLength,
+  ValidateBy,
   ValidateIf,
   type ValidationArguments,
   type ValidationError,
@@ -37,7 +36,16 @@ const messages = {
     `The ${label(args)} field must be at least ${String(args.constraints[0])} characters.`,
   maxLength: (args: ValidationArguments) =>
     `The ${label(args)} field must not be greater than ${String(args.constraints[0])} characters.`,
+  nullCharacter: (args: ValidationArguments) => `The ${label(args)} field must not contain null characters.`,
 };
+
+/**
+ * Characters as PostgreSQL counts them in a varchar(n): code points. validator.js's isLength does not count
+ * variation selectors (U+FE0F), so a value it accepts could overflow the column and fail as a 500.
+ */
+function characterCount(value: string): number {
+  return [...value].length;
+}
 
 /** An empty string (or whitespace) means null, as the contract says of form values. */
 function emptyToNull(value: unknown): unknown {
@@ -92,8 +100,32 @@ export function FormString(options: { min?: number; max: number }): PropertyDeco
       return typeof nulled === 'string' ? nulled.trim() : nulled;
     })(target, key);
     IsString({ message: messages.string })(target, key);
-    MinLength(options.min ?? 1, { message: messages.minLength })(target, key);
-    MaxLength(options.max, { message: messages.maxLength })(target, key);
+    // PostgreSQL text cannot hold U+0000: refused here rather than failing in the query.
+    ValidateBy(
+      {
+        name: 'noNullCharacter',
+        validator: { validate: (value) => typeof value === 'string' && !value.includes('\u0000') },
+      },
+      { message: messages.nullCharacter },
+    )(target, key);
+    ValidateBy(
+      {
+        name: 'minLength',
+        constraints: [options.min ?? 1],
+        validator: {
+          validate: (value) => typeof value === 'string' && characterCount(value) >= (options.min ?? 1),
+        },
+      },
+      { message: messages.minLength },
+    )(target, key);
+    ValidateBy(
+      {
+        name: 'maxLength',
+        constraints: [options.max],
+        validator: { validate: (value) => typeof value === 'string' && characterCount(value) <= options.max },
+      },
+      { message: messages.maxLength },
+    )(target, key);
   };
 }
 

@@ -28,6 +28,8 @@ export interface DatabaseModuleOptions {
    * beside a running server) instead of refusing to start.
    */
   shareEmbedded: boolean;
+  /** Attempts to connect (and migrate) before giving up, 3 s apart; TypeORM's default (9) when unset. */
+  retryAttempts?: number;
 }
 
 /** Where the database is: `DATABASE_URL`, or the embedded database under `DATA_DIR`. Owns the embedded one's life. */
@@ -81,7 +83,10 @@ export class DatabaseModule {
         TypeOrmModule.forRootAsync({
           imports: [DatabaseConnectionModule.forRoot(options)],
           inject: [DATABASE_CONNECTION],
-          useFactory: (connection: DatabaseConnection) => dataSourceOptions(connection.url),
+          useFactory: (connection: DatabaseConnection) => ({
+            ...dataSourceOptions(connection.url),
+            retryAttempts: options.retryAttempts,
+          }),
           dataSourceFactory: async (dataSourceOptions) => {
             const dataSource = await new DataSource(dataSourceOptions!).initialize();
             await runMigrations(dataSource);

@@ -1,4 +1,5 @@
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import {
   closeSync,
@@ -12,6 +13,7 @@ import {
 } from 'node:fs';
 import { connect, type AddressInfo, type Server } from 'node:net';
 import { join, resolve } from 'node:path';
+import { useSessionQueue } from './pglite-session-queue';
 
 /**
  * The embedded database: PGlite (PostgreSQL compiled to WebAssembly) inside this process, served over the
@@ -25,6 +27,13 @@ export interface EmbeddedDatabase {
   url: string;
   /** True when this process opened the files; false when it connects to another process's database. */
   owner: boolean;
+  /**
+   * Lets other processes connect, by writing the port into the lock. The server calls it once it serves, its
+   * schema migrated and its first account made: one PGlite session cannot keep two processes' migrations apart
+   * (an advisory lock taken on it is the same session's for all), so a CLI connecting earlier would run them again
+   * beside it. Until then, others wait as for an owner still starting.
+   */
+  share(): void;
   close(): Promise<void>;
 }
 
@@ -36,7 +45,15 @@ interface LockContent {
   pid: number;
   port: number | null;
   startedAt: number;
+  /**
+   * Whether other processes may connect to this owner's port. The server's database is shared; a CLI that owns
+   * the files is short-lived and closes them when its command is done, so others wait for it instead.
+   */
+  shared: boolean;
 }
+
+/** The PostgreSQL extensions the migrations create, compiled in for PGlite. */
+const EXTENSIONS = { pg_trgm };
 
 /** More than the pool of the server plus a CLI, so a connection is never refused for want of a slot. */
 const MAX_CONNECTIONS = 64;
@@ -69,7 +86,12 @@ function readLock(path: string): LockContent | null {
   try {
     const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockContent>;
     if (typeof parsed.pid !== 'number') return null;
-    return { pid: parsed.pid, port: parsed.port ?? null, startedAt: parsed.startedAt ?? 0 };
+    return {
+      pid: parsed.pid,
+      port: parsed.port ?? null,
+      startedAt: parsed.startedAt ?? 0,
+      shared: parsed.shared ?? true,
+    };
   } catch {
     return null;
   }
@@ -82,6 +104,7 @@ function urlFor(port: number): string {
 /** Serves a PGlite instance on a random loopback port. */
 async function serve(db: PGlite): Promise<{ port: number; stop: () => Promise<void> }> {
   const server = new PGLiteSocketServer({ db, host: '127.0.0.1', port: 0, maxConnections: MAX_CONNECTIONS });
+  useSessionQueue(server, db);
   await server.start();
   // The socket server keeps its net.Server private; the port is only known once it listens.
   const address = (server as unknown as { server: Server }).server.address() as AddressInfo;
@@ -90,11 +113,12 @@ async function serve(db: PGlite): Promise<{ port: number; stop: () => Promise<vo
 
 /** An in-memory database for tests: nothing on disk, gone when closed. */
 export async function openMemoryDatabase(): Promise<EmbeddedDatabase> {
-  const db = await PGlite.create();
+  const db = await PGlite.create({ extensions: EXTENSIONS });
   const { port, stop } = await serve(db);
   return {
     url: urlFor(port),
     owner: true,
+    share: () => undefined,
     close: async () => {
       await stop();
       await db.close();
@@ -118,6 +142,8 @@ export async function openEmbeddedDatabase(dataDir: string, options: OpenOptions
   mkdirSync(directory, { recursive: true });
   const lockPath = join(directory, 'embedded.lock');
   const deadline = Date.now() + STARTUP_GRACE_MS;
+  // A process that would use another's database (the CLI) does not offer its own: it closes it when it is done.
+  const shared = !options.allowShared;
 
   for (;;) {
     let fd: number;
@@ -138,9 +164,15 @@ export async function openEmbeddedDatabase(dataDir: string, options: OpenOptions
         rmSync(lockPath, { force: true });
         continue;
       }
-      if (holder.port !== null && (await portAnswers(holder.port))) {
+      // A CLI owner (not shared) is waited for like an owner still starting: it will be done in a moment.
+      if (holder.shared && holder.port !== null && (await portAnswers(holder.port))) {
         if (options.allowShared) {
-          return { url: urlFor(holder.port), owner: false, close: () => Promise.resolve() };
+          return {
+            url: urlFor(holder.port),
+            owner: false,
+            share: () => undefined,
+            close: () => Promise.resolve(),
+          };
         }
         throw new EmbeddedDatabaseBusyError(
           `The embedded database in ${directory} is in use by process ${holder.pid}. ` +
@@ -160,12 +192,12 @@ export async function openEmbeddedDatabase(dataDir: string, options: OpenOptions
     try {
       writeSync(
         fd,
-        JSON.stringify({ pid: process.pid, port: null, startedAt: Date.now() } satisfies LockContent),
+        JSON.stringify({ pid: process.pid, port: null, startedAt: Date.now(), shared } satisfies LockContent),
       );
     } finally {
       closeSync(fd);
     }
-    return own(directory, lockPath);
+    return own(directory, lockPath, shared);
   }
 }
 
@@ -181,23 +213,29 @@ function sleep(ms: number): Promise<void> {
   return new Promise((done) => setTimeout(done, ms));
 }
 
-async function own(directory: string, lockPath: string): Promise<EmbeddedDatabase> {
+async function own(directory: string, lockPath: string, shared: boolean): Promise<EmbeddedDatabase> {
   const releaseLock = () => {
     if (readLock(lockPath)?.pid === process.pid) rmSync(lockPath, { force: true });
   };
   // A crash that still runs exit handlers (an uncaught error) must not leave a lock behind.
   process.once('exit', releaseLock);
   try {
-    const db = await PGlite.create({ dataDir: join(directory, 'pgdata') });
+    const db = await PGlite.create({ dataDir: join(directory, 'pgdata'), extensions: EXTENSIONS });
     const { port, stop } = await serve(db);
-    writeFileSync(
-      lockPath,
-      JSON.stringify({ pid: process.pid, port, startedAt: Date.now() } satisfies LockContent),
-    );
+    const recordPort = () =>
+      writeFileSync(
+        lockPath,
+        JSON.stringify({ pid: process.pid, port, startedAt: Date.now(), shared } satisfies LockContent),
+      );
+    // Until shared, others see a lock without a port and wait, as for an owner still starting.
+    if (!shared) recordPort();
     let closed = false;
     return {
       url: urlFor(port),
       owner: true,
+      share: () => {
+        if (shared && !closed) recordPort();
+      },
       close: async () => {
         if (closed) return;
         closed = true;

@@ -70,6 +70,18 @@ export class SpacesService {
     if ((result.affected ?? 0) === 0) throw new ResourceNotFoundException();
   }
 
+  /** The responses of the account's spaces among `ids`, by id: for objects that embed their space. */
+  async responsesByIds(accountId: number, ids: number[]): Promise<Map<number, SpaceResponse>> {
+    if (ids.length === 0) return new Map();
+    const builder = this.spaces
+      .createQueryBuilder('space')
+      .where('space.account_id = :accountId AND space.id IN (:...ids)', { accountId, ids });
+    const { entities, raw } = await this.withLinksCount(builder).getRawAndEntities();
+    return new Map(
+      entities.map((space, index) => [space.id, toSpaceResponse(space, linksCount(raw[index]))]),
+    );
+  }
+
   /** One of the account's spaces, or a 404 whether it does not exist or belongs to another account. */
   async find(accountId: number, id: number): Promise<Space> {
     const space = await this.spaces.findOneBy({ id, accountId });

@@ -1,12 +1,28 @@
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { Test } from '@nestjs/testing';
+import { Test, type TestingModuleBuilder } from '@nestjs/testing';
 import type { Server } from 'node:http';
 import request from 'supertest';
 import { DataSource } from 'typeorm';
 import { configureApp } from '../../src/app';
 import { AppModule } from '../../src/app.module';
 import { AccountsService } from '../../src/auth/accounts.service';
+import {
+  DEFAULT_TITLE_FETCH_OPTIONS,
+  TITLE_FETCH_OPTIONS,
+  type TitleFetchOptions,
+} from '../../src/links/title-fetcher';
+
+/** No test reaches the internet: title fetches resolve no name unless a test says otherwise. */
+export const OFFLINE_TITLE_FETCH: TitleFetchOptions = {
+  ...DEFAULT_TITLE_FETCH_OPTIONS,
+  resolve: () => Promise.reject(new Error('no DNS in tests')),
+};
+
+export interface TestAppOptions {
+  /** Provider overrides, applied to the testing module before it compiles. */
+  override?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
+}
 
 export interface TestApp {
   app: INestApplication;
@@ -19,11 +35,17 @@ export interface TestApp {
  * Boots AppModule exactly as main.ts does, on the run's test database. `env` overrides settings for this app
  * only (they are read while it boots).
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  options: TestAppOptions = {},
+): Promise<TestApp> {
   const saved = Object.fromEntries(Object.keys(env).map((key) => [key, process.env[key]]));
   Object.assign(process.env, env);
   try {
-    const moduleRef = await Test.createTestingModule({ imports: [AppModule] }).compile();
+    const builder = Test.createTestingModule({ imports: [AppModule] })
+      .overrideProvider(TITLE_FETCH_OPTIONS)
+      .useValue(OFFLINE_TITLE_FETCH);
+    const moduleRef = await (options.override?.(builder) ?? builder).compile();
     const app = moduleRef.createNestApplication<NestExpressApplication>({
       bodyParser: false,
       bufferLogs: true,

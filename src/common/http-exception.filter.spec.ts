@@ -1,0 +1,166 @@
+import {
+  type ArgumentsHost,
+  BadRequestException,
+  HttpException,
+  InternalServerErrorException,
+  Logger,
+  NotFoundException,
+  PayloadTooLargeException,
+  ServiceUnavailableException,
+  UnauthorizedException,
+} from '@nestjs/common';
+import { ThrottlerException } from '@nestjs/throttler';
+import { QueryFailedError } from 'typeorm';
+import { ResourceNotFoundException, ValidationFailedException } from './exceptions';
+import { HttpExceptionFilter } from './http-exception.filter';
+
+interface Recorded {
+  status?: number;
+  body?: unknown;
+}
+
+/** An ArgumentsHost whose response records what the filter sends. */
+function fakeHost(headersSent = false): { host: ArgumentsHost; recorded: Recorded } {
+  const recorded: Recorded = {};
+  const response = {
+    headersSent,
+    status(code: number) {
+      recorded.status = code;
+      return response;
+    },
+    json(body: unknown) {
+      recorded.body = body;
+      return response;
+    },
+  };
+  const host = {
+    switchToHttp: () => ({ getResponse: () => response, getRequest: () => ({}), getNext: () => undefined }),
+    getType: () => 'http',
+    getArgs: () => [{}, response],
+    getArgByIndex: (index: number) => [{}, response][index],
+  } as unknown as ArgumentsHost;
+  return { host, recorded };
+}
+
+function handle(exception: unknown): Recorded {
+  const { host, recorded } = fakeHost();
+  new HttpExceptionFilter().catch(exception, host);
+  return recorded;
+}
+
+function driverError(message: string, code: string): Error {
+  return Object.assign(new Error(message), { code });
+}
+
+describe('HttpExceptionFilter', () => {
+  let logged: jest.SpyInstance[];
+  beforeEach(() => {
+    logged = [
+      jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined),
+      jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined),
+    ];
+  });
+  afterEach(() => {
+    for (const spy of logged) spy.mockRestore();
+  });
+
+  it.each([
+    ['connection refused', driverError('connect ECONNREFUSED 10.0.0.5:5432', 'ECONNREFUSED')],
+    ['administrator shutdown', driverError('terminating connection due to administrator command', '57P01')],
+    ['a connection exception class', driverError('connection failure', '08006')],
+    ['too many connections', driverError('sorry, too many clients already', '53300')],
+  ])('answers 503 when the database is unreachable: %s, as a QueryFailedError', (_name, cause) => {
+    const exception = new QueryFailedError('SELECT * FROM "secret_table"', [], cause);
+    expect(handle(exception)).toEqual({
+      status: 503,
+      body: { message: 'Service unavailable.', status: 503 },
+    });
+  });
+
+  it('answers 503 for a bare driver error (the pool failing to connect)', () => {
+    expect(handle(driverError('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED'))).toEqual({
+      status: 503,
+      body: { message: 'Service unavailable.', status: 503 },
+    });
+    expect(handle(new Error('Connection terminated unexpectedly'))).toEqual({
+      status: 503,
+      body: { message: 'Service unavailable.', status: 503 },
+    });
+  });
+
+  it('answers a generic 500 for an unknown error, logs it and never echoes it', () => {
+    const exception = new Error('secret SQL: SELECT key_hash FROM api_keys');
+    const recorded = handle(exception);
+    expect(recorded).toEqual({ status: 500, body: { message: 'Server error.', status: 500 } });
+    expect(JSON.stringify(recorded.body)).not.toContain('secret');
+    expect(logged[0]).toHaveBeenCalledWith(exception);
+  });
+
+  it('answers 500, not 503 or 400, for a query error that is not about the connection', () => {
+    const exception = new QueryFailedError(
+      'SELECT * FROM "internal_table"',
+      [],
+      driverError('relation "internal_table" does not exist', '42P01'),
+    );
+    const recorded = handle(exception);
+    expect(recorded).toEqual({ status: 500, body: { message: 'Server error.', status: 500 } });
+    expect(JSON.stringify(recorded.body)).not.toContain('internal_table');
+  });
+
+  it.each([null, undefined, 'a string', 42, { message: 'an object' }])(
+    'answers 500 for the thrown value %p',
+    (value) => {
+      expect(handle(value)).toEqual({ status: 500, body: { message: 'Server error.', status: 500 } });
+    },
+  );
+
+  it('answers 422 with the field map of a ValidationFailedException', () => {
+    const exception = new ValidationFailedException({
+      name: ['The name field is required.'],
+      'targets.0.key': ['The selected targets.0.key is invalid.'],
+    });
+    expect(handle(exception)).toEqual({
+      status: 422,
+      body: {
+        message: {
+          name: ['The name field is required.'],
+          'targets.0.key': ['The selected targets.0.key is invalid.'],
+        },
+        status: 422,
+      },
+    });
+    expect(handle(ValidationFailedException.of('name', 'The name has already been taken.'))).toEqual({
+      status: 422,
+      body: { message: { name: ['The name has already been taken.'] }, status: 422 },
+    });
+  });
+
+  it.each([
+    [new UnauthorizedException(), 401, 'Unauthenticated.'],
+    [new UnauthorizedException('passport says no'), 401, 'Unauthenticated.'],
+    [new ResourceNotFoundException(), 404, 'Resource not found.'],
+    [new NotFoundException('Cannot GET /api/v1/secret-route'), 404, 'Resource not found.'],
+    [new BadRequestException('Unexpected token } in JSON at position 9'), 400, 'Bad request.'],
+    [new PayloadTooLargeException(), 413, 'Payload too large.'],
+    [new ThrottlerException(), 429, 'Too Many Attempts.'],
+    [new InternalServerErrorException('secret detail'), 500, 'Server error.'],
+  ])('answers %p with the contract message', (exception, status, message) => {
+    expect(handle(exception)).toEqual({ status, body: { message, status } });
+  });
+
+  it('passes a health report through as its body', () => {
+    const report = {
+      status: 'error',
+      info: {},
+      error: { database: { status: 'down' } },
+      details: { database: { status: 'down' } },
+    };
+    expect(handle(new ServiceUnavailableException(report))).toEqual({ status: 503, body: report });
+  });
+
+  it('does nothing once the headers are sent', () => {
+    const { host, recorded } = fakeHost(true);
+    new HttpExceptionFilter().catch(new HttpException('late', 500), host);
+    expect(recorded).toEqual({});
+  });
+});

@@ -1,0 +1,26 @@
+/** The URL rule shared by every URL a client gives: link targets, expiry URLs, domain pages. */
+
+export const MAX_URL_LENGTH = 2048;
+
+/** Schemes that run code or read local files in a browser: never accepted, whatever else is allowed. */
+const FORBIDDEN_SCHEMES = new Set(['javascript:', 'data:', 'vbscript:', 'file:']);
+const ALLOWED_SCHEMES = new Set(['http:', 'https:']);
+
+export type UrlProblem = 'format' | 'scheme' | 'length';
+
+/** Null when `value` is an acceptable absolute http(s) URL, else what is wrong with it. */
+export function urlProblem(value: string): UrlProblem | null {
+  if (value.length > MAX_URL_LENGTH) return 'length';
+  // Control characters and spaces have no place in a URL we hand back to browsers.
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u0020\u007f]/.test(value)) return 'format';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'format';
+  }
+  if (FORBIDDEN_SCHEMES.has(url.protocol) || !ALLOWED_SCHEMES.has(url.protocol)) return 'scheme';
+  if (url.hostname === '') return 'format';
+  return null;
+}

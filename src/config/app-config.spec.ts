@@ -1,0 +1,129 @@
+import { ConfigError, loadConfig, parseTrustProxy } from './app-config';
+
+/** The ConfigError that loading `env` throws; fails the test when it loads. */
+function configError(env: Record<string, string>): ConfigError {
+  try {
+    loadConfig(env);
+  } catch (error) {
+    if (error instanceof ConfigError) return error;
+    throw error;
+  }
+  throw new Error(`loadConfig(${JSON.stringify(env)}) did not throw`);
+}
+
+describe('loadConfig', () => {
+  it('applies the documented defaults to an empty environment', () => {
+    expect(loadConfig({})).toEqual({
+      port: 3000,
+      appUrl: 'http://localhost:3000',
+      databaseUrl: undefined,
+      dataDir: './data',
+      initialApiKey: undefined,
+      rateLimitPerMinute: 120,
+      trustProxy: false,
+      redirectStatus: 302,
+      logLevel: 'info',
+    });
+  });
+
+  it('treats empty and blank values as unset', () => {
+    expect(loadConfig({ PORT: '', APP_URL: '  ', DATABASE_URL: '', LOG_LEVEL: '' })).toMatchObject({
+      port: 3000,
+      appUrl: 'http://localhost:3000',
+      databaseUrl: undefined,
+      logLevel: 'info',
+    });
+  });
+
+  it('reads valid values', () => {
+    const key = 'k'.repeat(40);
+    expect(
+      loadConfig({
+        PORT: ' 8080 ',
+        APP_URL: 'https://sho.rt/',
+        DATABASE_URL: 'postgresql://user:pw@db:5432/links',
+        DATA_DIR: '/var/lib/shortlink',
+        INITIAL_API_KEY: key,
+        RATE_LIMIT_PER_MINUTE: '0',
+        TRUST_PROXY: '1',
+        REDIRECT_STATUS: '301',
+        LOG_LEVEL: 'DEBUG',
+      }),
+    ).toEqual({
+      port: 8080,
+      appUrl: 'https://sho.rt',
+      databaseUrl: 'postgresql://user:pw@db:5432/links',
+      dataDir: '/var/lib/shortlink',
+      initialApiKey: key,
+      rateLimitPerMinute: 0,
+      trustProxy: 1,
+      redirectStatus: 301,
+      logLevel: 'debug',
+    });
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['PORT', '-1'],
+    ['PORT', '80.5'],
+    ['APP_URL', 'ftp://x'],
+    ['APP_URL', 'not a url'],
+    ['APP_URL', 'https://sho.rt/path'],
+    ['APP_URL', 'https://sho.rt/?q=1'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['DATABASE_URL', 'not a url'],
+    ['RATE_LIMIT_PER_MINUTE', '-1'],
+    ['RATE_LIMIT_PER_MINUTE', 'many'],
+    ['TRUST_PROXY', 'banana'],
+    ['TRUST_PROXY', '10.0.0.0/99'],
+    ['REDIRECT_STATUS', '303'],
+    ['REDIRECT_STATUS', '200'],
+    ['REDIRECT_STATUS', 'abc'],
+    ['LOG_LEVEL', 'loud'],
+    ['INITIAL_API_KEY', 'short'],
+    ['INITIAL_API_KEY', `${'a'.repeat(40)} with spaces`],
+  ])('refuses %s=%s with an error naming the variable', (variable, value) => {
+    const error = configError({ [variable]: value });
+    expect(error.variable).toBe(variable);
+    expect(error.message).toContain(variable);
+  });
+
+  it.each([
+    'mysql://admin:s3cretPassw0rd@db.internal/links',
+    'postgres://admin:s3cretPassw0rd@db:port/links',
+  ])('never echoes a DATABASE_URL password (%#)', (value) => {
+    const error = configError({ DATABASE_URL: value });
+    expect(error.variable).toBe('DATABASE_URL');
+    expect(error.message).not.toContain('s3cretPassw0rd');
+    expect(error.message).not.toContain('admin');
+  });
+});
+
+describe('parseTrustProxy', () => {
+  it.each([
+    [undefined, false],
+    ['false', false],
+    ['true', true],
+    ['2', 2],
+    ['0', 0],
+    ['loopback, 10.0.0.0/8', ['loopback', '10.0.0.0/8']],
+    ['127.0.0.1,::1, fd00::/8', ['127.0.0.1', '::1', 'fd00::/8']],
+  ])('reads %p as %p', (raw, expected) => {
+    expect(parseTrustProxy(raw)).toEqual(expected);
+  });
+
+  it.each(['banana', 'loopback, nowhere', '10.0.0.0/33', '300.1.1.1'])('refuses %p', (raw) => {
+    expect(() => parseTrustProxy(raw)).toThrow(ConfigError);
+    expect(() => parseTrustProxy(raw)).toThrow(/TRUST_PROXY/);
+  });
+
+  it('is read from TRUST_PROXY by loadConfig', () => {
+    expect(loadConfig({ TRUST_PROXY: 'loopback, 10.0.0.0/8' }).trustProxy).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+    ]);
+    expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+  });
+});

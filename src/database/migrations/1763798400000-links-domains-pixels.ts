@@ -1,0 +1,107 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+export class LinksDomainsPixels1763798400000 implements MigrationInterface {
+  name = 'LinksDomainsPixels1763798400000';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    // Substring search on titles, aliases and URLs stays fast on large tables with trigram indexes.
+    await queryRunner.query(`CREATE EXTENSION IF NOT EXISTS pg_trgm`);
+
+    await queryRunner.query(`
+      CREATE TABLE "domains" (
+        "id" SERIAL NOT NULL,
+        "account_id" integer,
+        "name" character varying(255) NOT NULL,
+        "index_page" character varying(2048),
+        "not_found_page" character varying(2048),
+        "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
+        "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
+        CONSTRAINT "PK_domains" PRIMARY KEY ("id"),
+        CONSTRAINT "FK_domains_account" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE
+      )`);
+    await queryRunner.query(`CREATE UNIQUE INDEX "UQ_domains_name" ON "domains" ("name")`);
+    await queryRunner.query(`CREATE INDEX "IDX_domains_account_id" ON "domains" ("account_id", "id")`);
+
+    await queryRunner.query(`
+      CREATE TABLE "pixels" (
+        "id" SERIAL NOT NULL,
+        "account_id" integer NOT NULL,
+        "name" character varying(255) NOT NULL,
+        "type" character varying(32) NOT NULL,
+        "value" character varying(255) NOT NULL,
+        "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
+        "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
+        CONSTRAINT "PK_pixels" PRIMARY KEY ("id"),
+        CONSTRAINT "FK_pixels_account" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE
+      )`);
+    await queryRunner.query(
+      `CREATE UNIQUE INDEX "UQ_pixels_account_name" ON "pixels" ("account_id", lower("name"))`,
+    );
+    await queryRunner.query(`CREATE INDEX "IDX_pixels_account_id" ON "pixels" ("account_id", "id")`);
+
+    // No link could be made before this migration, so the new NOT NULL column needs no backfill.
+    await queryRunner.query(`
+      ALTER TABLE "links"
+        ADD "domain_id" integer NOT NULL,
+        ADD "title" character varying(255),
+        ADD "targets_type" character varying(32),
+        ADD "targets" jsonb,
+        ADD "last_rotation" integer,
+        ADD "sensitive_content" boolean NOT NULL DEFAULT false,
+        ADD "privacy" smallint NOT NULL DEFAULT 0,
+        ADD "password_hash" character varying(255),
+        ADD "redirect_password_hash" character varying(255),
+        ADD "active_period_start_at" TIMESTAMP WITH TIME ZONE,
+        ADD "active_period_end_at" TIMESTAMP WITH TIME ZONE,
+        ADD "clicks_limit" integer,
+        ADD "expiration_url" character varying(2048),
+        ADD "disabled" boolean NOT NULL DEFAULT false,
+        ADD CONSTRAINT "FK_links_domain" FOREIGN KEY ("domain_id") REFERENCES "domains"("id") ON DELETE NO ACTION`);
+    await queryRunner.query(
+      `CREATE UNIQUE INDEX "UQ_links_domain_alias" ON "links" ("domain_id", lower("alias"))`,
+    );
+    await queryRunner.query(`CREATE INDEX "IDX_links_domain" ON "links" ("domain_id")`);
+    await queryRunner.query(`CREATE INDEX "IDX_links_account_clicks" ON "links" ("account_id", "clicks")`);
+    await queryRunner.query(
+      `CREATE INDEX "IDX_links_title_trgm" ON "links" USING gin ("title" gin_trgm_ops)`,
+    );
+    await queryRunner.query(
+      `CREATE INDEX "IDX_links_alias_trgm" ON "links" USING gin ("alias" gin_trgm_ops)`,
+    );
+    await queryRunner.query(`CREATE INDEX "IDX_links_url_trgm" ON "links" USING gin ("url" gin_trgm_ops)`);
+
+    await queryRunner.query(`
+      CREATE TABLE "link_pixels" (
+        "link_id" integer NOT NULL,
+        "pixel_id" integer NOT NULL,
+        CONSTRAINT "PK_link_pixels" PRIMARY KEY ("link_id", "pixel_id"),
+        CONSTRAINT "FK_link_pixels_link" FOREIGN KEY ("link_id") REFERENCES "links"("id") ON DELETE CASCADE,
+        CONSTRAINT "FK_link_pixels_pixel" FOREIGN KEY ("pixel_id") REFERENCES "pixels"("id") ON DELETE CASCADE
+      )`);
+    await queryRunner.query(`CREATE INDEX "IDX_link_pixels_pixel" ON "link_pixels" ("pixel_id")`);
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`DROP TABLE "link_pixels"`);
+    for (const index of [
+      'IDX_links_url_trgm',
+      'IDX_links_alias_trgm',
+      'IDX_links_title_trgm',
+      'IDX_links_account_clicks',
+      'IDX_links_domain',
+      'UQ_links_domain_alias',
+    ]) {
+      await queryRunner.query(`DROP INDEX "${index}"`);
+    }
+    await queryRunner.query(`
+      ALTER TABLE "links"
+        DROP CONSTRAINT "FK_links_domain",
+        DROP COLUMN "domain_id", DROP COLUMN "title", DROP COLUMN "targets_type", DROP COLUMN "targets",
+        DROP COLUMN "last_rotation", DROP COLUMN "sensitive_content", DROP COLUMN "privacy",
+        DROP COLUMN "password_hash", DROP COLUMN "redirect_password_hash", DROP COLUMN "active_period_start_at",
+        DROP COLUMN "active_period_end_at", DROP COLUMN "clicks_limit", DROP COLUMN "expiration_url",
+        DROP COLUMN "disabled"`);
+    await queryRunner.query(`DROP TABLE "pixels"`);
+    await queryRunner.query(`DROP TABLE "domains"`);
+  }
+}

@@ -1,0 +1,45 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+} from 'typeorm';
+import { Account } from '../auth/account.entity';
+
+export const DOMAIN_NAME_UNIQUE = 'UQ_domains_name';
+
+/** A host that serves short links. `accountId` null marks a system domain, usable by every account. */
+@Entity('domains')
+@Index('IDX_domains_account_id', ['accountId', 'id'])
+export class Domain {
+  @PrimaryGeneratedColumn({ primaryKeyConstraintName: 'PK_domains' })
+  id!: number;
+
+  @Column({ name: 'account_id', type: 'integer', nullable: true })
+  accountId!: number | null;
+
+  @ManyToOne(() => Account, { onDelete: 'CASCADE', nullable: true })
+  @JoinColumn({ name: 'account_id', foreignKeyConstraintName: 'FK_domains_account' })
+  account?: Account;
+
+  /** Lower-case host, with a port where it has one (`localhost:3000`). */
+  @Index(DOMAIN_NAME_UNIQUE, { unique: true })
+  @Column({ type: 'varchar', length: 255 })
+  name!: string;
+
+  @Column({ name: 'index_page', type: 'varchar', length: 2048, nullable: true })
+  indexPage!: string | null;
+
+  @Column({ name: 'not_found_page', type: 'varchar', length: 2048, nullable: true })
+  notFoundPage!: string | null;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+}

@@ -1,0 +1,156 @@
+import { ConflictException, ForbiddenException, Inject, Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Brackets, Repository } from 'typeorm';
+import { isUniqueViolation } from '../common/database-errors';
+import { ResourceNotFoundException, ValidationFailedException } from '../common/exceptions';
+import type { Page } from '../common/pagination';
+import { substringPattern } from '../common/search';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import { DOMAIN_NAME_UNIQUE, Domain } from './domain.entity';
+import { toDomainResponse, type DomainResponse } from './domain.mapper';
+import type { DomainListQueryDto } from './dto/domain-list-query.dto';
+import type { CreateDomainDto, UpdateDomainDto } from './dto/domain.dto';
+import { canonicalHost } from './hostname';
+
+@Injectable()
+export class DomainsService {
+  /** `http:` or `https:`, as APP_URL says: the scheme of every short URL. */
+  readonly scheme: string;
+  private readonly defaultHost: string;
+
+  constructor(
+    @InjectRepository(Domain) private readonly domains: Repository<Domain>,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    const appUrl = new URL(config.appUrl);
+    this.scheme = appUrl.protocol;
+    this.defaultHost = appUrl.host;
+  }
+
+  /** The host of APP_URL, as a system domain. Made at start; idempotent, and safe when replicas start together. */
+  async ensureDefaultDomain(): Promise<Domain> {
+    await this.domains
+      .createQueryBuilder()
+      .insert()
+      .values({ name: this.defaultHost, accountId: null })
+      .orIgnore()
+      .execute();
+    return this.defaultDomain();
+  }
+
+  async defaultDomain(): Promise<Domain> {
+    return this.domains.findOneByOrFail({ name: this.defaultHost });
+  }
+
+  /** The domain for a request's Host header; an unknown host means the default domain. */
+  async forHost(host: string | undefined): Promise<Domain> {
+    const name = host === undefined ? null : canonicalHost(host);
+    const domain = name === null ? null : await this.domains.findOneBy({ name });
+    return domain ?? this.defaultDomain();
+  }
+
+  /** A domain the account may put links on: one of its own or a system domain; null otherwise. */
+  async usableBy(accountId: number, id: number): Promise<Domain | null> {
+    return this.domains
+      .createQueryBuilder('domain')
+      .where('domain.id = :id', { id })
+      .andWhere(
+        new Brackets((where) =>
+          where.where('domain.account_id = :accountId', { accountId }).orWhere('domain.account_id IS NULL'),
+        ),
+      )
+      .getOne();
+  }
+
+  async findByIds(ids: number[]): Promise<Map<number, Domain>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.domains.createQueryBuilder('domain').whereInIds(ids).getMany();
+    return new Map(rows.map((domain) => [domain.id, domain]));
+  }
+
+  async list(accountId: number, query: DomainListQueryDto): Promise<Page<DomainResponse>> {
+    const { page, perPage } = query.pageRequest();
+    const direction = query.direction();
+    const builder = this.domains
+      .createQueryBuilder('domain')
+      .where(
+        new Brackets((where) =>
+          where.where('domain.account_id = :accountId', { accountId }).orWhere('domain.account_id IS NULL'),
+        ),
+      );
+    if (query.search !== undefined && query.search !== null) {
+      builder.andWhere(`domain.name ILIKE :pattern ESCAPE '\\'`, { pattern: substringPattern(query.search) });
+    }
+    if (query.sort_by === 'name')
+      builder.orderBy('domain.name', direction).addOrderBy('domain.id', direction);
+    else builder.orderBy('domain.id', direction);
+    const [rows, total] = await builder
+      .skip((page - 1) * perPage)
+      .take(perPage)
+      .getManyAndCount();
+    return { items: rows.map((domain) => toDomainResponse(domain, this.scheme)), total };
+  }
+
+  async show(accountId: number, id: number): Promise<DomainResponse> {
+    const domain = await this.usableBy(accountId, id);
+    if (domain === null) throw new ResourceNotFoundException();
+    return toDomainResponse(domain, this.scheme);
+  }
+
+  async create(accountId: number, dto: CreateDomainDto): Promise<DomainResponse> {
+    const domain = this.domains.create({
+      accountId,
+      name: canonicalHost(dto.name)!,
+      indexPage: dto.index_page ?? null,
+      notFoundPage: dto.not_found_page ?? null,
+    });
+    try {
+      await this.domains.save(domain);
+    } catch (error) {
+      if (isUniqueViolation(error, DOMAIN_NAME_UNIQUE)) {
+        throw ValidationFailedException.of('name', 'The name has already been taken.');
+      }
+      throw error;
+    }
+    return this.show(accountId, domain.id);
+  }
+
+  async update(accountId: number, id: number, dto: UpdateDomainDto): Promise<DomainResponse> {
+    const domain = await this.owned(accountId, id);
+    if (dto.index_page !== undefined) domain.indexPage = dto.index_page;
+    if (dto.not_found_page !== undefined) domain.notFoundPage = dto.not_found_page;
+    await this.domains.save(domain);
+    return this.show(accountId, id);
+  }
+
+  /** A domain that still has links stays: its short URLs are out in the world. */
+  async remove(accountId: number, id: number): Promise<void> {
+    const domain = await this.owned(accountId, id);
+    const hasLinks: unknown = await this.domains.manager
+      .createQueryBuilder()
+      .select('1')
+      .from('links', 'link')
+      .where('link.domain_id = :id', { id: domain.id })
+      .limit(1)
+      .getRawOne();
+    if (hasLinks !== undefined) throw new ConflictException('The domain has links and cannot be deleted.');
+    try {
+      await this.domains.delete({ id: domain.id });
+    } catch (error) {
+      // A link made between the check and the delete: the foreign key refuses, with the same answer.
+      if ((error as { driverError?: { code?: string } }).driverError?.code === '23503') {
+        throw new ConflictException('The domain has links and cannot be deleted.');
+      }
+      throw error;
+    }
+  }
+
+  /** One of the account's own domains; a system domain can be seen but not changed. */
+  private async owned(accountId: number, id: number): Promise<Domain> {
+    const domain = await this.usableBy(accountId, id);
+    if (domain === null) throw new ResourceNotFoundException();
+    if (domain.accountId === null) throw new ForbiddenException('A system domain cannot be changed.');
+    return domain;
+  }
+}

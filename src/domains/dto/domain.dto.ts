@@ -1,0 +1,46 @@
+import { Transform } from 'class-transformer';
+import { IsString, ValidateBy } from 'class-validator';
+import { FormUrl } from '../../common/form-fields';
+import { Nullable, Optional, Required } from '../../common/validation';
+import { canonicalHost } from '../hostname';
+
+export class CreateDomainDto {
+  /** A hostname such as `sho.rt`, optionally with a port; unique across the service. */
+  @Required()
+  @Transform(({ value }: { value: unknown }) =>
+    typeof value === 'string' && value.trim() === '' ? null : value,
+  )
+  // Decorators apply bottom-up: IsString, last here, is checked first, so a number reads "must be a string".
+  @ValidateBy(
+    {
+      name: 'hostname',
+      validator: { validate: (value) => typeof value === 'string' && canonicalHost(value) !== null },
+    },
+    { message: 'The name field must be a valid hostname.' },
+  )
+  @IsString({ message: 'The name field must be a string.' })
+  name!: string;
+
+  /** Where a visit to the domain's root goes. */
+  @Nullable()
+  @FormUrl()
+  index_page?: string | null;
+
+  /** Where a visit to an unknown alias goes. */
+  @Nullable()
+  @FormUrl()
+  not_found_page?: string | null;
+}
+
+/** Only the two pages change; an empty value clears one. */
+export class UpdateDomainDto {
+  @Optional()
+  @Nullable()
+  @FormUrl()
+  index_page?: string | null;
+
+  @Optional()
+  @Nullable()
+  @FormUrl()
+  not_found_page?: string | null;
+}

@@ -1,0 +1,40 @@
+import { ListQueryDto } from '../../common/list-query.dto';
+import { FormEnum, FormInt, FormIntIn, FormString, Nullable } from '../../common/validation';
+import { LinkStatus } from '../link-status';
+
+export const LINK_SEARCH_BY = ['title', 'alias', 'url'] as const;
+export const LINK_SORT_BY = ['id', 'clicks', 'title', 'alias', 'url'] as const;
+
+export class LinkListQueryDto extends ListQueryDto {
+  /** Case-insensitive substring of the `search_by` column. */
+  @Nullable()
+  @FormString({ max: 255 })
+  search?: string | null;
+
+  @Nullable()
+  @FormEnum(LINK_SEARCH_BY)
+  search_by?: (typeof LINK_SEARCH_BY)[number] | null;
+
+  /** 0 all, 1 active, 2 expired, 3 disabled. */
+  @Nullable()
+  @FormIntIn([0, LinkStatus.Active, LinkStatus.Expired, LinkStatus.Disabled])
+  status?: 0 | LinkStatus | null;
+
+  /** A space's links; 0 for links without a space. */
+  @Nullable()
+  @FormInt({ min: 0, max: 2_147_483_647 })
+  space_id?: number | null;
+
+  @Nullable()
+  @FormInt({ min: 1, max: 2_147_483_647 })
+  domain_id?: number | null;
+
+  @Nullable()
+  @FormInt({ min: 1, max: 2_147_483_647 })
+  pixel_id?: number | null;
+
+  /** `id` orders by creation. */
+  @Nullable()
+  @FormEnum(LINK_SORT_BY)
+  sort_by?: (typeof LINK_SORT_BY)[number] | null;
+}

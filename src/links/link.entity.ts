@@ -1,0 +1,122 @@
+import {
+  Column,
+  CreateDateColumn,
+  Entity,
+  Index,
+  JoinColumn,
+  ManyToOne,
+  PrimaryGeneratedColumn,
+  UpdateDateColumn,
+} from 'typeorm';
+import { Account } from '../auth/account.entity';
+import { Domain } from '../domains/domain.entity';
+import { Space } from '../spaces/space.entity';
+import type { TargetsType } from '../targeting/allowed-values';
+
+/** Unique on (domain_id, lower(alias)): an expression index, declared in the migration. */
+export const LINK_ALIAS_UNIQUE = 'UQ_links_domain_alias';
+
+export interface Target {
+  key: string;
+  value: string;
+}
+
+export enum LinkPrivacy {
+  Public = 0,
+  Private = 1,
+  Password = 2,
+}
+
+@Entity('links')
+@Index('IDX_links_account_id', ['accountId', 'id'])
+@Index('IDX_links_account_clicks', ['accountId', 'clicks'])
+@Index(LINK_ALIAS_UNIQUE, { synchronize: false })
+@Index('IDX_links_title_trgm', { synchronize: false })
+@Index('IDX_links_alias_trgm', { synchronize: false })
+@Index('IDX_links_url_trgm', { synchronize: false })
+export class Link {
+  @PrimaryGeneratedColumn({ primaryKeyConstraintName: 'PK_links' })
+  id!: number;
+
+  @Column({ name: 'account_id', type: 'integer' })
+  accountId!: number;
+
+  @ManyToOne(() => Account, { onDelete: 'CASCADE' })
+  @JoinColumn({ name: 'account_id', foreignKeyConstraintName: 'FK_links_account' })
+  account?: Account;
+
+  @Index('IDX_links_domain')
+  @Column({ name: 'domain_id', type: 'integer' })
+  domainId!: number;
+
+  // NO ACTION, checked at the end of the statement: deleting an account removes its links and domains together.
+  @ManyToOne(() => Domain, { onDelete: 'NO ACTION' })
+  @JoinColumn({ name: 'domain_id', foreignKeyConstraintName: 'FK_links_domain' })
+  domain?: Domain;
+
+  @Index('IDX_links_space')
+  @Column({ name: 'space_id', type: 'integer', nullable: true })
+  spaceId!: number | null;
+
+  @ManyToOne(() => Space, { onDelete: 'SET NULL', nullable: true })
+  @JoinColumn({ name: 'space_id', foreignKeyConstraintName: 'FK_links_space' })
+  space?: Space | null;
+
+  @Column({ type: 'varchar', length: 255 })
+  alias!: string;
+
+  @Column({ type: 'varchar', length: 2048 })
+  url!: string;
+
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  title!: string | null;
+
+  @Column({ name: 'targets_type', type: 'varchar', length: 32, nullable: true })
+  targetsType!: TargetsType | null;
+
+  @Column({ type: 'jsonb', nullable: true })
+  targets!: Target[] | null;
+
+  /** Index into `targets` of the last rotation served. */
+  @Column({ name: 'last_rotation', type: 'integer', nullable: true })
+  lastRotation!: number | null;
+
+  @Column({ name: 'sensitive_content', type: 'boolean', default: false })
+  sensitiveContent!: boolean;
+
+  @Column({ type: 'smallint', default: LinkPrivacy.Public })
+  privacy!: LinkPrivacy;
+
+  /** scrypt hash of the stats page password. */
+  @Column({ name: 'password_hash', type: 'varchar', length: 255, nullable: true })
+  passwordHash!: string | null;
+
+  /** scrypt hash of the password visitors enter before the redirect. */
+  @Column({ name: 'redirect_password_hash', type: 'varchar', length: 255, nullable: true })
+  redirectPasswordHash!: string | null;
+
+  @Column({ name: 'active_period_start_at', type: 'timestamptz', nullable: true })
+  activePeriodStartAt!: Date | null;
+
+  @Column({ name: 'active_period_end_at', type: 'timestamptz', nullable: true })
+  activePeriodEndAt!: Date | null;
+
+  /** Null: no limit. */
+  @Column({ name: 'clicks_limit', type: 'integer', nullable: true })
+  clicksLimit!: number | null;
+
+  @Column({ name: 'expiration_url', type: 'varchar', length: 2048, nullable: true })
+  expirationUrl!: string | null;
+
+  @Column({ type: 'integer', default: 0 })
+  clicks!: number;
+
+  @Column({ type: 'boolean', default: false })
+  disabled!: boolean;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt!: Date;
+
+  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  updatedAt!: Date;
+}

@@ -1,0 +1,22 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DomainsModule } from '../domains/domains.module';
+import { PixelsModule } from '../pixels/pixels.module';
+import { SpacesModule } from '../spaces/spaces.module';
+import { LinkPixel } from './link-pixel.entity';
+import { Link } from './link.entity';
+import { LinksController } from './links.controller';
+import { LinksService } from './links.service';
+import { DEFAULT_TITLE_FETCH_OPTIONS, TITLE_FETCH_OPTIONS, TitleFetcher } from './title-fetcher';
+
+@Module({
+  imports: [TypeOrmModule.forFeature([Link, LinkPixel]), DomainsModule, SpacesModule, PixelsModule],
+  controllers: [LinksController],
+  providers: [
+    LinksService,
+    TitleFetcher,
+    { provide: TITLE_FETCH_OPTIONS, useValue: DEFAULT_TITLE_FETCH_OPTIONS },
+  ],
+  exports: [LinksService],
+})
+export class LinksModule {}

@@ -1,0 +1,396 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
+import { randomInt } from 'node:crypto';
+import { DataSource, In, Repository, type EntityManager } from 'typeorm';
+import { isUniqueViolation } from '../common/database-errors';
+import { ResourceNotFoundException, ValidationFailedException, type FieldErrors } from '../common/exceptions';
+import type { Page } from '../common/pagination';
+import { substringPattern } from '../common/search';
+import { hashSecret } from '../common/secret-hash';
+import { toDomainSummary } from '../domains/domain.mapper';
+import { DomainsService } from '../domains/domains.service';
+import { toPixelResponse, type PixelResponse } from '../pixels/pixel.mapper';
+import { PixelsService } from '../pixels/pixels.service';
+import { SpacesService } from '../spaces/spaces.service';
+import { canonicalTargetKey, TargetsType } from '../targeting/allowed-values';
+import type { LinkListQueryDto } from './dto/link-list-query.dto';
+import type { CreateLinkDto, UpdateLinkDto } from './dto/link.dto';
+import type { TargetDto } from './dto/target.dto';
+import { LinkPixel } from './link-pixel.entity';
+import { linkStatusCondition } from './link-status';
+import { LINK_ALIAS_UNIQUE, Link, LinkPrivacy, type Target } from './link.entity';
+import { toLinkResponse, type LinkResponse } from './link.mapper';
+import { isReservedAlias } from './reserved-aliases';
+import { TitleFetcher } from './title-fetcher';
+
+const RANDOM_ALIAS_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
+const RANDOM_ALIAS_LENGTH = 5;
+const RANDOM_ALIAS_ATTEMPTS = 8;
+const ALIAS_TAKEN = 'The alias has already been taken.';
+
+const SEARCH_COLUMNS = {
+  title: 'link.title',
+  alias: 'link.alias',
+  url: 'link.url',
+};
+
+// Text regardless of case, as spaces and pixels sort their names: the same on every database collation.
+const SORT_COLUMNS = {
+  id: 'link.id',
+  clicks: 'link.clicks',
+  title: 'lower(link.title)',
+  alias: 'lower(link.alias)',
+  url: 'lower(link.url)',
+};
+
+function randomAlias(length: number): string {
+  let alias = '';
+  for (let index = 0; index < length; index += 1) alias += RANDOM_ALIAS_ALPHABET[randomInt(36)];
+  return alias;
+}
+
+function addError(errors: FieldErrors, field: string, message: string): void {
+  (errors[field] ??= []).push(message);
+}
+
+/** Whether a field was sent at all: class fields of absent properties stay undefined. */
+function sent<T>(value: T | undefined): value is T {
+  return value !== undefined;
+}
+
+@Injectable()
+export class LinksService {
+  constructor(
+    @InjectRepository(Link) private readonly links: Repository<Link>,
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly domains: DomainsService,
+    private readonly spaces: SpacesService,
+    private readonly pixels: PixelsService,
+    private readonly titles: TitleFetcher,
+  ) {}
+
+  async list(accountId: number, query: LinkListQueryDto): Promise<Page<LinkResponse>> {
+    const { page, perPage } = query.pageRequest();
+    const direction = query.direction();
+    const builder = this.links
+      .createQueryBuilder('link')
+      .where('link.account_id = :accountId', { accountId });
+    if (query.search !== undefined && query.search !== null) {
+      const column = SEARCH_COLUMNS[query.search_by ?? 'title'];
+      builder.andWhere(`${column} ILIKE :pattern ESCAPE '\\'`, { pattern: substringPattern(query.search) });
+    }
+    if (query.status !== undefined && query.status !== null && query.status !== 0) {
+      builder.andWhere(linkStatusCondition(query.status));
+    }
+    if (query.space_id === 0) builder.andWhere('link.space_id IS NULL');
+    else if (query.space_id !== undefined && query.space_id !== null) {
+      builder.andWhere('link.space_id = :spaceId', { spaceId: query.space_id });
+    }
+    if (query.domain_id !== undefined && query.domain_id !== null) {
+      builder.andWhere('link.domain_id = :domainId', { domainId: query.domain_id });
+    }
+    if (query.pixel_id !== undefined && query.pixel_id !== null) {
+      builder.andWhere(
+        'EXISTS (SELECT 1 FROM link_pixels lp WHERE lp.link_id = link.id AND lp.pixel_id = :pixelId)',
+        { pixelId: query.pixel_id },
+      );
+    }
+    builder.orderBy(SORT_COLUMNS[query.sort_by ?? 'id'], direction);
+    if (query.sort_by !== undefined && query.sort_by !== null && query.sort_by !== 'id') {
+      builder.addOrderBy('link.id', direction);
+    }
+    const [rows, total] = await builder
+      .offset((page - 1) * perPage)
+      .limit(perPage)
+      .getManyAndCount();
+    return { items: await this.respond(accountId, rows), total };
+  }
+
+  async show(accountId: number, id: number): Promise<LinkResponse> {
+    const [response] = await this.respond(accountId, [await this.find(accountId, id)]);
+    return response;
+  }
+
+  async create(accountId: number, dto: CreateLinkDto): Promise<LinkResponse> {
+    const errors: FieldErrors = {};
+    const domainField = dto.domain !== undefined && dto.domain !== null ? 'domain' : 'domain_id';
+    const domainId = dto.domain ?? dto.domain_id ?? null;
+    const domain =
+      domainId === null
+        ? await this.domains.defaultDomain()
+        : await this.domains.usableBy(accountId, domainId);
+    if (domain === null)
+      addError(errors, domainField, `The selected ${domainField.replace('_', ' ')} is invalid.`);
+    const spaceId = await this.checkSpace(accountId, dto.space_id ?? null, errors);
+    const pixelIds = await this.checkPixels(accountId, dto.pixel_ids ?? [], errors);
+    const targeting = this.checkTargeting(dto.targets_type ?? null, dto.targets ?? null, errors);
+    this.checkPeriod(dto.active_period_start_at ?? null, dto.active_period_end_at ?? null, errors);
+    const privacy = dto.privacy ?? LinkPrivacy.Public;
+    if (privacy === LinkPrivacy.Password && (dto.password ?? null) === null) {
+      addError(errors, 'password', 'The password field is required when privacy is 2.');
+    }
+    if (Object.keys(errors).length > 0) throw new ValidationFailedException(errors);
+
+    const link = this.links.create({
+      accountId,
+      domainId: domain!.id,
+      spaceId,
+      url: dto.url,
+      title: dto.title ?? null,
+      targetsType: targeting.type,
+      targets: targeting.targets,
+      lastRotation: null,
+      sensitiveContent: dto.sensitive_content ?? false,
+      privacy,
+      passwordHash:
+        dto.password === undefined || dto.password === null ? null : await hashSecret(dto.password),
+      redirectPasswordHash:
+        dto.redirect_password === undefined || dto.redirect_password === null
+          ? null
+          : await hashSecret(dto.redirect_password),
+      activePeriodStartAt: dto.active_period_start_at ?? null,
+      activePeriodEndAt: dto.active_period_end_at ?? null,
+      clicksLimit: dto.clicks_limit === undefined || dto.clicks_limit === 0 ? null : dto.clicks_limit,
+      expirationUrl: dto.expiration_url ?? null,
+      disabled: dto.disabled ?? false,
+    });
+    await this.insertWithAlias(link, dto.alias ?? null, pixelIds);
+    if (link.title === null) this.fetchTitleLater(link);
+    return this.show(accountId, link.id);
+  }
+
+  async update(accountId: number, id: number, dto: UpdateLinkDto): Promise<LinkResponse> {
+    const link = await this.find(accountId, id);
+    const errors: FieldErrors = {};
+    const spaceId = sent(dto.space_id)
+      ? await this.checkSpace(accountId, dto.space_id, errors)
+      : link.spaceId;
+    const pixelIds = sent(dto.pixel_ids) ? await this.checkPixels(accountId, dto.pixel_ids, errors) : null;
+    // Sending either targeting field replaces the whole targeting.
+    const targeting =
+      sent(dto.targets_type) || sent(dto.targets)
+        ? this.checkTargeting(
+            sent(dto.targets_type) ? dto.targets_type : link.targetsType,
+            sent(dto.targets) ? dto.targets : null,
+            errors,
+          )
+        : null;
+    const start = sent(dto.active_period_start_at) ? dto.active_period_start_at : link.activePeriodStartAt;
+    const end = sent(dto.active_period_end_at) ? dto.active_period_end_at : link.activePeriodEndAt;
+    this.checkPeriod(start, end, errors);
+    const privacy = dto.privacy ?? link.privacy;
+    const passwordSet = sent(dto.password) ? dto.password !== null : link.passwordHash !== null;
+    if (privacy === LinkPrivacy.Password && !passwordSet) {
+      addError(errors, 'password', 'The password field is required when privacy is 2.');
+    }
+    if (Object.keys(errors).length > 0) throw new ValidationFailedException(errors);
+
+    if (sent(dto.url)) link.url = dto.url;
+    if (sent(dto.alias) && dto.alias !== null) link.alias = dto.alias;
+    if (sent(dto.title)) link.title = dto.title;
+    link.spaceId = spaceId;
+    if (targeting !== null) {
+      link.targetsType = targeting.type;
+      link.targets = targeting.targets;
+      link.lastRotation = null;
+    }
+    if (sent(dto.sensitive_content)) link.sensitiveContent = dto.sensitive_content;
+    link.privacy = privacy;
+    if (sent(dto.password)) link.passwordHash = dto.password === null ? null : await hashSecret(dto.password);
+    if (sent(dto.redirect_password)) {
+      link.redirectPasswordHash =
+        dto.redirect_password === null ? null : await hashSecret(dto.redirect_password);
+    }
+    link.activePeriodStartAt = start;
+    link.activePeriodEndAt = end;
+    if (sent(dto.clicks_limit)) link.clicksLimit = dto.clicks_limit === 0 ? null : dto.clicks_limit;
+    if (sent(dto.expiration_url)) link.expirationUrl = dto.expiration_url;
+    if (sent(dto.disabled)) link.disabled = dto.disabled;
+
+    try {
+      await this.dataSource.transaction(async (manager) => {
+        await manager.save(link);
+        if (pixelIds !== null) await this.replacePixels(manager, link.id, pixelIds);
+      });
+    } catch (error) {
+      if (isUniqueViolation(error, LINK_ALIAS_UNIQUE))
+        throw ValidationFailedException.of('alias', ALIAS_TAKEN);
+      throw error;
+    }
+    return this.show(accountId, id);
+  }
+
+  async remove(accountId: number, id: number): Promise<void> {
+    const result = await this.links.delete({ id, accountId });
+    if ((result.affected ?? 0) === 0) throw new ResourceNotFoundException();
+  }
+
+  async find(accountId: number, id: number): Promise<Link> {
+    const link = await this.links.findOneBy({ id, accountId });
+    if (link === null) throw new ResourceNotFoundException();
+    return link;
+  }
+
+  /**
+   * The link an alias names on a domain, matched regardless of case like the unique index, and whether it has
+   * pixels: one indexed query, the first of every visit.
+   */
+  async findByAlias(domainId: number, alias: string): Promise<{ link: Link; hasPixels: boolean } | null> {
+    const { entities, raw } = await this.links
+      .createQueryBuilder('link')
+      .addSelect('EXISTS (SELECT 1 FROM link_pixels lp WHERE lp.link_id = link.id)', 'has_pixels')
+      .where('link.domain_id = :domainId AND lower(link.alias) = lower(:alias)', { domainId, alias })
+      .getRawAndEntities<{ has_pixels: boolean }>();
+    return entities.length === 0 ? null : { link: entities[0], hasPixels: raw[0].has_pixels };
+  }
+
+  /** A link's pixels, for the page that loads them. */
+  async pixelsOf(linkId: number): Promise<PixelResponse[]> {
+    const rows = await this.dataSource.getRepository(LinkPixel).find({
+      where: { linkId },
+      relations: { pixel: true },
+      order: { pixelId: 'ASC' },
+    });
+    return rows.flatMap((row) => (row.pixel === undefined ? [] : [toPixelResponse(row.pixel)]));
+  }
+
+  /** Inserts the link with the alias asked for, or with a random one that grows a character per collision. */
+  private async insertWithAlias(link: Link, alias: string | null, pixelIds: number[]): Promise<void> {
+    let length = RANDOM_ALIAS_LENGTH;
+    for (let attempt = 0; attempt < RANDOM_ALIAS_ATTEMPTS; attempt += 1) {
+      link.alias = alias ?? randomAlias(length);
+      if (alias === null && isReservedAlias(link.alias)) continue;
+      try {
+        await this.dataSource.transaction(async (manager) => {
+          await manager.save(link);
+          await this.replacePixels(manager, link.id, pixelIds);
+        });
+        return;
+      } catch (error) {
+        if (!isUniqueViolation(error, LINK_ALIAS_UNIQUE)) throw error;
+        if (alias !== null) throw ValidationFailedException.of('alias', ALIAS_TAKEN);
+        // The failed insert may have assigned an id: start the next attempt clean.
+        delete (link as Partial<Link>).id;
+        length += 1;
+      }
+    }
+    throw new Error(`No free random alias after ${RANDOM_ALIAS_ATTEMPTS} attempts`);
+  }
+
+  private async replacePixels(manager: EntityManager, linkId: number, pixelIds: number[]): Promise<void> {
+    await manager.delete(LinkPixel, { linkId });
+    if (pixelIds.length > 0)
+      await manager.insert(
+        LinkPixel,
+        pixelIds.map((pixelId) => ({ linkId, pixelId })),
+      );
+  }
+
+  /** The title of the target page, filled in later unless the link got one meanwhile. */
+  private fetchTitleLater(link: Link): void {
+    this.titles.schedule(link.url, (title) =>
+      this.dataSource.query('UPDATE links SET title = $1 WHERE id = $2 AND title IS NULL', [title, link.id]),
+    );
+  }
+
+  private async checkSpace(
+    accountId: number,
+    spaceId: number | null,
+    errors: FieldErrors,
+  ): Promise<number | null> {
+    if (spaceId === null || spaceId === 0) return null;
+    const owned = await this.spaces.responsesByIds(accountId, [spaceId]);
+    if (!owned.has(spaceId)) addError(errors, 'space_id', 'The selected space id is invalid.');
+    return spaceId;
+  }
+
+  private async checkPixels(accountId: number, pixelIds: number[], errors: FieldErrors): Promise<number[]> {
+    const owned = await this.pixels.findOwned(accountId, pixelIds);
+    pixelIds.forEach((pixelId, index) => {
+      if (!owned.has(pixelId)) addError(errors, `pixel_ids.${index}`, 'The selected pixel is invalid.');
+    });
+    return [...new Set(pixelIds)];
+  }
+
+  private checkPeriod(start: Date | null, end: Date | null, errors: FieldErrors): void {
+    if (start !== null && end === null) {
+      addError(
+        errors,
+        'active_period_end_at',
+        'The active period end at field is required when active period start at is present.',
+      );
+    } else if (start === null && end !== null) {
+      addError(
+        errors,
+        'active_period_start_at',
+        'The active period start at field is required when active period end at is present.',
+      );
+    } else if (start !== null && end !== null && start >= end) {
+      addError(
+        errors,
+        'active_period_end_at',
+        'The active period end at must be a date after active period start at.',
+      );
+    }
+  }
+
+  /** The targeting to store: keys in their canonical form, checked against the allowed values of the type. */
+  private checkTargeting(
+    type: TargetsType | null,
+    targets: TargetDto[] | null,
+    errors: FieldErrors,
+  ): { type: TargetsType | null; targets: Target[] | null } {
+    const list = targets ?? [];
+    if (type === null) {
+      if (list.length > 0)
+        addError(errors, 'targets_type', 'The targets type field is required when targets is present.');
+      return { type: null, targets: null };
+    }
+    if (list.length === 0) {
+      addError(errors, 'targets', 'The targets field is required when targets type is present.');
+      return { type, targets: null };
+    }
+    const canonical = list.map((target, index): Target => {
+      if (type === TargetsType.Rotations) return { key: '', value: target.value };
+      const key =
+        target.key === undefined || target.key === null ? null : canonicalTargetKey(type, target.key);
+      if (target.key === undefined || target.key === null) {
+        addError(errors, `targets.${index}.key`, 'The key field is required.');
+      } else if (key === null) {
+        addError(errors, `targets.${index}.key`, `The selected key is invalid for ${type}.`);
+      }
+      return { key: key ?? '', value: target.value };
+    });
+    return { type, targets: canonical };
+  }
+
+  /** Responses for links, with their domain, space and pixels read in one query each. */
+  private async respond(accountId: number, links: Link[]): Promise<LinkResponse[]> {
+    if (links.length === 0) return [];
+    const linkIds = links.map((link) => link.id);
+    const spaceIds = [...new Set(links.flatMap((link) => (link.spaceId === null ? [] : [link.spaceId])))];
+    const [domains, spaces, pixelRows] = await Promise.all([
+      this.domains.findByIds([...new Set(links.map((link) => link.domainId))]),
+      this.spaces.responsesByIds(accountId, spaceIds),
+      this.dataSource.getRepository(LinkPixel).find({
+        where: { linkId: In(linkIds) },
+        relations: { pixel: true },
+        order: { pixelId: 'ASC' },
+      }),
+    ]);
+    const pixelsByLink = new Map<number, PixelResponse[]>();
+    for (const row of pixelRows) {
+      if (row.pixel === undefined) continue;
+      const list = pixelsByLink.get(row.linkId) ?? [];
+      list.push(toPixelResponse(row.pixel));
+      pixelsByLink.set(row.linkId, list);
+    }
+    return links.map((link) =>
+      toLinkResponse(link, {
+        domain: toDomainSummary(domains.get(link.domainId)!, this.domains.scheme),
+        space: link.spaceId === null ? null : (spaces.get(link.spaceId) ?? null),
+        pixels: pixelsByLink.get(link.id) ?? [],
+      }),
+    );
+  }
+}

@@ -1,0 +1,339 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  DEFAULT_TITLE_FETCH_OPTIONS,
+  extractTitle,
+  isPublicAddress,
+  TitleFetcher,
+  type TitleFetchOptions,
+} from './title-fetcher';
+
+describe('extractTitle', () => {
+  it('replaces a NUL character, which PostgreSQL cannot store', () => {
+    expect(extractTitle('<title>a\u0000b</title>')).toBe('a\ufffdb');
+    expect(extractTitle('<title>a&#0;b</title>')).toBe('a&#0;b');
+  });
+
+  it('reads the text of the title element', () => {
+    expect(extractTitle('<html><head><title>Hello</title></head><body>x</body></html>')).toBe('Hello');
+  });
+
+  it.each([
+    ['&amp;', 'Tom &amp; Jerry', 'Tom & Jerry'],
+    ['&lt; and &gt;', '&lt;b&gt;', '<b>'],
+    ['&quot; and &apos;', '&quot;q&quot; &apos;a&apos;', '"q" \'a\''],
+    ['upper-case names', 'A &AMP; B', 'A & B'],
+    ['&nbsp;', 'a&nbsp;b', 'a b'],
+    ['a decimal reference', 'caf&#233;', 'café'],
+    ['a hexadecimal reference', 'caf&#xE9; &#X1F600;', 'café 😀'],
+  ])('decodes %s', (_label, text, expected) => {
+    expect(extractTitle(`<title>${text}</title>`)).toBe(expected);
+  });
+
+  it.each([
+    ['an unknown named entity', 'a &copy; b', 'a &copy; b'],
+    ['a reference to code point 0', 'a&#0;b', 'a&#0;b'],
+    ['a reference beyond Unicode', 'a&#x110000;b', 'a&#x110000;b'],
+    ['an ampersand without a semicolon', 'a & b &amp', 'a & b &amp'],
+  ])('keeps %s as written', (_label, text, expected) => {
+    expect(extractTitle(`<title>${text}</title>`)).toBe(expected);
+  });
+
+  it('decodes once: an escaped entity stays an entity', () => {
+    expect(extractTitle('<title>&amp;lt;script&amp;gt;</title>')).toBe('&lt;script&gt;');
+  });
+
+  it('folds white space and trims it', () => {
+    expect(extractTitle('<title>\n\t  Many \r\n   spaces\t\there  \n</title>')).toBe('Many spaces here');
+  });
+
+  it('takes the first title, with attributes, in any case', () => {
+    const html = '<HEAD><TITLE lang="en">First</TITLE ></HEAD><svg><title>Second</title></svg>';
+
+    expect(extractTitle(html)).toBe('First');
+  });
+
+  it('spans lines inside the title', () => {
+    expect(extractTitle('<title>\nline one\nline two\n</title>')).toBe('line one line two');
+  });
+
+  it.each([
+    ['no title element', '<html><head></head><body>Hello</body></html>'],
+    ['an empty document', ''],
+    ['an unclosed title', '<title>Never closed'],
+    ['an empty title', '<title></title>'],
+    ['a title of white space only', '<title> \n\t </title>'],
+    ['a title of &nbsp; only', '<title>&nbsp;&nbsp;</title>'],
+  ])('is null for %s', (_label, html) => {
+    expect(extractTitle(html)).toBeNull();
+  });
+
+  it('keeps at most 255 characters', () => {
+    expect(extractTitle(`<title>${'a'.repeat(300)}</title>`)).toBe('a'.repeat(255));
+    expect(extractTitle(`<title>${'b'.repeat(255)}</title>`)).toBe('b'.repeat(255));
+  });
+
+  it('counts the 255 characters as code points, never splitting a surrogate pair', () => {
+    const title = extractTitle(`<title>${'😀'.repeat(300)}</title>`);
+
+    expect([...title!]).toHaveLength(255);
+    expect(title).toBe('😀'.repeat(255));
+  });
+
+  it('caps after decoding and folding', () => {
+    const title = extractTitle(`<title>${'&amp;'.repeat(200)}   ${'x'.repeat(200)}</title>`);
+
+    expect(title).toBe(`${'&'.repeat(200)} ${'x'.repeat(54)}`);
+  });
+});
+
+describe('isPublicAddress', () => {
+  it.each([
+    ['127.0.0.1', 'IPv4 loopback'],
+    ['127.255.255.254', 'the rest of 127/8'],
+    ['10.1.2.3', 'private 10/8'],
+    ['172.16.0.1', 'private 172.16/12'],
+    ['172.31.255.255', 'the top of 172.16/12'],
+    ['192.168.1.1', 'private 192.168/16'],
+    ['169.254.169.254', 'link-local (cloud metadata)'],
+    ['100.64.0.1', 'carrier-grade NAT'],
+    ['0.0.0.0', 'unspecified'],
+    ['255.255.255.255', 'broadcast'],
+    ['224.0.0.1', 'multicast'],
+    ['::1', 'IPv6 loopback'],
+    ['::', 'IPv6 unspecified'],
+    ['fe80::1', 'IPv6 link-local'],
+    ['fc00::1', 'IPv6 unique-local'],
+    ['fd12:3456::1', 'IPv6 unique-local fd00/8'],
+    ['ff02::1', 'IPv6 multicast'],
+    ['::ffff:127.0.0.1', 'IPv4-mapped loopback'],
+    ['::ffff:10.0.0.1', 'IPv4-mapped private'],
+    ['::ffff:169.254.169.254', 'IPv4-mapped link-local'],
+  ])('refuses %s (%s)', (address) => {
+    expect(isPublicAddress(address)).toBe(false);
+  });
+
+  it.each([
+    ['8.8.8.8', 'a public IPv4 address'],
+    ['1.1.1.1', 'another public IPv4 address'],
+    ['172.32.0.1', 'just outside 172.16/12'],
+    ['2606:4700::1111', 'a public IPv6 address'],
+    ['::ffff:8.8.8.8', 'an IPv4-mapped public address'],
+  ])('allows %s (%s)', (address) => {
+    expect(isPublicAddress(address)).toBe(true);
+  });
+
+  it.each(['127.1', '0x7f.0.0.1', '0177.0.0.1', '2130706433', '::ffff:7f00:1'])(
+    'refuses the loopback address written as %s',
+    (address) => {
+      expect(isPublicAddress(address)).toBe(false);
+    },
+  );
+
+  it.each(['', 'localhost', 'example.com', '999.1.1.1', 'not an address'])(
+    'refuses %j, which is not an address',
+    (address) => {
+      expect(isPublicAddress(address)).toBe(false);
+    },
+  );
+});
+
+describe('TitleFetcher.fetchTitle', () => {
+  let server: Server;
+  let port: number;
+  const requests: string[] = [];
+  let handler: (request: IncomingMessage, response: ServerResponse) => void;
+
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      requests.push(request.url ?? '');
+      handler(request, response);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve, reject) =>
+      server.close((error) => (error ? reject(error) : resolve())),
+    );
+  });
+
+  beforeEach(() => {
+    requests.length = 0;
+  });
+
+  /** A fetcher that may reach this test's server, as `page.test`, and nothing else. */
+  function fetcher(options: Partial<TitleFetchOptions> = {}): TitleFetcher {
+    return new TitleFetcher({
+      ...DEFAULT_TITLE_FETCH_OPTIONS,
+      resolve: (host) =>
+        host === 'page.test' ? Promise.resolve(['127.0.0.1']) : Promise.reject(new Error(`no ${host}`)),
+      allowAddress: (address) => address === '127.0.0.1',
+      timeoutMs: 2000,
+      ...options,
+    });
+  }
+
+  function html(body: string, type = 'text/html; charset=utf-8') {
+    return (_request: IncomingMessage, response: ServerResponse) => {
+      response.writeHead(200, { 'content-type': type });
+      response.end(body);
+    };
+  }
+
+  it('reads the title of an HTML page', async () => {
+    handler = html('<html><head><title>Hello &amp; welcome</title></head></html>');
+
+    await expect(fetcher().fetchTitle(`http://page.test:${port}/a`)).resolves.toBe('Hello & welcome');
+    expect(requests).toEqual(['/a']);
+  });
+
+  it('never connects to an address the policy refuses', async () => {
+    handler = html('<title>Secret</title>');
+
+    await expect(
+      fetcher({ allowAddress: isPublicAddress }).fetchTitle(`http://page.test:${port}/`),
+    ).rejects.toThrow('refused to connect to page.test');
+    await expect(
+      fetcher({ allowAddress: isPublicAddress }).fetchTitle(`http://127.0.0.1:${port}/`),
+    ).rejects.toThrow('refused to connect to 127.0.0.1');
+    expect(requests).toEqual([]);
+  });
+
+  it('refuses a name when any of its addresses is refused', async () => {
+    handler = html('<title>Secret</title>');
+    const mixed = fetcher({
+      resolve: () => Promise.resolve(['127.0.0.1', '10.0.0.1']),
+      allowAddress: (address) => address === '127.0.0.1',
+    });
+
+    await expect(mixed.fetchTitle(`http://page.test:${port}/`)).rejects.toThrow('refused');
+    expect(requests).toEqual([]);
+  });
+
+  it('checks every redirect hop against the policy', async () => {
+    handler = (_request, response) => {
+      response.writeHead(302, { location: 'http://10.0.0.1/internal' });
+      response.end();
+    };
+
+    await expect(fetcher().fetchTitle(`http://page.test:${port}/start`)).rejects.toThrow(
+      'refused to connect to 10.0.0.1',
+    );
+    expect(requests).toEqual(['/start']);
+  });
+
+  it('follows at most maxRedirects redirects', async () => {
+    handler = (request, response) => {
+      response.writeHead(302, { location: `/hop${(request.url ?? '').length}` });
+      response.end();
+    };
+
+    await expect(fetcher({ maxRedirects: 2 }).fetchTitle(`http://page.test:${port}/`)).resolves.toBeNull();
+    expect(requests).toEqual(['/', '/hop1', '/hop5']);
+  });
+
+  it('follows a relative redirect', async () => {
+    handler = (request, response) => {
+      if (request.url === '/old') {
+        response.writeHead(301, { location: '/new' });
+        response.end();
+      } else html('<title>Moved here</title>')(request, response);
+    };
+
+    await expect(fetcher().fetchTitle(`http://page.test:${port}/old`)).resolves.toBe('Moved here');
+    expect(requests).toEqual(['/old', '/new']);
+  });
+
+  it('does not follow a redirect to another scheme', async () => {
+    handler = (_request, response) => {
+      response.writeHead(302, { location: 'file:///etc/passwd' });
+      response.end();
+    };
+
+    await expect(fetcher().fetchTitle(`http://page.test:${port}/`)).resolves.toBeNull();
+    expect(requests).toEqual(['/']);
+  });
+
+  it.each([
+    ['text/plain', 'text/plain'],
+    ['application/json', 'application/json'],
+    ['no content type', ''],
+  ])('is null for %s', async (_label, type) => {
+    handler = (_request, response) => {
+      if (type !== '') response.setHeader('content-type', type);
+      response.end('<title>Not a page</title>');
+    };
+
+    await expect(fetcher().fetchTitle(`http://page.test:${port}/`)).resolves.toBeNull();
+  });
+
+  it.each([404, 500, 204])('is null for status %i', async (status) => {
+    handler = (_request, response) => {
+      response.writeHead(status, { 'content-type': 'text/html' });
+      response.end(status === 204 ? undefined : '<title>Error page</title>');
+    };
+
+    await expect(fetcher().fetchTitle(`http://page.test:${port}/`)).resolves.toBeNull();
+  });
+
+  it('reads no further than maxBytes, even when one chunk crosses the cap', async () => {
+    const padding = `<html><head><!--${'x'.repeat(2000)}-->`;
+    handler = html(`${padding}<title>Too far</title></head></html>`);
+
+    await expect(fetcher({ maxBytes: 1024 }).fetchTitle(`http://page.test:${port}/`)).resolves.toBeNull();
+    await expect(fetcher({ maxBytes: 4096 }).fetchTitle(`http://page.test:${port}/`)).resolves.toBe(
+      'Too far',
+    );
+  });
+
+  it('gives up after timeoutMs on a server that never answers', async () => {
+    handler = () => undefined;
+    const started = Date.now();
+
+    await expect(fetcher({ timeoutMs: 300 }).fetchTitle(`http://page.test:${port}/`)).rejects.toThrow(
+      'timed out',
+    );
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('gives up after timeoutMs when the name never resolves', async () => {
+    const stalled = fetcher({ timeoutMs: 300, resolve: () => new Promise<string[]>(() => undefined) });
+    const started = Date.now();
+    let guard: NodeJS.Timeout | undefined;
+
+    const outcome = await Promise.race([
+      stalled.fetchTitle('http://page.test/').then(
+        () => 'resolved',
+        (error: Error) => error.message,
+      ),
+      new Promise<string>((resolve) => {
+        guard = setTimeout(() => resolve('still waiting after 3 s'), 3000);
+      }),
+    ]).finally(() => clearTimeout(guard));
+
+    expect(outcome).toBe('title fetch timed out');
+    expect(Date.now() - started).toBeLessThan(2000);
+  });
+
+  it('gives up after timeoutMs on a server that sends the page a byte at a time', async () => {
+    let timer: NodeJS.Timeout | undefined;
+    handler = (_request, response) => {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      timer = setInterval(() => response.write(' '), 50);
+      response.on('close', () => clearInterval(timer));
+    };
+    const started = Date.now();
+
+    try {
+      await expect(fetcher({ timeoutMs: 400 }).fetchTitle(`http://page.test:${port}/`)).rejects.toThrow(
+        'timed out',
+      );
+      expect(Date.now() - started).toBeLessThan(3000);
+    } finally {
+      clearInterval(timer);
+    }
+  });
+});

@@ -1,0 +1,99 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, Repository } from 'typeorm';
+import { isUniqueViolation } from '../common/database-errors';
+import { ResourceNotFoundException, ValidationFailedException } from '../common/exceptions';
+import type { Page } from '../common/pagination';
+import { substringPattern } from '../common/search';
+import type { PixelListQueryDto } from './dto/pixel-list-query.dto';
+import type { CreatePixelDto, UpdatePixelDto } from './dto/pixel.dto';
+import { PIXEL_NAME_UNIQUE, Pixel } from './pixel.entity';
+import { toPixelResponse, type PixelResponse } from './pixel.mapper';
+import { isPixelType, isValidPixelValue, PIXEL_VALUE_PATTERNS } from './pixel-types';
+
+@Injectable()
+export class PixelsService {
+  constructor(@InjectRepository(Pixel) private readonly pixels: Repository<Pixel>) {}
+
+  async list(accountId: number, query: PixelListQueryDto): Promise<Page<PixelResponse>> {
+    const { page, perPage } = query.pageRequest();
+    const direction = query.direction();
+    const builder = this.pixels
+      .createQueryBuilder('pixel')
+      .where('pixel.account_id = :accountId', { accountId });
+    if (query.type !== undefined && query.type !== null)
+      builder.andWhere('pixel.type = :type', { type: query.type });
+    if (query.search !== undefined && query.search !== null) {
+      const column = query.search_by === 'value' ? 'pixel.value' : 'pixel.name';
+      builder.andWhere(`${column} ILIKE :pattern ESCAPE '\\'`, { pattern: substringPattern(query.search) });
+    }
+    if (query.sort_by === 'name')
+      builder.orderBy('lower(pixel.name)', direction).addOrderBy('pixel.id', direction);
+    else builder.orderBy('pixel.id', direction);
+    const [rows, total] = await builder
+      .offset((page - 1) * perPage)
+      .limit(perPage)
+      .getManyAndCount();
+    return { items: rows.map(toPixelResponse), total };
+  }
+
+  async show(accountId: number, id: number): Promise<PixelResponse> {
+    return toPixelResponse(await this.find(accountId, id));
+  }
+
+  async create(accountId: number, dto: CreatePixelDto): Promise<PixelResponse> {
+    assertValue(dto.type, dto.value);
+    const pixel = this.pixels.create({ accountId, name: dto.name, type: dto.type, value: dto.value });
+    await this.saveUnique(pixel);
+    return toPixelResponse(pixel);
+  }
+
+  async update(accountId: number, id: number, dto: UpdatePixelDto): Promise<PixelResponse> {
+    const pixel = await this.find(accountId, id);
+    if (dto.name !== undefined) pixel.name = dto.name;
+    if (dto.type !== undefined) pixel.type = dto.type;
+    if (dto.value !== undefined) pixel.value = dto.value;
+    if (dto.type !== undefined || dto.value !== undefined) assertValue(pixel.type, pixel.value);
+    await this.saveUnique(pixel);
+    return toPixelResponse(pixel);
+  }
+
+  async remove(accountId: number, id: number): Promise<void> {
+    const result = await this.pixels.delete({ id, accountId });
+    if ((result.affected ?? 0) === 0) throw new ResourceNotFoundException();
+  }
+
+  async find(accountId: number, id: number): Promise<Pixel> {
+    const pixel = await this.pixels.findOneBy({ id, accountId });
+    if (pixel === null) throw new ResourceNotFoundException();
+    return pixel;
+  }
+
+  /** The account's pixels among `ids`, by id. */
+  async findOwned(accountId: number, ids: number[]): Promise<Map<number, Pixel>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.pixels.findBy({ accountId, id: In(ids) });
+    return new Map(rows.map((pixel) => [pixel.id, pixel]));
+  }
+
+  private async saveUnique(pixel: Pixel): Promise<void> {
+    try {
+      await this.pixels.save(pixel);
+    } catch (error) {
+      if (isUniqueViolation(error, PIXEL_NAME_UNIQUE)) {
+        throw ValidationFailedException.of('name', 'The name has already been taken.');
+      }
+      throw error;
+    }
+  }
+}
+
+function assertValue(type: string, value: string): void {
+  if (!isPixelType(type)) throw ValidationFailedException.of('type', 'The selected type is invalid.');
+  if (!isValidPixelValue(type, value)) {
+    throw ValidationFailedException.of(
+      'value',
+      `The value field must be a ${type} id such as ${PIXEL_VALUE_PATTERNS[type].example}.`,
+    );
+  }
+}

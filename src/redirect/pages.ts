@@ -1,0 +1,138 @@
+import { Injectable } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Response } from 'express';
+
+export type PageName =
+  | 'not-found'
+  | 'expired'
+  | 'password'
+  | 'consent'
+  | 'pixels'
+  | 'preview'
+  | 'stats'
+  | 'too-many-attempts'
+  | 'forbidden';
+
+const PAGE_NAMES: readonly PageName[] = [
+  'not-found',
+  'expired',
+  'password',
+  'consent',
+  'pixels',
+  'preview',
+  'stats',
+  'too-many-attempts',
+  'forbidden',
+];
+
+export type PageValues = Record<string, string | number | null | undefined>;
+
+export interface PageOptions {
+  title: string;
+  heading?: string;
+  /** Markup for the head, such as a meta refresh: trusted, built by this module. */
+  head?: string;
+  /** Extra Content-Security-Policy sources, by directive (the pixels page loads vendors' images and scripts). */
+  allow?: Partial<Record<'img-src' | 'script-src' | 'frame-src' | 'connect-src', string[]>>;
+}
+
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+  '`': '&#96;',
+};
+
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"'`]/g, (character) => HTML_ESCAPES[character]);
+}
+
+/**
+ * `{{name}}` is escaped; `{{{name}}}` is inserted as it is and is only ever given markup built here. One pass,
+ * so braces inside a value are never read as a placeholder.
+ */
+export function fill(template: string, values: PageValues, raw: Record<string, string> = {}): string {
+  return template.replace(/\{\{\{(\w+)\}\}\}|\{\{(\w+)\}\}/g, (_match, rawName?: string, name?: string) =>
+    rawName !== undefined ? (raw[rawName] ?? '') : escapeHtml(String(values[name!] ?? '')),
+  );
+}
+
+/**
+ * The pages visitors see: small, accessible HTML from the templates beside this file, sent with a strict
+ * Content-Security-Policy (no scripts unless a page needs a vendor's, styles only the one stylesheet).
+ */
+@Injectable()
+export class Pages {
+  private readonly templates: Record<PageName | 'layout', string>;
+  private readonly style: string;
+  private readonly styleHash: string;
+
+  constructor() {
+    const directory = join(__dirname, 'templates');
+    const read = (name: string) => readFileSync(join(directory, name), 'utf8');
+    this.templates = Object.fromEntries(
+      [...PAGE_NAMES, 'layout'].map((name) => [name, read(`${name}.html`)]),
+    ) as Record<PageName | 'layout', string>;
+    this.style = read('style.css').trim();
+    this.styleHash = createHash('sha256').update(this.style).digest('base64');
+  }
+
+  render(page: PageName, values: PageValues, options: PageOptions, raw: Record<string, string> = {}): string {
+    const body = fill(this.templates[page], values, raw);
+    return fill(
+      this.templates.layout,
+      { title: options.title, heading: options.heading ?? options.title },
+      { head: options.head ?? '', style: this.style, body },
+    );
+  }
+
+  send(
+    response: Response,
+    status: number,
+    page: PageName,
+    values: PageValues,
+    options: PageOptions,
+    raw: Record<string, string> = {},
+  ): void {
+    const allow = options.allow ?? {};
+    const sources = (directive: keyof NonNullable<PageOptions['allow']>, base: string[]) =>
+      `${directive} ${[...base, ...(allow[directive] ?? [])].join(' ')}`;
+    const policy = [
+      "default-src 'none'",
+      `style-src 'sha256-${this.styleHash}'`,
+      sources('img-src', ["'self'"]),
+      sources('script-src', allow['script-src'] === undefined ? ["'none'"] : []),
+      sources('frame-src', allow['frame-src'] === undefined ? ["'none'"] : []),
+      sources('connect-src', allow['connect-src'] === undefined ? ["'none'"] : []),
+      // A form's redirect is checked too: the destination may be any http(s) site, never a script URL.
+      "form-action 'self' http: https:",
+      "base-uri 'none'",
+      "frame-ancestors 'none'",
+    ].join('; ');
+    response
+      .status(status)
+      .set({
+        'Content-Type': 'text/html; charset=utf-8',
+        'Content-Security-Policy': policy,
+        'Cache-Control': 'private, no-store',
+        'X-Robots-Tag': 'noindex, nofollow',
+      })
+      .send(this.render(page, values, options, raw));
+  }
+
+  /** 429 with `Retry-After`, and the wait in words. */
+  sendTooManyAttempts(response: Response, waitMs: number): void {
+    const seconds = Math.ceil(waitMs / 1000);
+    const minutes = Math.ceil(seconds / 60);
+    const wait =
+      seconds < 60
+        ? `${seconds} second${seconds === 1 ? '' : 's'}`
+        : `${minutes} minute${minutes === 1 ? '' : 's'}`;
+    response.set('Retry-After', String(seconds));
+    this.send(response, 429, 'too-many-attempts', { wait }, { title: 'Too many attempts' });
+  }
+}

@@ -1,0 +1,76 @@
+import { Controller, Get, Header, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import { SkipThrottle } from '@nestjs/throttler';
+import type { Request, Response } from 'express';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { Public } from '../auth/public.decorator';
+import { PIXELS_SCRIPT_PATH } from './pixel-markup';
+import { StatsPageService } from './stats-page.service';
+import { VisitsService } from './visits.service';
+
+const PIXELS_SCRIPT = readFileSync(join(__dirname, 'assets', 'pixels.js'), 'utf8');
+
+/** What visitors open: no API key, no API rate limit (password attempts have their own). */
+@ApiExcludeController()
+@Public()
+@SkipThrottle()
+@Controller()
+export class RedirectController {
+  constructor(
+    private readonly visits: VisitsService,
+    private readonly statsPages: StatsPageService,
+  ) {}
+
+  @Get(PIXELS_SCRIPT_PATH)
+  @Header('Content-Type', 'text/javascript; charset=utf-8')
+  @Header('Cache-Control', 'public, max-age=86400')
+  pixelsScript(): string {
+    return PIXELS_SCRIPT;
+  }
+
+  @Get()
+  root(@Req() request: Request, @Res() response: Response): Promise<void> {
+    return this.visits.root(request, response);
+  }
+
+  @Get(':alias')
+  open(@Req() request: Request, @Res() response: Response, @Param('alias') alias: string): Promise<void> {
+    return this.visits.open(request, response, alias);
+  }
+
+  @Get(':alias/\\+')
+  preview(@Req() request: Request, @Res() response: Response, @Param('alias') alias: string): Promise<void> {
+    return this.visits.preview(request, response, alias);
+  }
+
+  /** The address a form posted to, opened again (a reload from the address bar): the link, as `GET /{alias}`. */
+  @Get([':alias/password', ':alias/sensitive-consent'])
+  reopen(@Req() request: Request, @Res() response: Response, @Param('alias') alias: string): Promise<void> {
+    return this.visits.open(request, response, alias);
+  }
+
+  @Post(':alias/password')
+  password(@Req() request: Request, @Res() response: Response, @Param('alias') alias: string): Promise<void> {
+    return this.visits.submitPassword(request, response, alias);
+  }
+
+  @Post(':alias/sensitive-consent')
+  consent(@Req() request: Request, @Res() response: Response, @Param('alias') alias: string): Promise<void> {
+    return this.visits.submitConsent(request, response, alias);
+  }
+
+  @Get(':alias/stats')
+  stats(@Req() request: Request, @Res() response: Response, @Param('alias') alias: string): Promise<void> {
+    return this.statsPages.show(request, response, alias);
+  }
+
+  @Post(':alias/stats')
+  statsPassword(
+    @Req() request: Request,
+    @Res() response: Response,
+    @Param('alias') alias: string,
+  ): Promise<void> {
+    return this.statsPages.submitPassword(request, response, alias);
+  }
+}

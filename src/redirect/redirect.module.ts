@@ -1,0 +1,19 @@
+import { Module } from '@nestjs/common';
+import { AuthModule } from '../auth/auth.module';
+import { DomainsModule } from '../domains/domains.module';
+import { LinksModule } from '../links/links.module';
+import { StatsModule } from '../stats/stats.module';
+import { TargetingModule } from '../targeting/targeting.module';
+import { AttemptLimiter } from './attempt-limiter';
+import { Pages } from './pages';
+import { RedirectController } from './redirect.controller';
+import { StatsPageService } from './stats-page.service';
+import { VisitsService } from './visits.service';
+
+/** The public visitor routes. Imported last: its `/:alias` routes come after every other route. */
+@Module({
+  imports: [AuthModule, DomainsModule, LinksModule, StatsModule, TargetingModule],
+  controllers: [RedirectController],
+  providers: [VisitsService, StatsPageService, Pages, AttemptLimiter],
+})
+export class RedirectModule {}

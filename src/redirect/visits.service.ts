@@ -1,0 +1,293 @@
+import { Inject, Injectable } from '@nestjs/common';
+import type { Request, Response } from 'express';
+import { verifySecret } from '../common/secret-hash';
+import type { AppConfig } from '../config/app-config';
+import { APP_CONFIG } from '../config/config.module';
+import type { Domain } from '../domains/domain.entity';
+import { domainUrl } from '../domains/domain.mapper';
+import { DomainsService } from '../domains/domains.service';
+import { linkStatus, LinkStatus } from '../links/link-status';
+import type { Link } from '../links/link.entity';
+import { LinksService } from '../links/links.service';
+import { ClickRecorder } from '../stats/click-recorder';
+import { TargetsType } from '../targeting/allowed-values';
+import { GeoIp } from '../targeting/geoip';
+import { matchTarget } from '../targeting/matcher';
+import { profileVisitor, type VisitorProfile } from '../targeting/visitor';
+import { AttemptLimiter } from './attempt-limiter';
+import { asciiUrl, mergeQuery } from './destination';
+import { escapeHtml, Pages } from './pages';
+import { pixelMarkup } from './pixel-markup';
+import { issueVisitToken, verifyVisitToken } from './visit-token';
+
+const ALIAS = /^[A-Za-z0-9_-]{1,255}$/;
+
+export interface ResolvedLink {
+  domain: Domain;
+  link: Link;
+  hasPixels: boolean;
+}
+
+/** What a visit carries from the first request through the password and consent forms. */
+export interface Carried {
+  /** The visitor's own query string, merged into the destination. */
+  query: string;
+  /** The page the visitor came from (only its host is ever recorded). */
+  referrer: string;
+}
+
+/** From the URL and headers on a GET; from the forms' hidden fields on a POST. */
+export function carried(request: Request): Carried {
+  if (request.method === 'POST') {
+    const body = (request.body ?? {}) as Record<string, unknown>;
+    return {
+      query: typeof body.q === 'string' ? body.q.slice(0, 4096) : '',
+      referrer: typeof body.ref === 'string' ? body.ref.slice(0, 2048) : '',
+    };
+  }
+  return { query: request.originalUrl.split('?')[1] ?? '', referrer: request.headers.referer ?? '' };
+}
+
+/**
+ * A visit to a short link, in the contract's order: unknown, disabled, expired, password, sensitive content,
+ * bots, then the counted click, the destination and the redirect (through the pixels page when it has pixels).
+ */
+@Injectable()
+export class VisitsService {
+  constructor(
+    private readonly domains: DomainsService,
+    private readonly links: LinksService,
+    private readonly recorder: ClickRecorder,
+    private readonly geoip: GeoIp,
+    private readonly pages: Pages,
+    private readonly limiter: AttemptLimiter,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** The domain of the request's host, and the link of the alias there, when there is one. */
+  async resolve(request: Request, alias: string): Promise<{ domain: Domain; found: ResolvedLink | null }> {
+    const domain = await this.domains.forHost(request.headers.host);
+    if (!ALIAS.test(alias)) return { domain, found: null };
+    const found = await this.links.findByAlias(domain.id, alias);
+    return { domain, found: found === null ? null : { domain, ...found } };
+  }
+
+  /**
+   * Answers for links nobody may visit now (unknown, disabled, expired) and returns null; else the link.
+   */
+  async gate(request: Request, response: Response, alias: string): Promise<ResolvedLink | null> {
+    const { domain, found } = await this.resolve(request, alias);
+    if (found === null) {
+      if (domain.notFoundPage !== null) this.redirect(response, domain.notFoundPage, 302);
+      else this.notFound(response);
+      return null;
+    }
+    const status = linkStatus(found.link);
+    if (status === LinkStatus.Disabled) {
+      this.notFound(response);
+      return null;
+    }
+    if (status === LinkStatus.Expired) {
+      this.expired(response, found.link);
+      return null;
+    }
+    return found;
+  }
+
+  /** `GET /{alias}`. */
+  async open(request: Request, response: Response, alias: string): Promise<void> {
+    const found = await this.gate(request, response, alias);
+    if (found === null) return;
+    if (found.link.redirectPasswordHash !== null) {
+      this.passwordPage(response, found.link, carried(request), 200, null);
+    } else if (found.link.sensitiveContent) {
+      this.consentPage(response, found.link, carried(request), '');
+    } else {
+      await this.visit(request, response, found);
+    }
+  }
+
+  /** `POST /{alias}/password`. */
+  async submitPassword(request: Request, response: Response, alias: string): Promise<void> {
+    const found = await this.gate(request, response, alias);
+    if (found === null) return;
+    const { link } = found;
+    const carry = carried(request);
+    if (link.redirectPasswordHash === null) {
+      await this.continueAfterPassword(request, response, found, carry);
+      return;
+    }
+    const key = `${request.ip ?? ''}|${link.id}`;
+    const wait = this.limiter.retryAfter(key);
+    if (wait > 0) {
+      this.pages.sendTooManyAttempts(response, wait);
+      return;
+    }
+    // Counted before the slow check, so that guesses sent all at once cannot all pass the limit; a right one clears it.
+    this.limiter.fail(key);
+    const password = (request.body as Record<string, unknown> | undefined)?.password;
+    if (typeof password !== 'string' || !(await verifySecret(password, link.redirectPasswordHash))) {
+      this.passwordPage(response, link, carry, 403, 'That password is not right. Try again.');
+      return;
+    }
+    this.limiter.succeed(key);
+    await this.continueAfterPassword(request, response, found, carry);
+  }
+
+  /** `POST /{alias}/sensitive-consent`. */
+  async submitConsent(request: Request, response: Response, alias: string): Promise<void> {
+    const found = await this.gate(request, response, alias);
+    if (found === null) return;
+    const { link } = found;
+    const token = (request.body as Record<string, unknown> | undefined)?.token;
+    // Consent cannot skip the password: the form carries proof that it was given.
+    if (link.redirectPasswordHash !== null && !verifyVisitToken(token, link.id, link.redirectPasswordHash)) {
+      this.passwordPage(response, link, carried(request), 403, 'Enter the password first.');
+      return;
+    }
+    await this.visit(request, response, found);
+  }
+
+  /** `GET /{alias}/+`: what the link is, without visiting it or counting anything. */
+  async preview(request: Request, response: Response, alias: string): Promise<void> {
+    const { found } = await this.resolve(request, alias);
+    if (found === null || linkStatus(found.link) === LinkStatus.Disabled) {
+      this.notFound(response);
+      return;
+    }
+    const { link, domain } = found;
+    const status = linkStatus(link) === LinkStatus.Expired ? 'Expired' : 'Active';
+    this.pages.send(
+      response,
+      200,
+      'preview',
+      {
+        shortUrl: `${domainUrl(domain, this.domains.scheme)}/${link.alias}`,
+        linkTitle: link.title ?? 'No title',
+        // A password keeps the destination to those who know it.
+        destination: link.redirectPasswordHash !== null ? 'Hidden: this link has a password.' : link.url,
+        status,
+      },
+      { title: `Preview of ${link.alias}`, heading: 'Link preview' },
+    );
+  }
+
+  /** `GET /`: the domain's index page, where it has one. */
+  async root(request: Request, response: Response): Promise<void> {
+    const domain = await this.domains.forHost(request.headers.host);
+    if (domain.indexPage !== null) this.redirect(response, domain.indexPage, 302);
+    else this.notFound(response);
+  }
+
+  private async continueAfterPassword(
+    request: Request,
+    response: Response,
+    found: ResolvedLink,
+    carry: Carried,
+  ): Promise<void> {
+    const { link } = found;
+    if (link.sensitiveContent) {
+      const token =
+        link.redirectPasswordHash === null ? '' : issueVisitToken(link.id, link.redirectPasswordHash);
+      this.consentPage(response, link, carry, token);
+    } else {
+      await this.visit(request, response, found);
+    }
+  }
+
+  /** The end of every path: bots go through uncounted; people are counted, recorded and sent on. */
+  private async visit(request: Request, response: Response, found: ResolvedLink): Promise<void> {
+    const { link } = found;
+    const { query, referrer } = carried(request);
+    const visitor = this.profile(request, referrer);
+    // Crawlers, link previews and HEAD requests reach the destination but are not visits.
+    if (visitor.bot || request.method === 'HEAD') {
+      this.redirect(
+        response,
+        mergeQuery(this.destination(link, visitor, null), query),
+        this.config.redirectStatus,
+      );
+      return;
+    }
+    const counted = await this.recorder.count(link.id, visitor);
+    if (counted === null) {
+      // The limit was reached, or the period ended, since the link was read.
+      this.expired(response, link);
+      return;
+    }
+    const destination = mergeQuery(this.destination(link, visitor, counted.lastRotation), query);
+    if (found.hasPixels) {
+      const { html, allow } = pixelMarkup(await this.links.pixelsOf(link.id));
+      const refresh = `<meta http-equiv="refresh" content="1; url=${escapeHtml(destination)}" />`;
+      this.pages.send(
+        response,
+        200,
+        'pixels',
+        { destination },
+        { title: 'Redirecting', heading: 'Redirecting…', head: refresh, allow },
+        { pixels: html },
+      );
+      return;
+    }
+    this.redirect(response, destination, this.config.redirectStatus);
+  }
+
+  private destination(link: Link, visitor: VisitorProfile, rotation: number | null): string {
+    if (link.targetsType === TargetsType.Rotations) {
+      return (rotation === null ? null : link.targets?.[rotation]?.value) ?? link.url;
+    }
+    return matchTarget(link.targetsType, link.targets, visitor) ?? link.url;
+  }
+
+  private profile(request: Request, referrer: string): VisitorProfile {
+    return profileVisitor({
+      userAgent: request.headers['user-agent'],
+      acceptLanguage: request.headers['accept-language'],
+      referer: referrer,
+      country: this.geoip.countryOf(request.ip),
+    });
+  }
+
+  private redirect(response: Response, location: string, status: number): void {
+    response
+      .status(status)
+      .set({ 'Cache-Control': 'private, no-store', Location: asciiUrl(location) })
+      .end();
+  }
+
+  private notFound(response: Response): void {
+    this.pages.send(response, 404, 'not-found', {}, { title: 'Link not found' });
+  }
+
+  private expired(response: Response, link: Link): void {
+    if (link.expirationUrl !== null) this.redirect(response, link.expirationUrl, 302);
+    else this.pages.send(response, 410, 'expired', {}, { title: 'This link has expired' });
+  }
+
+  private passwordPage(
+    response: Response,
+    link: Link,
+    carry: Carried,
+    status: number,
+    error: string | null,
+  ): void {
+    this.pages.send(
+      response,
+      status,
+      'password',
+      { action: `/${link.alias}/password`, query: carry.query, referrer: carry.referrer },
+      { title: 'Password required', heading: 'This link is protected' },
+      { error: error === null ? '' : `<p class="error" role="alert">${escapeHtml(error)}</p>` },
+    );
+  }
+
+  private consentPage(response: Response, link: Link, carry: Carried, token: string): void {
+    this.pages.send(
+      response,
+      200,
+      'consent',
+      { action: `/${link.alias}/sensitive-consent`, query: carry.query, referrer: carry.referrer, token },
+      { title: 'Sensitive content', heading: 'Sensitive content ahead' },
+    );
+  }
+}

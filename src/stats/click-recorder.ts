@@ -1,0 +1,55 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { VisitorProfile } from '../targeting/visitor';
+
+export interface CountedClick {
+  /** The rotation index this visit is served, for rotating links. */
+  lastRotation: number | null;
+}
+
+/**
+ * Counts a visit and records it in one statement. The conditional UPDATE takes the link's row lock, so a clicks
+ * limit is exact whatever the number of concurrent visitors or instances; the round-robin index advances in the
+ * same statement, so rotations are shared by every instance. Nothing is counted without being recorded.
+ */
+const COUNT_AND_RECORD = `
+  WITH counted AS (
+    UPDATE links
+       SET clicks = clicks + 1,
+           last_rotation = CASE
+             WHEN targets_type = 'rotations' AND jsonb_array_length(targets) > 0
+               THEN (COALESCE(last_rotation, -1) + 1) % jsonb_array_length(targets)
+             ELSE last_rotation
+           END
+     WHERE id = $1
+       AND disabled = false
+       AND (clicks_limit IS NULL OR clicks_limit <= 0 OR clicks < clicks_limit)
+       AND (active_period_start_at IS NULL OR now() >= active_period_start_at)
+       AND (active_period_end_at IS NULL OR now() < active_period_end_at)
+    RETURNING id, last_rotation
+  ), recorded AS (
+    INSERT INTO clicks (link_id, referrer, country, continent, browser, operating_system, device, language)
+    SELECT id, $2, $3, $4, $5, $6, $7, $8 FROM counted
+  )
+  SELECT last_rotation FROM counted`;
+
+@Injectable()
+export class ClickRecorder {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** The counted click, or null when the link may not be visited any more (limit reached, period over). */
+  async count(linkId: number, visitor: VisitorProfile): Promise<CountedClick | null> {
+    const rows: { last_rotation: number | null }[] = await this.dataSource.query(COUNT_AND_RECORD, [
+      linkId,
+      visitor.referrer,
+      visitor.country,
+      visitor.continent,
+      visitor.browser,
+      visitor.os,
+      visitor.device,
+      visitor.language,
+    ]);
+    return rows.length === 0 ? null : { lastRotation: rows[0].last_rotation };
+  }
+}

@@ -1,0 +1,128 @@
+import { TargetsType } from './allowed-values';
+import { matchTarget } from './matcher';
+import { profileVisitor, type VisitorProfile } from './visitor';
+
+const UA = {
+  iPhone:
+    'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+  iPad: 'Mozilla/5.0 (iPad; CPU OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1',
+  android:
+    'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36',
+  windowsEdge:
+    'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edg/120.0.0.0',
+  linuxFirefox: 'Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0',
+  ubuntuFirefox: 'Mozilla/5.0 (X11; Ubuntu; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0',
+  androidFirefox: 'Mozilla/5.0 (Android 14; Mobile; rv:121.0) Gecko/121.0 Firefox/121.0',
+  mac: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15',
+  chromeOs:
+    'Mozilla/5.0 (X11; CrOS x86_64 14541.0.0) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
+  samsungTv:
+    'Mozilla/5.0 (SMART-TV; Linux; Tizen 6.0) AppleWebKit/537.36 (KHTML, like Gecko) SamsungBrowser/4.0 Chrome/76.0.3809.146 TV Safari/537.36',
+  googlebot: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
+  slack: 'Slackbot-LinkExpanding 1.0 (+https://api.slack.com/robots)',
+  facebook: 'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)',
+};
+
+function profile(userAgent: string | undefined, extra: Partial<Parameters<typeof profileVisitor>[0]> = {}) {
+  return profileVisitor({
+    userAgent,
+    acceptLanguage: undefined,
+    referer: undefined,
+    country: null,
+    ...extra,
+  });
+}
+
+describe('profileVisitor', () => {
+  it.each<[keyof typeof UA, string | null, string | null, string]>([
+    ['iPhone', 'iOS', 'Safari', 'Mobile'],
+    ['iPad', 'iOS', 'Safari', 'Tablet'],
+    ['android', 'Android', 'Chrome', 'Mobile'],
+    ['windowsEdge', 'Windows', 'Edge', 'Desktop'],
+    ['linuxFirefox', 'Linux', 'Firefox', 'Desktop'],
+    ['ubuntuFirefox', 'Ubuntu', 'Firefox', 'Desktop'],
+    ['androidFirefox', 'Android', 'Firefox Mobile', 'Mobile'],
+    ['mac', 'OS X', 'Safari', 'Desktop'],
+    ['chromeOs', 'Chrome OS', 'Chrome', 'Desktop'],
+    ['samsungTv', null, 'Samsung Internet', 'Television'],
+  ])('reads %s as %s / %s / %s, not a bot', (name, os, browser, device) => {
+    const visitor = profile(UA[name]);
+    expect(visitor).toMatchObject({ os, browser, device, bot: false });
+  });
+
+  it.each(['googlebot', 'slack', 'facebook'] as const)('flags %s as a bot', (name) => {
+    expect(profile(UA[name]).bot).toBe(true);
+  });
+
+  it('treats a request without a user agent as a bot', () => {
+    expect(profile(undefined).bot).toBe(true);
+  });
+
+  it('takes the language from the first two letters of Accept-Language', () => {
+    expect(profile(UA.mac, { acceptLanguage: 'fr-CH, fr;q=0.9, en;q=0.8' }).language).toBe('fr');
+    expect(profile(UA.mac, { acceptLanguage: 'EN-us' }).language).toBe('en');
+    expect(profile(UA.mac, { acceptLanguage: '*' }).language).toBeNull();
+    expect(profile(UA.mac, { acceptLanguage: 'xx-YY' }).language).toBeNull();
+  });
+
+  it('keeps only the referrer host, and the continent of the country', () => {
+    const visitor = profile(UA.mac, { referer: 'https://news.example.org/a?b=c', country: 'GB' });
+    expect(visitor).toMatchObject({ referrer: 'news.example.org', country: 'GB', continent: 'EU' });
+    expect(profile(UA.mac, { referer: 'android-app://x' }).referrer).toBeNull();
+    expect(profile(UA.mac, { referer: 'not a url' }).referrer).toBeNull();
+  });
+});
+
+describe('matchTarget', () => {
+  const visitor: VisitorProfile = {
+    country: 'US',
+    continent: 'NA',
+    os: 'Ubuntu',
+    browser: 'Firefox',
+    device: 'Desktop',
+    language: 'en',
+    referrer: null,
+    bot: false,
+  };
+
+  it('picks the first target whose key matches', () => {
+    const targets = [
+      { key: 'GB', value: 'https://gb' },
+      { key: 'US', value: 'https://us-1' },
+      { key: 'US', value: 'https://us-2' },
+    ];
+    expect(matchTarget(TargetsType.Countries, targets, visitor)).toBe('https://us-1');
+  });
+
+  it('matches each type on its own field', () => {
+    expect(matchTarget(TargetsType.Continents, [{ key: 'NA', value: 'c' }], visitor)).toBe('c');
+    expect(matchTarget(TargetsType.Browsers, [{ key: 'Firefox', value: 'b' }], visitor)).toBe('b');
+    expect(matchTarget(TargetsType.Devices, [{ key: 'Desktop', value: 'd' }], visitor)).toBe('d');
+    expect(matchTarget(TargetsType.Languages, [{ key: 'en', value: 'l' }], visitor)).toBe('l');
+  });
+
+  it('lets a Linux target take Ubuntu visitors, after an Ubuntu target', () => {
+    expect(matchTarget(TargetsType.OperatingSystems, [{ key: 'Linux', value: 'linux' }], visitor)).toBe(
+      'linux',
+    );
+    expect(
+      matchTarget(
+        TargetsType.OperatingSystems,
+        [
+          { key: 'Ubuntu', value: 'ubuntu' },
+          { key: 'Linux', value: 'linux' },
+        ],
+        visitor,
+      ),
+    ).toBe('ubuntu');
+  });
+
+  it('falls back to null when nothing matches, the visitor is unknown, or the type is rotations', () => {
+    expect(matchTarget(TargetsType.Countries, [{ key: 'FR', value: 'x' }], visitor)).toBeNull();
+    expect(
+      matchTarget(TargetsType.Countries, [{ key: 'FR', value: 'x' }], { ...visitor, country: null }),
+    ).toBeNull();
+    expect(matchTarget(TargetsType.Rotations, [{ key: '', value: 'x' }], visitor)).toBeNull();
+    expect(matchTarget(null, null, visitor)).toBeNull();
+  });
+});

@@ -1,0 +1,142 @@
+import { isbot } from 'isbot';
+import UAParser from 'ua-parser-js';
+import { continentOf, isLanguageCode, type Continent } from './allowed-values';
+
+/** What targeting and click records know of a visitor. Never the IP address itself. */
+export interface VisitorProfile {
+  country: string | null;
+  continent: Continent | null;
+  /** One of the spec's operating systems, or null. */
+  os: string | null;
+  /** One of the spec's browsers, or null. */
+  browser: string | null;
+  /** One of the spec's devices. */
+  device: string;
+  /** ISO 639-1, from the first language of Accept-Language. */
+  language: string | null;
+  /** The host of the referring page, when there was one. */
+  referrer: string | null;
+  /** A crawler, or a link-preview fetcher: redirected, not counted. */
+  bot: boolean;
+}
+
+export interface VisitorRequest {
+  userAgent: string | undefined;
+  acceptLanguage: string | undefined;
+  referer: string | undefined;
+  /** ISO 3166-1 alpha-2 of the client address, or null when unknown. */
+  country: string | null;
+}
+
+const OS_NAMES: Record<string, string> = {
+  iOS: 'iOS',
+  Android: 'Android',
+  Windows: 'Windows',
+  'Mac OS': 'OS X',
+  macOS: 'OS X',
+  Ubuntu: 'Ubuntu',
+  'Chromium OS': 'Chrome OS',
+  'Chrome OS': 'Chrome OS',
+  Linux: 'Linux',
+};
+
+/** Other Linux distributions count as Linux. */
+const LINUX_DISTRIBUTIONS = new Set([
+  'Arch',
+  'CentOS',
+  'Debian',
+  'Fedora',
+  'Gentoo',
+  'Kubuntu',
+  'Linpus',
+  'Mageia',
+  'Mandriva',
+  'Mint',
+  'PCLinuxOS',
+  'RedHat',
+  'Slackware',
+  'SUSE',
+  'openSUSE',
+  'Zenwalk',
+]);
+
+const BROWSER_NAMES: Record<string, string> = {
+  Chrome: 'Chrome',
+  'Chrome Headless': 'Chrome',
+  'Chrome WebView': 'Chrome',
+  'Mobile Chrome': 'Chrome',
+  Chromium: 'Chromium',
+  Firefox: 'Firefox',
+  'Mobile Firefox': 'Firefox Mobile',
+  Edge: 'Edge',
+  IE: 'Internet Explorer',
+  IEMobile: 'Mobile Internet Explorer',
+  Vivaldi: 'Vivaldi',
+  Brave: 'Brave',
+  Safari: 'Safari',
+  'Mobile Safari': 'Safari',
+  Opera: 'Opera',
+  'Opera Mini': 'Opera Mini',
+  'Opera Mobi': 'Opera Mobile',
+  'Opera Touch': 'Opera Touch',
+  Yandex: 'Yandex Browser',
+  UCBrowser: 'UC Browser',
+  'Samsung Internet': 'Samsung Internet',
+  'Samsung Browser': 'Samsung Internet',
+  QQBrowser: 'QQ Browser',
+  QQ: 'QQ Browser',
+  BlackBerry: 'BlackBerry Browser',
+  // The spec spells it so.
+  Maxthon: 'Maxtho',
+};
+
+const DEVICE_NAMES: Record<string, string> = {
+  mobile: 'Mobile',
+  tablet: 'Tablet',
+  wearable: 'Watch',
+  smarttv: 'Television',
+};
+
+function osName(name: string | undefined): string | null {
+  if (name === undefined) return null;
+  return OS_NAMES[name] ?? (LINUX_DISTRIBUTIONS.has(name) ? 'Linux' : null);
+}
+
+function browserName(name: string | undefined, device: string): string | null {
+  if (name === undefined) return null;
+  const mapped = BROWSER_NAMES[name] ?? null;
+  return mapped === 'Firefox' && (device === 'Mobile' || device === 'Tablet') ? 'Firefox Mobile' : mapped;
+}
+
+function languageOf(header: string | undefined): string | null {
+  const code = header?.trim().slice(0, 2).toLowerCase();
+  return code !== undefined && isLanguageCode(code) ? code : null;
+}
+
+function referrerHost(header: string | undefined): string | null {
+  if (header === undefined || header === '') return null;
+  try {
+    const url = new URL(header);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url.hostname.slice(0, 255) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The visitor's profile, from request headers and the country of the client address. */
+export function profileVisitor(request: VisitorRequest): VisitorProfile {
+  const userAgent = request.userAgent ?? '';
+  const parsed = new UAParser(userAgent).getResult();
+  const device = DEVICE_NAMES[parsed.device.type ?? ''] ?? 'Desktop';
+  return {
+    country: request.country,
+    continent: request.country === null ? null : continentOf(request.country),
+    os: osName(parsed.os.name),
+    browser: browserName(parsed.browser.name, device),
+    device,
+    language: languageOf(request.acceptLanguage),
+    referrer: referrerHost(request.referer),
+    // No user agent at all is a script, not a person.
+    bot: userAgent === '' || isbot(userAgent),
+  };
+}

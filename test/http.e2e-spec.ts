@@ -1,0 +1,244 @@
+import { createAccount, createTestApp, type TestApp } from './support/app';
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const OVER_ONE_MB = 1024 * 1024 + 1024;
+
+describe('HTTP', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  /** The server still answers an ordinary request. */
+  async function expectServing(auth: string): Promise<void> {
+    const response = await t.http().get('/api/v1/account').set('Authorization', auth);
+    expect(response.status).toBe(200);
+  }
+
+  describe('request bodies', () => {
+    it('answers 413 in the envelope to a JSON body over 1 MB, and keeps serving', async () => {
+      const account = await createAccount(t);
+      const response = await t
+        .http()
+        .post('/api/v1/spaces')
+        .set('Authorization', account.auth)
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify({ name: 'x'.repeat(OVER_ONE_MB) }));
+      expect(response.status).toBe(413);
+      expect(response.headers['content-type']).toBe(JSON_TYPE);
+      expect(response.body).toEqual({ message: expect.any(String), status: 413 });
+      expect(response.text).not.toMatch(/<html|<pre/i);
+      await expectServing(account.auth);
+    });
+
+    it('answers 413 in the envelope to a form body over 1 MB, and keeps serving', async () => {
+      const account = await createAccount(t);
+      const response = await t
+        .http()
+        .post('/api/v1/spaces')
+        .set('Authorization', account.auth)
+        .set('Content-Type', 'application/x-www-form-urlencoded')
+        .send(`name=${'x'.repeat(OVER_ONE_MB)}`);
+      expect(response.status).toBe(413);
+      expect(response.headers['content-type']).toBe(JSON_TYPE);
+      expect(response.body).toEqual({ message: expect.any(String), status: 413 });
+      await expectServing(account.auth);
+    });
+
+    it('accepts a body just under the limit', async () => {
+      const account = await createAccount(t);
+      // Over the field's length, so a 422: what matters is that it was read, not refused as too large.
+      const response = await t
+        .http()
+        .post('/api/v1/spaces')
+        .set('Authorization', account.auth)
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify({ name: 'x'.repeat(1000 * 1000) }));
+      expect(response.status).toBe(422);
+      expect(Object.keys(response.body.message as object)).toEqual(['name']);
+    });
+
+    it('answers 400 in the envelope to malformed JSON, without echoing the parser', async () => {
+      const account = await createAccount(t);
+      const response = await t
+        .http()
+        .post('/api/v1/spaces')
+        .set('Authorization', account.auth)
+        .set('Content-Type', 'application/json')
+        .send('{"name": "A",');
+      expect(response.status).toBe(400);
+      expect(response.headers['content-type']).toBe(JSON_TYPE);
+      expect(response.body).toEqual({ message: 'Bad request.', status: 400 });
+      await expectServing(account.auth);
+    });
+
+    it('accepts JSON and form bodies alike', async () => {
+      const account = await createAccount(t);
+      const asJson = await t
+        .http()
+        .post('/api/v1/spaces')
+        .set('Authorization', account.auth)
+        .send({ name: 'From JSON', color: 3 });
+      expect(asJson.status).toBe(201);
+      expect(asJson.body).toMatchObject({ data: { name: 'From JSON', color: 3 }, status: 200 });
+
+      const asForm = await t
+        .http()
+        .post('/api/v1/spaces')
+        .set('Authorization', account.auth)
+        .type('form')
+        .send('name=From+form&color=4');
+      expect(asForm.status).toBe(201);
+      expect(asForm.body).toMatchObject({ data: { name: 'From form', color: 4 }, status: 200 });
+    });
+
+    it('ignores unknown fields, in JSON and in forms', async () => {
+      const account = await createAccount(t);
+      const fields = ['id', 'name', 'color', 'links_count', 'created_at', 'updated_at'];
+      const asJson = await t.http().post('/api/v1/spaces').set('Authorization', account.auth).send({
+        name: 'Json',
+        id: 2_000_000_000,
+        account_id: 1,
+        links_count: 99,
+        bogus: 'x',
+        access_token: 'y',
+      });
+      expect(asJson.status).toBe(201);
+      expect(Object.keys(asJson.body.data as object)).toEqual(fields);
+      expect(asJson.body.data).toMatchObject({ name: 'Json', links_count: 0 });
+      expect(asJson.body.data.id).not.toBe(2_000_000_000);
+
+      const asForm = await t
+        .http()
+        .post('/api/v1/spaces')
+        .set('Authorization', account.auth)
+        .type('form')
+        .send('name=Form&bogus=x&nested[a]=1&access_token=y');
+      expect(asForm.status).toBe(201);
+      expect(Object.keys(asForm.body.data as object)).toEqual(fields);
+      expect(asForm.body.data.name).toBe('Form');
+    });
+  });
+
+  describe('operating endpoints', () => {
+    it('serves GET /health without a key', async () => {
+      const response = await t.http().get('/health');
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({ status: 'ok' });
+    });
+
+    it('serves GET /health/ready without a key and reports the database up', async () => {
+      const response = await t.http().get('/health/ready');
+      expect(response.status).toBe(200);
+      expect(response.body).toMatchObject({ status: 'ok', details: { database: { status: 'up' } } });
+    });
+
+    it('serves the OpenAPI UI at /docs without a key', async () => {
+      const response = await t.http().get('/docs');
+      expect(response.status).toBe(200);
+      expect(response.headers['content-type']).toMatch(/^text\/html/);
+      expect(response.text).toMatch(/swagger/i);
+    });
+
+    it('serves the OpenAPI document at /docs-json without a key, with the API and its bearer scheme', async () => {
+      const response = await t.http().get('/docs-json');
+      expect(response.status).toBe(200);
+      expect(response.headers['content-type']).toMatch(/^application\/json/);
+      expect(response.body.openapi).toMatch(/^3\./);
+      expect(Object.keys(response.body.paths as object)).toEqual(
+        expect.arrayContaining(['/api/v1/spaces', '/api/v1/spaces/{id}', '/api/v1/account']),
+      );
+      const schemes = Object.values(response.body.components.securitySchemes as object);
+      expect(schemes).toContainEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
+    });
+  });
+
+  describe('request ids', () => {
+    it('puts a new X-Request-Id on every response', async () => {
+      const account = await createAccount(t);
+      const responses = await Promise.all([
+        t.http().get('/api/v1/account').set('Authorization', account.auth),
+        t.http().get('/api/v1/account'),
+        t.http().get('/api/v1/nothing-here').set('Authorization', account.auth),
+        t.http().post('/api/v1/spaces').set('Authorization', account.auth).send({}),
+        t.http().get('/health'),
+        t.http().get('/docs'),
+        t.http().get('/docs-json'),
+        t
+          .http()
+          .post('/api/v1/spaces')
+          .set('Authorization', account.auth)
+          .set('Content-Type', 'application/json')
+          .send('{'),
+      ]);
+      expect(responses.map((response) => response.status)).toEqual([200, 401, 404, 422, 200, 200, 200, 400]);
+      const ids = responses.map((response) => response.headers['x-request-id']);
+      for (const id of ids) expect(id).toMatch(UUID);
+      expect(new Set(ids).size).toBe(ids.length);
+    });
+
+    it('echoes a sane incoming X-Request-Id', async () => {
+      const given = 'req-2026.11_21-ABC';
+      const response = await t.http().get('/health').set('X-Request-Id', given);
+      expect(response.headers['x-request-id']).toBe(given);
+    });
+
+    it.each([
+      ['too long', 'a'.repeat(300)],
+      ['with spaces', 'id with spaces'],
+      ['with markup', '<script>'],
+    ])('replaces an unsafe incoming X-Request-Id (%s)', async (_case, given) => {
+      const response = await t.http().get('/health').set('X-Request-Id', given);
+      expect(response.headers['x-request-id']).toMatch(UUID);
+    });
+  });
+
+  describe('responses', () => {
+    it('answers an unknown API route with a valid key as 404 in the envelope', async () => {
+      const account = await createAccount(t);
+      for (const [method, path] of [
+        ['get', '/api/v1/nothing-here'],
+        ['post', '/api/v1/nothing-here'],
+        ['get', '/api/v1/spaces/1/nothing'],
+        ['delete', '/api/v1/account'],
+      ] as const) {
+        const response = await t.http()[method](path).set('Authorization', account.auth);
+        expect(response.status).toBe(404);
+        expect(response.headers['content-type']).toBe(JSON_TYPE);
+        expect(response.body).toEqual({ message: 'Resource not found.', status: 404 });
+      }
+    });
+
+    it('sends JSON in UTF-8 and helmet headers, and no X-Powered-By', async () => {
+      const account = await createAccount(t);
+      const responses = await Promise.all([
+        t.http().get('/api/v1/account').set('Authorization', account.auth),
+        t.http().get('/api/v1/account'),
+        t.http().get('/api/v1/nothing-here').set('Authorization', account.auth),
+        t.http().get('/health'),
+      ]);
+      for (const response of responses) {
+        expect(response.headers['content-type']).toBe(JSON_TYPE);
+        expect(response.headers['x-content-type-options']).toBe('nosniff');
+        expect(response.headers['x-powered-by']).toBeUndefined();
+      }
+    });
+
+    it('writes non-ASCII names as UTF-8', async () => {
+      const account = await createAccount(t);
+      const created = await t
+        .http()
+        .post('/api/v1/spaces')
+        .set('Authorization', account.auth)
+        .type('form')
+        .send({ name: 'Café ☕ 東京' });
+      expect(created.status).toBe(201);
+      expect(created.body.data.name).toBe('Café ☕ 東京');
+      expect(Buffer.from(created.text, 'utf8').includes(Buffer.from('Café ☕ 東京', 'utf8'))).toBe(true);
+    });
+  });
+});

@@ -1,0 +1,639 @@
+import type { Response, Test } from 'supertest';
+import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
+import { createLink, expectPage, formAction, IP, UA, unique, type LinkData } from './support/visitors';
+
+const STATS = '/api/v1/stats';
+const DAY_MS = 86_400_000;
+const DIMENSIONS = [
+  'referrer',
+  'country',
+  'continent',
+  'browser',
+  'operating_system',
+  'device',
+  'language',
+] as const;
+type Dimension = (typeof DIMENSIONS)[number];
+
+/** Per dimension: four values, the 2nd and 3rd tied and in alphabetical order, all fitting their columns. */
+const VALUES: Record<Dimension, [string, string, string, string]> = {
+  referrer: ['z.example', 'a.example', 'm.example', 'b.example'],
+  country: ['US', 'DE', 'GB', 'AU'],
+  continent: ['NA', 'AS', 'EU', 'AF'],
+  browser: ['Safari', 'Chrome', 'Firefox', 'Edge'],
+  operating_system: ['iOS', 'Android', 'Windows', 'Linux'],
+  device: ['Mobile', 'Desktop', 'Tablet', 'Television'],
+  language: ['fr', 'de', 'en', 'es'],
+};
+
+const NOT_FOUND = { message: 'Resource not found.', status: 404 };
+const STATS_PASSWORD_PAGE = {
+  status: 200,
+  title: 'Password required',
+  heading: 'These statistics are protected',
+};
+
+interface StatsRow {
+  value: string | null;
+  count: number;
+}
+
+interface PublicStats {
+  alias: string;
+  from: string;
+  to: string;
+  clicks: number;
+  days: StatsRow[];
+  dimensions: Record<Dimension, StatsRow[]>;
+}
+
+type ClickSeed = { created_at?: string } & Partial<Record<Dimension, string | null>>;
+
+/** `Y-m-d` of a UTC day, `offset` days from today. */
+function day(offset = 0): string {
+  const now = new Date();
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) + offset * DAY_MS)
+    .toISOString()
+    .slice(0, 10);
+}
+
+function invalid(field: string, reason: string) {
+  return { message: { [field]: [reason] }, status: 422 };
+}
+
+describe('Stats', () => {
+  /** TRUST_PROXY=true, so that a visit's X-Forwarded-For gives its country. */
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ TRUST_PROXY: 'true' });
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  function link(account: TestAccount, body: Record<string, unknown> = {}): Promise<LinkData> {
+    return createLink(t, account, { url: 'https://example.com/landing', ...body });
+  }
+
+  /** Clicks straight into the table, with the time and dimensions given (now, and nulls, by default). */
+  async function insertClicks(linkId: number, clicks: ClickSeed[]): Promise<void> {
+    const columns = ['created_at', ...DIMENSIONS] as const;
+    const params: unknown[] = [linkId];
+    const rows = clicks.map((click) => {
+      const placeholders = columns.map((column) => {
+        params.push(click[column] ?? null);
+        return column === 'created_at'
+          ? `COALESCE($${params.length}::timestamptz, now())`
+          : `$${params.length}`;
+      });
+      return `($1, ${placeholders.join(', ')})`;
+    });
+    await t.dataSource.query(
+      `INSERT INTO clicks (link_id, ${columns.join(', ')}) VALUES ${rows.join(', ')}`,
+      params,
+    );
+  }
+
+  function repeat(count: number, click: ClickSeed): ClickSeed[] {
+    return Array.from({ length: count }, () => click);
+  }
+
+  function stats(account: TestAccount | null, linkId: number | string, query = ''): Test {
+    const test = t.http().get(`${STATS}/${linkId}${query}`);
+    return account === null ? test : test.set('Authorization', account.auth);
+  }
+
+  function path(response: Response): string {
+    const url = new URL(response.request.url);
+    return `${url.origin}${url.pathname}`;
+  }
+
+  describe('GET /api/v1/stats/{id}', () => {
+    it('needs a key', async () => {
+      const account = await createAccount(t);
+      const created = await link(account);
+      const response = await stats(null, created.id);
+      expect(response.status).toBe(401);
+      expect(response.body).toEqual({ message: 'Unauthenticated.', status: 401 });
+    });
+
+    it("is a 404 for an unknown link and for another account's link", async () => {
+      const owner = await createAccount(t);
+      const other = await createAccount(t);
+      const created = await link(owner);
+      await insertClicks(created.id, [{}]);
+      const answers = [
+        await stats(other, created.id),
+        await stats(owner, 2_147_483_647),
+        await stats(owner, 'abc'),
+        await stats(owner, 0),
+      ];
+      for (const response of answers) {
+        expect(response.status).toBe(404);
+        expect(response.body).toEqual(NOT_FOUND);
+      }
+      expect((await stats(owner, created.id)).status).toBe(200);
+    });
+
+    it('counts clicks per UTC day, every day of the range oldest first, both ends included', async () => {
+      const account = await createAccount(t);
+      const created = await link(account);
+      const other = await link(account);
+      await insertClicks(created.id, [
+        { created_at: '2026-01-09T23:59:59.999Z' },
+        { created_at: '2026-01-10T00:00:00Z' },
+        { created_at: '2026-01-10T12:00:00Z' },
+        { created_at: '2026-01-12T23:59:59.999Z' },
+        { created_at: '2026-01-14T23:59:59Z' },
+        { created_at: '2026-01-15T00:00:00Z' },
+      ]);
+      await insertClicks(other.id, repeat(3, { created_at: '2026-01-11T10:00:00Z' }));
+      const response = await stats(account, created.id, '?name=clicks&from=2026-01-10&to=2026-01-14');
+      expect(response.status).toBe(200);
+      const base = `${path(response)}?name=clicks&from=2026-01-10&to=2026-01-14&page=1`;
+      expect(response.body).toEqual({
+        data: [
+          { value: '2026-01-10', count: 2 },
+          { value: '2026-01-11', count: 0 },
+          { value: '2026-01-12', count: 1 },
+          { value: '2026-01-13', count: 0 },
+          { value: '2026-01-14', count: 1 },
+        ],
+        links: { first: base, last: base, prev: null, next: null },
+        meta: { current_page: 1, from: 1, last_page: 1, path: path(response), per_page: 10, to: 5, total: 5 },
+        status: 200,
+      });
+      // clicks is the default name.
+      const unnamed = await stats(account, created.id, '?from=2026-01-10&to=2026-01-14');
+      expect(unnamed.body.data).toEqual(response.body.data);
+    });
+
+    it('lists one day when from and to are the same day', async () => {
+      const account = await createAccount(t);
+      const created = await link(account);
+      await insertClicks(created.id, repeat(2, { created_at: '2026-03-01T08:00:00Z' }));
+      const response = await stats(account, created.id, '?from=2026-03-01&to=2026-03-01');
+      expect(response.body.data).toEqual([{ value: '2026-03-01', count: 2 }]);
+      expect(response.body.meta.total).toBe(1);
+    });
+
+    it('paginates the days like a list', async () => {
+      const account = await createAccount(t);
+      const created = await link(account);
+      await insertClicks(created.id, [
+        { created_at: '2026-01-01T10:00:00Z' },
+        ...repeat(3, { created_at: '2026-01-31T10:00:00Z' }),
+      ]);
+      const query = '?from=2026-01-01&to=2026-01-31';
+      const first = await stats(account, created.id, query);
+      expect(first.body.data).toHaveLength(10);
+      expect(first.body.data[0]).toEqual({ value: '2026-01-01', count: 1 });
+      expect(first.body.meta).toMatchObject({ current_page: 1, from: 1, to: 10, last_page: 4, total: 31 });
+      const last = await stats(account, created.id, `${query}&page=4`);
+      expect(last.body.data).toEqual([{ value: '2026-01-31', count: 3 }]);
+      expect(last.body.meta).toMatchObject({
+        current_page: 4,
+        from: 31,
+        to: 31,
+        last_page: 4,
+        per_page: 10,
+        total: 31,
+      });
+      expect(last.body.links).toEqual({
+        first: `${path(last)}?from=2026-01-01&to=2026-01-31&page=1`,
+        last: `${path(last)}?from=2026-01-01&to=2026-01-31&page=4`,
+        prev: `${path(last)}?from=2026-01-01&to=2026-01-31&page=3`,
+        next: null,
+      });
+      const wide = await stats(account, created.id, `${query}&per_page=25&page=2`);
+      expect((wide.body.data as { value: string }[]).map((row) => row.value)).toEqual([
+        '2026-01-26',
+        '2026-01-27',
+        '2026-01-28',
+        '2026-01-29',
+        '2026-01-30',
+        '2026-01-31',
+      ]);
+      expect(wide.body.meta).toMatchObject({
+        current_page: 2,
+        from: 26,
+        to: 31,
+        last_page: 2,
+        per_page: 25,
+        total: 31,
+      });
+      const beyond = await stats(account, created.id, `${query}&page=5`);
+      expect(beyond.body.data).toEqual([]);
+      expect(beyond.body.meta).toMatchObject({
+        current_page: 5,
+        from: null,
+        to: null,
+        last_page: 4,
+        total: 31,
+      });
+    });
+
+    it('defaults to the last 30 days, today included', async () => {
+      const account = await createAccount(t);
+      const created = await link(account);
+      await insertClicks(created.id, [
+        { created_at: `${day(-30)}T23:59:59Z` },
+        { created_at: `${day(-29)}T00:00:00Z` },
+        { created_at: new Date().toISOString() },
+      ]);
+      const response = await stats(account, created.id, '?per_page=100');
+      expect(response.status).toBe(200);
+      const days = response.body.data as { value: string; count: number }[];
+      expect(days).toHaveLength(30);
+      expect(response.body.meta.total).toBe(30);
+      expect(days[0]).toEqual({ value: day(-29), count: 1 });
+      expect(days[29]).toEqual({ value: day(0), count: 1 });
+      expect(days.reduce((sum, row) => sum + row.count, 0)).toBe(2);
+      const countries = await stats(account, created.id, '?name=country');
+      expect(countries.body.data).toEqual([{ value: null, count: 2 }]);
+    });
+
+    it('ends a range given only its start today, and starts one given only its end 29 days before', async () => {
+      const account = await createAccount(t);
+      const created = await link(account);
+      const fromOnly = await stats(account, created.id, `?from=${day(-2)}`);
+      expect((fromOnly.body.data as { value: string }[]).map((row) => row.value)).toEqual([
+        day(-2),
+        day(-1),
+        day(0),
+      ]);
+      const toOnly = await stats(account, created.id, '?to=2026-01-31&per_page=100');
+      expect(toOnly.body.meta.total).toBe(30);
+      expect(toOnly.body.data[0].value).toBe('2026-01-02');
+      expect(toOnly.body.data[29].value).toBe('2026-01-31');
+    });
+
+    it.each(DIMENSIONS)('counts by %s, highest first, ties by value, unknown last', async (name) => {
+      const account = await createAccount(t);
+      const created = await link(account);
+      const [top, tieA, tieB, one] = VALUES[name];
+      await insertClicks(created.id, [
+        { [name]: one },
+        { [name]: tieB },
+        { [name]: top },
+        { [name]: null },
+        { [name]: tieA },
+        { [name]: tieB },
+        { [name]: top },
+        { [name]: tieA },
+        { [name]: top },
+      ]);
+      const response = await stats(account, created.id, `?name=${name}`);
+      expect(response.status).toBe(200);
+      expect(response.body.data).toEqual([
+        { value: top, count: 3 },
+        { value: tieA, count: 2 },
+        { value: tieB, count: 2 },
+        { value: one, count: 1 },
+        { value: null, count: 1 },
+      ]);
+      expect(response.body.meta).toMatchObject({ current_page: 1, from: 1, to: 5, last_page: 1, total: 5 });
+    });
+
+    it('filters dimensions by from and to, both days included', async () => {
+      const account = await createAccount(t);
+      const created = await link(account);
+      await insertClicks(created.id, [
+        { created_at: '2026-01-09T23:59:59.999Z', country: 'US' },
+        { created_at: '2026-01-10T00:00:00Z', country: 'GB' },
+        { created_at: '2026-01-12T10:00:00Z', country: 'GB' },
+        { created_at: '2026-01-12T23:59:59.999Z', country: 'DE' },
+        { created_at: '2026-01-13T00:00:00Z', country: 'FR' },
+      ]);
+      const response = await stats(account, created.id, '?name=country&from=2026-01-10&to=2026-01-12');
+      expect(response.body.data).toEqual([
+        { value: 'GB', count: 2 },
+        { value: 'DE', count: 1 },
+      ]);
+      expect(response.body.meta.total).toBe(2);
+    });
+
+    it('paginates a dimension, and still counts its values past the last page', async () => {
+      const account = await createAccount(t);
+      const created = await link(account);
+      const hosts = Array.from({ length: 12 }, (_, index) => `host${String(index).padStart(2, '0')}.example`);
+      // host00 twelve times, host01 eleven times, ... host11 once.
+      await insertClicks(
+        created.id,
+        hosts.flatMap((host, index) => repeat(12 - index, { referrer: host })),
+      );
+      const second = await stats(account, created.id, '?name=referrer&page=2');
+      expect(second.body.data).toEqual([
+        { value: 'host10.example', count: 2 },
+        { value: 'host11.example', count: 1 },
+      ]);
+      expect(second.body.meta).toMatchObject({ current_page: 2, from: 11, to: 12, last_page: 2, total: 12 });
+      const beyond = await stats(account, created.id, '?name=referrer&page=3');
+      expect(beyond.body.data).toEqual([]);
+      expect(beyond.body.meta).toMatchObject({
+        current_page: 3,
+        from: null,
+        to: null,
+        last_page: 2,
+        total: 12,
+      });
+      const none = await stats(account, created.id, '?name=referrer&from=2020-01-01&to=2020-01-31');
+      expect(none.body.data).toEqual([]);
+      expect(none.body.meta).toMatchObject({ from: null, to: null, last_page: 1, total: 0 });
+    });
+
+    it('counts what real visits recorded', async () => {
+      const account = await createAccount(t);
+      const created = await link(account);
+      const visit = (ua: string, ip: string, language: string) =>
+        t
+          .http()
+          .get(`/${created.alias}`)
+          .set('User-Agent', ua)
+          .set('X-Forwarded-For', ip)
+          .set('Accept-Language', language)
+          .set('Referer', 'https://news.example.org/story');
+      expect((await visit(UA.iPhoneSafari, IP.gb, 'fr-CH')).status).toBe(302);
+      expect((await visit(UA.androidChrome, IP.gb, 'en-GB')).status).toBe(302);
+      expect((await visit(UA.windowsEdge, IP.us, 'en-US')).status).toBe(302);
+      expect((await t.http().get(`/${created.alias}`).set('User-Agent', UA.googlebot)).status).toBe(302);
+      const expected: Record<Dimension, { value: string; count: number }[]> = {
+        referrer: [{ value: 'news.example.org', count: 3 }],
+        country: [
+          { value: 'GB', count: 2 },
+          { value: 'US', count: 1 },
+        ],
+        continent: [
+          { value: 'EU', count: 2 },
+          { value: 'NA', count: 1 },
+        ],
+        browser: [
+          { value: 'Chrome', count: 1 },
+          { value: 'Edge', count: 1 },
+          { value: 'Safari', count: 1 },
+        ],
+        operating_system: [
+          { value: 'Android', count: 1 },
+          { value: 'Windows', count: 1 },
+          { value: 'iOS', count: 1 },
+        ],
+        device: [
+          { value: 'Mobile', count: 2 },
+          { value: 'Desktop', count: 1 },
+        ],
+        language: [
+          { value: 'en', count: 2 },
+          { value: 'fr', count: 1 },
+        ],
+      };
+      for (const name of DIMENSIONS) {
+        expect({ name, data: (await stats(account, created.id, `?name=${name}`)).body.data }).toEqual({
+          name,
+          data: expected[name],
+        });
+      }
+      const today = await stats(account, created.id, `?from=${day()}&to=${day()}`);
+      expect(today.body.data).toEqual([{ value: day(), count: 3 }]);
+    });
+
+    it.each([
+      ['name=visitors', invalid('name', 'The selected name is invalid.')],
+      [
+        'name=clicks&from=2026-02-30',
+        invalid('from', 'The from field must be a valid date in the format Y-m-d.'),
+      ],
+      ['to=2026-13-01', invalid('to', 'The to field must be a valid date in the format Y-m-d.')],
+      ['from=26-01-01', invalid('from', 'The from field must be a valid date in the format Y-m-d.')],
+      ['from=2026-01-01T00:00', invalid('from', 'The from field must be a valid date in the format Y-m-d.')],
+      [
+        'from=2026-03-02&to=2026-03-01',
+        invalid('from', 'The from field must be a date before or equal to to.'),
+      ],
+      ['from=2010-01-01&to=2026-01-01', invalid('from', 'The range must not be longer than 3660 days.')],
+      ['per_page=7', invalid('per_page', 'The selected per page is invalid.')],
+      ['page=0', invalid('page', 'The page field must be at least 1.')],
+      ['page=x', invalid('page', 'The page field must be an integer.')],
+    ])('refuses %s with a 422 naming the field', async (query, body) => {
+      const account = await createAccount(t);
+      const created = await link(account);
+      const response = await stats(account, created.id, `?${query}`);
+      expect(response.status).toBe(422);
+      expect(response.body).toEqual(body);
+    });
+  });
+
+  describe('the public page, /{alias}/stats', () => {
+    function page(alias: string, options: { json?: boolean; auth?: string } = {}): Test {
+      const test = t.http().get(`/${alias}/stats`);
+      if (options.json === true) test.set('Accept', 'application/json');
+      if (options.auth !== undefined) test.set('Authorization', options.auth);
+      return test;
+    }
+
+    function submit(
+      alias: string,
+      password: string | undefined,
+      options: { json?: boolean; ip?: string } = {},
+    ): Test {
+      const test = t
+        .http()
+        .post(`/${alias}/stats`)
+        .set('X-Forwarded-For', options.ip ?? '192.0.2.10');
+      if (options.json === true) test.set('Accept', 'application/json');
+      return test.type('form').send(password === undefined ? {} : { password });
+    }
+
+    function expectStatsPage(response: Response, alias: string): string {
+      const html = expectPage(response, { status: 200, title: `Statistics of ${alias}` });
+      expect(html).toContain(`clicks from ${day(-29)} to ${day()} (UTC).</p>`);
+      return html;
+    }
+
+    function expectStatsJson(response: Response, alias: string, clicks: number) {
+      expect(response.status).toBe(200);
+      expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(response.headers['cache-control']).toBe('private, no-store');
+      expect(Object.keys(response.body)).toEqual(['data', 'status']);
+      expect(response.body.status).toBe(200);
+      const data = response.body.data as PublicStats;
+      expect(Object.keys(data)).toEqual(['alias', 'from', 'to', 'clicks', 'days', 'dimensions']);
+      expect(data).toMatchObject({ alias, from: day(-29), to: day(), clicks });
+      expect(data.days).toHaveLength(30);
+      expect(data.days[0]).toEqual({ value: day(-29), count: 0 });
+      expect(data.days[29]).toEqual({ value: day(), count: clicks });
+      expect(Object.keys(data.dimensions)).toEqual([...DIMENSIONS]);
+      return data;
+    }
+
+    it('shows a public link’s stats as HTML, without counting a click', async () => {
+      const account = await createAccount(t);
+      const created = await link(account);
+      await insertClicks(created.id, [
+        { country: 'GB', referrer: 'news.example.org' },
+        { country: 'GB' },
+        { country: 'US' },
+      ]);
+      const html = expectStatsPage(await page(created.alias), created.alias);
+      expect(html).toContain(`<p>3 clicks from ${day(-29)} to ${day()} (UTC).</p>`);
+      expect(html).toContain('<caption>Clicks per day</caption>');
+      expect(html).toContain(`<tr><td>${day()}</td><td class="count">3</td></tr>`);
+      for (const caption of [
+        'Referrers',
+        'Countries',
+        'Continents',
+        'Browsers',
+        'Operating systems',
+        'Devices',
+        'Languages',
+      ]) {
+        expect(html).toContain(`<caption>${caption}</caption>`);
+      }
+      expect(html).toContain(
+        '<tr><td>GB</td><td class="count">2</td></tr><tr><td>US</td><td class="count">1</td></tr>',
+      );
+      expect(html).toContain(
+        '<tr><td>Unknown</td><td class="count">2</td></tr><tr><td>news.example.org</td><td class="count">1</td></tr>',
+      );
+      const [row] = await t.dataSource.query<{ clicks: number }[]>('SELECT clicks FROM links WHERE id = $1', [
+        created.id,
+      ]);
+      expect(row.clicks).toBe(0);
+    });
+
+    it('answers JSON for Accept: application/json', async () => {
+      const account = await createAccount(t);
+      const created = await link(account);
+      const hosts = Array.from({ length: 12 }, (_, index) => `host${String(index).padStart(2, '0')}.example`);
+      await insertClicks(created.id, [
+        ...hosts.map((referrer) => ({ referrer, country: 'GB', device: 'Mobile' })),
+        { created_at: `${day(-30)}T12:00:00Z`, country: 'US' },
+      ]);
+      const data = expectStatsJson(await page(created.alias, { json: true }), created.alias, 12);
+      expect(data.dimensions.country).toEqual([{ value: 'GB', count: 12 }]);
+      expect(data.dimensions.device).toEqual([{ value: 'Mobile', count: 12 }]);
+      expect(data.dimensions.language).toEqual([{ value: null, count: 12 }]);
+      // The ten most frequent values of each dimension.
+      expect(data.dimensions.referrer).toEqual(hosts.slice(0, 10).map((value) => ({ value, count: 1 })));
+    });
+
+    it('escapes the values it shows', async () => {
+      const account = await createAccount(t);
+      const created = await link(account);
+      await insertClicks(created.id, [{ referrer: '<script>alert("x")</script>&' }]);
+      const html = expectStatsPage(await page(created.alias), created.alias);
+      expect(html).toContain('<td>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;</td>');
+      expect(html).not.toContain('<script');
+    });
+
+    it('is a 404 for an unknown alias, as a page or JSON', async () => {
+      const alias = unique('nothing');
+      expectPage(await page(alias), { status: 404, title: 'Link not found' });
+      const json = await page(alias, { json: true });
+      expect(json.status).toBe(404);
+      expect(json.body).toEqual(NOT_FOUND);
+    });
+
+    it("keeps a private link's stats to its owner's key", async () => {
+      const owner = await createAccount(t);
+      const other = await createAccount(t);
+      const created = await link(owner, { privacy: '1' });
+      await insertClicks(created.id, [{ country: 'GB' }]);
+      for (const auth of [undefined, other.auth, 'Bearer not-a-key', owner.apiKey]) {
+        const html = expectPage(await page(created.alias, { auth }), {
+          status: 403,
+          title: 'Private statistics',
+        });
+        expect(html).toContain('<p>The statistics of this link are private.</p>');
+        const json = await page(created.alias, { auth, json: true });
+        expect(json.status).toBe(403);
+        expect(json.body).toEqual({ message: 'Forbidden.', status: 403 });
+      }
+      expectStatsPage(await page(created.alias, { auth: owner.auth }), created.alias);
+      expectStatsJson(await page(created.alias, { auth: owner.auth, json: true }), created.alias, 1);
+    });
+
+    it('asks for the stats password of a password link', async () => {
+      const account = await createAccount(t);
+      const created = await link(account, { privacy: '2', password: 'stats secret' });
+      await insertClicks(created.id, [{ country: 'GB' }, { country: 'GB' }]);
+      const html = expectPage(await page(created.alias), STATS_PASSWORD_PAGE);
+      expect(formAction(html)).toBe(`/${created.alias}/stats`);
+      expect(html).toContain('<input id="password" name="password" type="password"');
+      expect(html).not.toContain('<caption>');
+      const json = await page(created.alias, { json: true });
+      expect(json.status).toBe(401);
+      expect(json.body).toEqual({ message: 'Password required.', status: 401 });
+    });
+
+    it('refuses a wrong stats password with the form again, and shows the stats for the right one', async () => {
+      const account = await createAccount(t);
+      const created = await link(account, { privacy: '2', password: 'stats secret' });
+      await insertClicks(created.id, [{ country: 'GB' }, { country: 'GB' }]);
+      for (const password of ['Stats secret', '', undefined]) {
+        const html = expectPage(await submit(created.alias, password), {
+          ...STATS_PASSWORD_PAGE,
+          status: 403,
+        });
+        expect(html).toContain('<p class="error" role="alert">That password is not right. Try again.</p>');
+        expect(html).not.toContain('<caption>');
+      }
+      const wrongJson = await submit(created.alias, 'nope', { json: true });
+      expect(wrongJson.status).toBe(403);
+      expect(wrongJson.body).toEqual({ message: 'Password required.', status: 403 });
+      const html = expectStatsPage(await submit(created.alias, 'stats secret'), created.alias);
+      expect(html).toContain('<tr><td>GB</td><td class="count">2</td></tr>');
+      expectStatsJson(await submit(created.alias, 'stats secret', { json: true }), created.alias, 2);
+    });
+
+    it('does not take the redirect password for the stats password', async () => {
+      const account = await createAccount(t);
+      const created = await link(account, {
+        privacy: '2',
+        password: 'stats secret',
+        redirect_password: 'visit',
+      });
+      expectPage(await submit(created.alias, 'visit'), { ...STATS_PASSWORD_PAGE, status: 403 });
+    });
+
+    it("shows a password link's stats to its owner's key without the password", async () => {
+      const account = await createAccount(t);
+      const created = await link(account, { privacy: '2', password: 'stats secret' });
+      expectStatsPage(await page(created.alias, { auth: account.auth }), created.alias);
+    });
+
+    it('limits stats password attempts per visitor', async () => {
+      const account = await createAccount(t);
+      const created = await link(account, { privacy: '2', password: 'stats secret' });
+      for (let attempt = 1; attempt <= 5; attempt += 1) {
+        expect((await submit(created.alias, 'wrong', { ip: '198.51.100.20' })).status).toBe(403);
+      }
+      const locked = await submit(created.alias, 'stats secret', { ip: '198.51.100.20' });
+      expectPage(locked, { status: 429, title: 'Too many attempts' });
+      expect(Number(locked.headers['retry-after'])).toBeGreaterThan(15 * 60 - 30);
+      const lockedJson = await submit(created.alias, 'stats secret', { ip: '198.51.100.20', json: true });
+      expect(lockedJson.status).toBe(429);
+      expect(lockedJson.body).toEqual({ message: 'Too Many Attempts.', status: 429 });
+      expectStatsPage(await submit(created.alias, 'stats secret', { ip: '198.51.100.21' }), created.alias);
+    });
+
+    it('allows no more than 5 stats password guesses when a visitor sends many at once', async () => {
+      const account = await createAccount(t);
+      const created = await link(account, { privacy: '2', password: 'stats secret' });
+      const responses = await Promise.all(
+        Array.from({ length: 20 }, (_, index) =>
+          submit(created.alias, `guess-${index}`, { ip: '198.51.100.30' }),
+        ),
+      );
+      const statuses = responses.map((response) => response.status).sort();
+      expect(statuses).toEqual([...Array<number>(5).fill(403), ...Array<number>(15).fill(429)]);
+    });
+
+    it('shows a public link’s stats to a POST too', async () => {
+      const account = await createAccount(t);
+      const created = await link(account);
+      expectStatsPage(await submit(created.alias, 'anything'), created.alias);
+    });
+  });
+});
