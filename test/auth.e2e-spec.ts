@@ -8,9 +8,9 @@ import { Account } from '../src/auth/account.entity';
 import { AccountsService } from '../src/auth/accounts.service';
 import { IS_PUBLIC } from '../src/auth/public.decorator';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
+import { ISO_DATE } from './support/api';
 
 const UNAUTHENTICATED = { message: 'Unauthenticated.', status: 401 };
-const ISO_DATE = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/;
 
 /** Routes that may be reached without a key. Anything else marked @Public() fails the route walk. */
 const PUBLIC_ALLOW_LIST = [

@@ -1,9 +1,9 @@
 import type { Response } from 'supertest';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
+import { apiClient, ISO_DATE, type Body, type Verb } from './support/api';
 
 const DOMAINS = '/api/v1/domains';
 const LINKS = '/api/v1/links';
-const ISO_DATE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 const DOMAIN_FIELDS = ['id', 'name', 'url', 'index_page', 'not_found_page', 'created_at', 'updated_at'];
 const APP_URL = 'http://localhost:3000';
 const SYSTEM_HOST = 'localhost:3000';
@@ -32,9 +32,6 @@ interface DomainData {
   created_at: string;
   updated_at: string;
 }
-
-type Verb = 'get' | 'post' | 'put' | 'patch' | 'delete';
-type Body = Record<string, unknown>;
 
 let counter = 0;
 
@@ -66,6 +63,7 @@ function aDomain(expected: Partial<DomainData> & { name: string }) {
 
 describe('Domains API', () => {
   let t: TestApp;
+  const { call, form, json } = apiClient(() => t);
   let system: DomainData;
 
   beforeAll(async () => {
@@ -81,20 +79,6 @@ describe('Domains API', () => {
   afterAll(async () => {
     await t.close();
   });
-
-  /** A request as `account`, or without any key when `account` is null. */
-  function call(account: TestAccount | null, verb: Verb, path: string) {
-    const test = t.http()[verb](path);
-    return account === null ? test : test.set('Authorization', account.auth);
-  }
-
-  function form(account: TestAccount, verb: 'post' | 'put' | 'patch', path: string, body: Body | string) {
-    return call(account, verb, path).type('form').send(body);
-  }
-
-  function json(account: TestAccount, verb: 'post' | 'put' | 'patch', path: string, body: Body) {
-    return call(account, verb, path).type('json').send(body);
-  }
 
   async function createDomain(account: TestAccount, body: Body): Promise<DomainData> {
     const response = await form(account, 'post', DOMAINS, body);

@@ -16,9 +16,9 @@ import {
   type TestAccount,
   type TestApp,
 } from './support/app';
+import { apiClient, ISO_DATE, type Body, type Verb } from './support/api';
 
 const LINKS = '/api/v1/links';
-const ISO_DATE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 const RANDOM_ALIAS = /^[0-9a-z]{5}$/;
 const LINK_FIELDS = [
   'id',
@@ -120,9 +120,6 @@ interface Space {
   name: string;
 }
 
-type Verb = 'get' | 'post' | 'put' | 'patch' | 'delete';
-type Body = Record<string, unknown>;
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A string no other test (or test file sharing the database) will come up with. */
@@ -168,6 +165,7 @@ const TITLE_FETCH: TitleFetchOptions = {
 
 describe('Links API', () => {
   let t: TestApp;
+  const { call, form, json } = apiClient(() => t);
   let defaultDomainId: number;
 
   beforeAll(async () => {
@@ -185,20 +183,6 @@ describe('Links API', () => {
     releaseSlowLookups();
     await t.close();
   });
-
-  /** A request as `account`, or without any key when `account` is null. */
-  function call(account: TestAccount | null, verb: Verb, path: string) {
-    const test = t.http()[verb](path);
-    return account === null ? test : test.set('Authorization', account.auth);
-  }
-
-  function form(account: TestAccount, verb: 'post' | 'put' | 'patch', path: string, body: Body | string) {
-    return call(account, verb, path).type('form').send(body);
-  }
-
-  function json(account: TestAccount, verb: 'post' | 'put' | 'patch', path: string, body: Body | string) {
-    return call(account, verb, path).type('json').send(body);
-  }
 
   async function createLink(account: TestAccount, body: Body | string): Promise<LinkData> {
     const response = await form(account, 'post', LINKS, body);

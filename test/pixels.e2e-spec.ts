@@ -1,10 +1,10 @@
 import type { Response } from 'supertest';
 import { PIXEL_TYPES, PIXEL_VALUE_PATTERNS, type PixelType } from '../src/pixels/pixel-types';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
+import { apiClient, ISO_DATE, type Body, type Verb } from './support/api';
 
 const PIXELS = '/api/v1/pixels';
 const LINKS = '/api/v1/links';
-const ISO_DATE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 const PIXEL_FIELDS = ['id', 'name', 'type', 'value', 'created_at', 'updated_at'];
 /** An id no test will ever reach: the largest a PostgreSQL integer holds. */
 const UNKNOWN_ID = 2_147_483_647;
@@ -61,9 +61,6 @@ interface PixelData {
   updated_at: string;
 }
 
-type Verb = 'get' | 'post' | 'put' | 'patch' | 'delete';
-type Body = Record<string, unknown>;
-
 /** What a pixel in a response must look like: every field, dates in the contract's format. */
 function aPixel(expected: Partial<PixelData>) {
   return {
@@ -76,6 +73,7 @@ function aPixel(expected: Partial<PixelData>) {
 
 describe('Pixels API', () => {
   let t: TestApp;
+  const { call, form, json } = apiClient(() => t);
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -84,20 +82,6 @@ describe('Pixels API', () => {
   afterAll(async () => {
     await t.close();
   });
-
-  /** A request as `account`, or without any key when `account` is null. */
-  function call(account: TestAccount | null, verb: Verb, path: string) {
-    const test = t.http()[verb](path);
-    return account === null ? test : test.set('Authorization', account.auth);
-  }
-
-  function form(account: TestAccount, verb: 'post' | 'put' | 'patch', path: string, body: Body | string) {
-    return call(account, verb, path).type('form').send(body);
-  }
-
-  function json(account: TestAccount, verb: 'post' | 'put' | 'patch', path: string, body: Body) {
-    return call(account, verb, path).type('json').send(body);
-  }
 
   async function createPixel(account: TestAccount, body: Body): Promise<PixelData> {
     const response = await form(account, 'post', PIXELS, body);

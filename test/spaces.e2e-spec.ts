@@ -1,9 +1,9 @@
 import type { Response } from 'supertest';
 import { AccountsService } from '../src/auth/accounts.service';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
+import { apiClient, ISO_DATE, type Body, type Verb } from './support/api';
 
 const SPACES = '/api/v1/spaces';
-const ISO_DATE = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/;
 const SPACE_FIELDS = ['id', 'name', 'color', 'links_count', 'created_at', 'updated_at'];
 const META_FIELDS = ['current_page', 'from', 'last_page', 'path', 'per_page', 'to', 'total'];
 /** An id no test will ever reach: the largest a PostgreSQL integer holds. */
@@ -31,9 +31,6 @@ interface SpaceData {
   updated_at: string;
 }
 
-type Verb = 'get' | 'post' | 'put' | 'patch' | 'delete';
-type Body = Record<string, unknown>;
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What a space in a response must look like: every field, dates in the contract's format. */
@@ -53,6 +50,7 @@ function expectSpaceFields(space: unknown): void {
 
 describe('Spaces API', () => {
   let t: TestApp;
+  const { call, form, json } = apiClient(() => t);
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -61,20 +59,6 @@ describe('Spaces API', () => {
   afterAll(async () => {
     await t.close();
   });
-
-  /** A request as `account`, or without any key when `account` is null. */
-  function call(account: TestAccount | null, verb: Verb, path: string) {
-    const test = t.http()[verb](path);
-    return account === null ? test : test.set('Authorization', account.auth);
-  }
-
-  function form(account: TestAccount, verb: 'post' | 'put' | 'patch', path: string, body: Body | string) {
-    return call(account, verb, path).type('form').send(body);
-  }
-
-  function json(account: TestAccount, verb: 'post' | 'put' | 'patch', path: string, body: Body | string) {
-    return call(account, verb, path).type('json').send(body);
-  }
 
   async function createSpace(account: TestAccount, body: Body): Promise<SpaceData> {
     const response = await form(account, 'post', SPACES, body);
