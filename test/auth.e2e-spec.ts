@@ -26,6 +26,8 @@ const PUBLIC_ALLOW_LIST = [
   // Reloading a form's address shows the link's first page again.
   'GET /:alias/password',
   'GET /:alias/sensitive-consent',
+  // Any other address: the visitor's 404 page (API paths keep the JSON 404).
+  'GET /*path',
   'GET /:alias/stats',
   'POST /:alias/stats',
   'GET /assets/pixels.js',

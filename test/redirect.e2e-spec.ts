@@ -150,6 +150,14 @@ describe('Visiting short links', () => {
       expect(html).not.toContain('alert(1)');
     });
 
+    it('gets the 404 page for any other address a browser opens, while API paths keep the JSON 404', async () => {
+      const html = expectPage(await get(`/${unique('a')}/b/c`), NOT_FOUND);
+      expect(html).toContain('<h1>Link not found</h1>');
+      const api = await get('/api/v1/nothing-here');
+      expect(api.status).toBe(404);
+      expect(api.body).toEqual({ message: 'Resource not found.', status: 404 });
+    });
+
     it("goes to the domain's not_found_page when it has one", async () => {
       const account = await createAccount(t);
       const domain = await createDomain(account, { not_found_page: 'https://example.com/missing' });

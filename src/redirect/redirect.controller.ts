@@ -5,6 +5,7 @@ import type { Request, Response } from 'express';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Public } from '../auth/public.decorator';
+import { ResourceNotFoundException } from '../common/exceptions';
 import { PIXELS_SCRIPT_PATH } from './pixel-markup';
 import { StatsPageService } from './stats-page.service';
 import { VisitsService } from './visits.service';
@@ -72,5 +73,12 @@ export class RedirectController {
     @Param('alias') alias: string,
   ): Promise<void> {
     return this.statsPages.submitPassword(request, response, alias);
+  }
+
+  /** Any other address a browser may open: the visitor's 404 page, not the API's JSON. */
+  @Get('*path')
+  unknown(@Req() request: Request, @Res() response: Response): void {
+    if (request.path === '/api' || request.path.startsWith('/api/')) throw new ResourceNotFoundException();
+    this.visits.notFound(response);
   }
 }

@@ -255,7 +255,8 @@ export class VisitsService {
       .end();
   }
 
-  private notFound(response: Response): void {
+  /** The HTML 404 page, for visitor addresses that name nothing. */
+  notFound(response: Response): void {
     this.pages.send(response, 404, 'not-found', {}, { title: 'Link not found' });
   }
 
