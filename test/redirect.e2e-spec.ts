@@ -497,6 +497,28 @@ describe('Visiting short links', () => {
       await expectClicks(account, created.id, 0);
     });
 
+    it('carries the referrer through both forms and records its host', async () => {
+      const account = await createAccount(t);
+      const created = await passwordAndConsent(account);
+      const first = expectPage(
+        await get(`/${created.alias}`, { referer: 'https://news.example.org/story?id=7' }),
+        PASSWORD_PAGE,
+      );
+      const referrer = hiddenField(first, 'ref')!;
+      expect(referrer).toBe('https://news.example.org/story?id=7');
+      const consent = expectPage(
+        await post(`/${created.alias}/password`, { password: 'pw', ref: referrer }),
+        CONSENT_PAGE,
+      );
+      expect(hiddenField(consent, 'ref')).toBe(referrer);
+      const token = hiddenField(consent, 'token')!;
+      expectRedirect(
+        await post(`/${created.alias}/sensitive-consent`, { token, ref: referrer }),
+        'https://example.com/landing?a=1',
+      );
+      expect(await clickRows(t, created.id)).toMatchObject([{ referrer: 'news.example.org' }]);
+    });
+
     it('refuses consent without the token, or with a forged one, with the password form', async () => {
       const account = await createAccount(t);
       const created = await passwordAndConsent(account);
@@ -624,6 +646,17 @@ describe('Visiting short links', () => {
       const account = await createAccount(t);
       const created = await link(account, { url: 'https://example.com/landing?a=1' });
       expectRedirect(await get(`/${created.alias}?b=2`, { ua }), 'https://example.com/landing?a=1&b=2');
+      await expectClicks(account, created.id, 0);
+    });
+
+    it('answers a HEAD request with the redirect, without counting it', async () => {
+      const account = await createAccount(t);
+      const created = await link(account, {});
+      const response = await withVisitor(t.http().head(`/${created.alias}`), {});
+      expect({ status: response.status, location: response.headers.location }).toEqual({
+        status: 302,
+        location: DESTINATION,
+      });
       await expectClicks(account, created.id, 0);
     });
 
