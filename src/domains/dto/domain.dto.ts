@@ -1,7 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsString, ValidateBy } from 'class-validator';
-import { FormUrl } from '../../common/form-fields';
-import { Nullable, Optional, Required } from '../../common/validation';
+import { FormUrl, Nullable, Optional, Required } from '../../common/validation';
 import { canonicalHost } from '../hostname';
 
 export class CreateDomainDto {

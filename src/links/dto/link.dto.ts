@@ -1,11 +1,15 @@
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsArray, Matches, ValidateBy, ValidateNested } from 'class-validator';
-import { FormBool, FormDateTime, FormIdList, FormSecret, FormUrl } from '../../common/form-fields';
 import {
+  FormBool,
+  FormDateTime,
   FormEnum,
+  FormIdList,
   FormInt,
   FormIntIn,
+  FormSecret,
   FormString,
+  FormUrl,
   Nullable,
   Optional,
   Required,

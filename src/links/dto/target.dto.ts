@@ -1,7 +1,6 @@
 import { Transform } from 'class-transformer';
 import { IsString, ValidateBy, type ValidationArguments } from 'class-validator';
-import { FormUrl } from '../../common/form-fields';
-import { Nullable, Required } from '../../common/validation';
+import { FormUrl, Nullable, Required } from '../../common/validation';
 import { canonicalTargetKey, TARGETS_TYPES, TargetsType } from '../../targeting/allowed-values';
 
 /** Set on each target by the link DTO: the `targets_type` of the same request, when it sent one. */
