@@ -1,4 +1,4 @@
-import { continents as continentNames, countries as countryData } from 'countries-list';
+import { countries as countryData } from 'countries-list';
 import ISO6391 from 'iso-639-1';
 import { isISO31661Alpha2 } from 'class-validator';
 
@@ -21,8 +21,6 @@ export const TARGETS_TYPES: readonly TargetsType[] = Object.values(TargetsType);
 
 export const CONTINENTS = ['AF', 'AN', 'AS', 'EU', 'NA', 'OC', 'SA'] as const;
 export type Continent = (typeof CONTINENTS)[number];
-
-export const CONTINENT_NAMES: Record<Continent, string> = continentNames;
 
 export const OPERATING_SYSTEMS = [
   'iOS',

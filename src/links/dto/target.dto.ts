@@ -41,8 +41,3 @@ export class TargetDto {
   @FormUrl()
   value!: string;
 }
-
-/** Rotations need no key; every other type does. */
-export function targetKeyRequired(type: TargetsType): boolean {
-  return type !== TargetsType.Rotations;
-}
