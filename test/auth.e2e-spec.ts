@@ -9,6 +9,7 @@ import { AccountsService } from '../src/auth/accounts.service';
 import { IS_PUBLIC } from '../src/auth/public.decorator';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { ISO_DATE } from './support/api';
+import { scratchDatabase, type ScratchDatabase } from './support/scratch-database';
 
 const UNAUTHENTICATED = { message: 'Unauthenticated.', status: 401 };
 
@@ -345,31 +346,44 @@ describe('authentication', () => {
     });
   });
 
-  describe('bootstrap', () => {
-    it('made the first account with INITIAL_API_KEY', async () => {
-      const key = process.env.INITIAL_API_KEY;
-      expect(key).toMatch(/^test_[0-9a-f]{48}$/);
-      const response = await t.http().get('/api/v1/account').set('Authorization', `Bearer ${key}`);
+  describe('bootstrap, on a database of its own', () => {
+    const initialKey = `initial_${'k'.repeat(40)}`;
+    let scratch: ScratchDatabase;
+    let fresh: TestApp;
+
+    beforeAll(async () => {
+      scratch = await scratchDatabase('shortlink_bootstrap');
+      fresh = await createTestApp({ DATABASE_URL: scratch.url, INITIAL_API_KEY: initialKey });
+    });
+
+    afterAll(async () => {
+      await fresh?.close();
+      await scratch?.drop();
+    });
+
+    it('made the first account, "Default", with INITIAL_API_KEY as its key', async () => {
+      const response = await fresh.http().get('/api/v1/account').set('Authorization', `Bearer ${initialKey}`);
       expect(response.status).toBe(200);
       expect(response.body.data.name).toBe('Default');
+      expect(await fresh.dataSource.query('SELECT count(*)::int AS count FROM accounts')).toEqual([
+        { count: 1 },
+      ]);
     });
 
     it('makes nothing on a database that has accounts', async () => {
-      await createAccount(t);
+      const bootstrap = fresh.app.get(AccountsService);
       const givenKey = `given_${'x'.repeat(40)}`;
-      await expect(accounts.bootstrap(undefined)).resolves.toBeNull();
-      await expect(accounts.bootstrap(givenKey)).resolves.toBeNull();
-      const keys: unknown[] = await t.dataSource.query('SELECT id FROM api_keys WHERE key_hash = $1', [
+      await expect(bootstrap.bootstrap(undefined)).resolves.toBeNull();
+      await expect(bootstrap.bootstrap(givenKey)).resolves.toBeNull();
+      const keys: unknown[] = await fresh.dataSource.query('SELECT id FROM api_keys WHERE key_hash = $1', [
         sha256(givenKey),
       ]);
       expect(keys).toEqual([]);
-      const defaults: { count: string }[] = await t.dataSource.query(
-        "SELECT count(*)::text AS count FROM accounts WHERE name = 'Default'",
-      );
-      expect(defaults).toEqual([{ count: '1' }]);
-      expect((await t.http().get('/api/v1/account').set('Authorization', `Bearer ${givenKey}`)).status).toBe(
-        401,
-      );
+      expect(await fresh.dataSource.query('SELECT count(*)::int AS count FROM accounts')).toEqual([
+        { count: 1 },
+      ]);
+      const refused = await fresh.http().get('/api/v1/account').set('Authorization', `Bearer ${givenKey}`);
+      expect(refused.status).toBe(401);
     });
   });
 });
