@@ -9,3 +9,8 @@ export function generateApiKey(): string {
 export function hashApiKey(key: string): string {
   return createHash('sha256').update(key, 'utf8').digest('hex');
 }
+
+/** The key of an `Authorization: Bearer <key>` header, or null. The only place that reads the header's form. */
+export function bearerToken(header: string | undefined): string | null {
+  return (header === undefined ? null : /^Bearer\s+(\S+)$/i.exec(header)?.[1]) ?? null;
+}

@@ -1,7 +1,7 @@
 import { Injectable, type ExecutionContext } from '@nestjs/common';
 import { ThrottlerGuard, type ThrottlerLimitDetail } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
-import { hashApiKey } from '../auth/api-key';
+import { bearerToken, hashApiKey } from '../auth/api-key';
 
 /**
  * Rate limits per API key. It runs before authentication, so that every API response (401 included) carries
@@ -10,9 +10,8 @@ import { hashApiKey } from '../auth/api-key';
 @Injectable()
 export class ApiThrottlerGuard extends ThrottlerGuard {
   protected override getTracker(request: Record<string, unknown>): Promise<string> {
-    const header = (request as unknown as Request).headers.authorization;
-    const match = typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header) : null;
-    if (match !== null) return Promise.resolve(`key:${hashApiKey(match[1])}`);
+    const key = bearerToken((request as unknown as Request).headers.authorization);
+    if (key !== null) return Promise.resolve(`key:${hashApiKey(key)}`);
     return Promise.resolve(`ip:${(request as unknown as Request).ip ?? 'unknown'}`);
   }
 

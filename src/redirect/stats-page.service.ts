@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { AccountsService } from '../auth/accounts.service';
+import { bearerToken } from '../auth/api-key';
 import { dataEnvelope } from '../common/envelope';
 import { verifySecret } from '../common/secret-hash';
 import { LinkPrivacy, type Link } from '../links/link.entity';
@@ -103,9 +104,9 @@ export class StatsPageService {
   }
 
   private async isOwner(request: Request, link: Link): Promise<boolean> {
-    const match = /^Bearer\s+(\S+)$/i.exec(request.headers.authorization ?? '');
-    if (match === null) return false;
-    const account = await this.accounts.findByApiKey(match[1]);
+    const key = bearerToken(request.headers.authorization);
+    if (key === null) return false;
+    const account = await this.accounts.findByApiKey(key);
     return account !== null && account.id === link.accountId;
   }
 

@@ -1,7 +1,7 @@
 import { Transform } from 'class-transformer';
 import { ValidateBy } from 'class-validator';
 import { ListQueryDto } from '../../common/list-query.dto';
-import { FormEnum, Nullable } from '../../common/validation';
+import { FormEnum, Nullable, parseDateTime } from '../../common/validation';
 
 export const STATS_NAMES = [
   'clicks',
@@ -18,13 +18,10 @@ export type StatsName = (typeof STATS_NAMES)[number];
 /** `Y-m-d` as a UTC midnight; an impossible day (Feb 30) stays a string and is refused. */
 export function parseDay(value: unknown): unknown {
   if (typeof value !== 'string') return value;
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value.trim());
-  if (match === null) return value.trim() === '' ? null : value;
-  const [year, month, day] = match.slice(1).map(Number);
-  const date = new Date(Date.UTC(year, month - 1, day));
-  return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day
-    ? date
-    : value;
+  const day = value.trim();
+  if (day === '') return null;
+  // The link dates' calendar check, at midnight.
+  return (/^\d{4}-\d{2}-\d{2}$/.test(day) ? parseDateTime(`${day} 00:00`) : null) ?? value;
 }
 
 function Day(): PropertyDecorator {
