@@ -1056,6 +1056,66 @@ describe('Visiting short links', () => {
       }
       await expectClicks(account, created.id, 50);
     });
+
+    /** `count` calls of `task`, `workers` at a time: a steady stream rather than one burst. */
+    async function stream<T>(
+      count: number,
+      workers: number,
+      task: (index: number) => Promise<T>,
+    ): Promise<T[]> {
+      const results: T[] = [];
+      let next = 0;
+      await Promise.all(
+        Array.from({ length: workers }, async () => {
+          while (next < count) {
+            const index = next++;
+            results[index] = await task(index);
+          }
+        }),
+      );
+      return results;
+    }
+
+    function updateLink(account: TestAccount, id: number, fields: Record<string, string>) {
+      return t.http().put(`/api/v1/links/${id}`).set('Authorization', account.auth).type('form').send(fields);
+    }
+
+    it.each([
+      ['title', (round: number) => ({ title: `Title ${round}` })],
+      ['title and stats password', (round: number) => ({ title: `Title ${round}`, password: `pw${round}` })],
+    ])(
+      'stays exact when API updates of the %s race 200 visits: an update never writes the counters back',
+      async (_fields, changes) => {
+        const account = await createAccount(t);
+        const created = await link(account, { clicks_limit: '50' });
+        const [responses, updated] = await Promise.all([
+          stream(200, 4, () => get(`/${created.alias}`)),
+          stream(40, 2, (round) => updateLink(account, created.id, changes(round))),
+        ]);
+        expect(updated.map((response) => response.status)).toEqual(Array(40).fill(200));
+        expect(responses.filter((response) => response.status === 302)).toHaveLength(50);
+        expect(responses.filter((response) => response.status === 410)).toHaveLength(150);
+        await expectClicks(account, created.id, 50);
+      },
+    );
+
+    it('keeps a rotation in exact order while API updates race its visits', async () => {
+      const account = await createAccount(t);
+      const values = ['https://a.example/', 'https://b.example/', 'https://c.example/'];
+      const created = await link(account, {
+        targets_type: 'rotations',
+        targets: values.map((value) => ({ value })),
+      });
+      const [responses] = await Promise.all([
+        stream(90, 1, () => get(`/${created.alias}`)),
+        stream(30, 2, (round) => updateLink(account, created.id, { title: `Title ${round}` })),
+      ]);
+      // One visitor at a time: each is served the value after the one before.
+      const served = responses.map((response) => String(response.headers.location));
+      expect(served).toEqual(Array.from({ length: 90 }, (_unused, index) => values[index % 3]));
+      expect((await showLink(t, account, created.id)).last_rotation).toBe(2);
+      await expectClicks(account, created.id, 90);
+    });
   });
 
   describe('click records', () => {

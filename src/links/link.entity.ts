@@ -77,8 +77,11 @@ export class Link {
   @Column({ type: 'jsonb', nullable: true })
   targets!: Target[] | null;
 
-  /** Index into `targets` of the last rotation served. */
-  @Column({ name: 'last_rotation', type: 'integer', nullable: true })
+  /**
+   * Index into `targets` of the last rotation served. Owned by visits, like `clicks`: never in an ORM update,
+   * which would write back a value read before the visits that advanced it.
+   */
+  @Column({ name: 'last_rotation', type: 'integer', nullable: true, update: false })
   lastRotation!: number | null;
 
   @Column({ name: 'sensitive_content', type: 'boolean', default: false })
@@ -108,7 +111,8 @@ export class Link {
   @Column({ name: 'expiration_url', type: 'varchar', length: 2048, nullable: true })
   expirationUrl!: string | null;
 
-  @Column({ type: 'integer', default: 0 })
+  /** Owned by visits (see `lastRotation`). */
+  @Column({ type: 'integer', default: 0, update: false })
   clicks!: number;
 
   @Column({ type: 'boolean', default: false })

@@ -185,32 +185,35 @@ export class LinksService {
     }
     if (Object.keys(errors).length > 0) throw new ValidationFailedException(errors);
 
-    if (sent(dto.url)) link.url = dto.url;
-    if (sent(dto.alias) && dto.alias !== null) link.alias = dto.alias;
-    if (sent(dto.title)) link.title = dto.title;
-    link.spaceId = spaceId;
+    // Only what was sent is written: a column another request changed meanwhile keeps its new value.
+    const changes: Partial<Link> = { privacy, activePeriodStartAt: start, activePeriodEndAt: end, spaceId };
+    if (sent(dto.url)) changes.url = dto.url;
+    if (sent(dto.alias) && dto.alias !== null) changes.alias = dto.alias;
+    if (sent(dto.title)) changes.title = dto.title;
     if (targeting !== null) {
-      link.targetsType = targeting.type;
-      link.targets = targeting.targets;
-      link.lastRotation = null;
+      changes.targetsType = targeting.type;
+      changes.targets = targeting.targets;
     }
-    if (sent(dto.sensitive_content)) link.sensitiveContent = dto.sensitive_content;
-    link.privacy = privacy;
-    if (sent(dto.password)) link.passwordHash = dto.password === null ? null : await hashSecret(dto.password);
+    if (sent(dto.sensitive_content)) changes.sensitiveContent = dto.sensitive_content;
+    if (sent(dto.password))
+      changes.passwordHash = dto.password === null ? null : await hashSecret(dto.password);
     if (sent(dto.redirect_password)) {
-      link.redirectPasswordHash =
+      changes.redirectPasswordHash =
         dto.redirect_password === null ? null : await hashSecret(dto.redirect_password);
     }
-    link.activePeriodStartAt = start;
-    link.activePeriodEndAt = end;
-    if (sent(dto.clicks_limit)) link.clicksLimit = dto.clicks_limit === 0 ? null : dto.clicks_limit;
-    if (sent(dto.expiration_url)) link.expirationUrl = dto.expiration_url;
-    if (sent(dto.disabled)) link.disabled = dto.disabled;
+    if (sent(dto.clicks_limit)) changes.clicksLimit = dto.clicks_limit === 0 ? null : dto.clicks_limit;
+    if (sent(dto.expiration_url)) changes.expirationUrl = dto.expiration_url;
+    if (sent(dto.disabled)) changes.disabled = dto.disabled;
 
     try {
       await this.dataSource.transaction(async (manager) => {
-        await manager.save(link);
-        if (pixelIds !== null) await this.replacePixels(manager, link.id, pixelIds);
+        const { affected } = await manager.update(Link, { id, accountId }, changes);
+        if (affected === 0) throw new ResourceNotFoundException();
+        // New targets start their rotation afresh; the counters themselves are never written from here.
+        if (targeting !== null) {
+          await manager.query('UPDATE links SET last_rotation = NULL WHERE id = $1', [id]);
+        }
+        if (pixelIds !== null) await this.replacePixels(manager, id, pixelIds);
       });
     } catch (error) {
       if (isUniqueViolation(error, LINK_ALIAS_UNIQUE))
