@@ -663,7 +663,6 @@ describe('Links API', () => {
         ['http', 'http://example.com'],
         ['a port, query and fragment', 'https://example.com:8443/a/b?c=d&e=f#g'],
         ['an IP address', 'http://93.184.216.34/'],
-        ['non-ASCII characters', 'https://example.com/straße?q=ä'],
       ])('accepts a url with %s', async (_label, url) => {
         const account = await createAccount(t);
         expect(url.length).toBeLessThanOrEqual(2048);
@@ -671,6 +670,56 @@ describe('Links API', () => {
         const link = await createLink(account, { url });
 
         expect(link.url).toBe(url);
+      });
+
+      it.each([
+        ['no slashes after the scheme', 'https:a.example', 'https://a.example/'],
+        ['backslashes after the scheme', 'https:\\\\a.example', 'https://a.example/'],
+        ['three slashes after the scheme', 'https:///a.example/page', 'https://a.example/page'],
+        ['an upper-case scheme and host', 'HTTPS://A.EXAMPLE/Path', 'https://a.example/Path'],
+        ['a default port and dot segments', 'https://a.example:443/x/../y', 'https://a.example/y'],
+        [
+          'non-ASCII characters',
+          'https://bücher.example/straße?q=ä',
+          'https://xn--bcher-kva.example/stra%C3%9Fe?q=%C3%A4',
+        ],
+      ])(
+        'stores a url with %s in its WHATWG form, which browsers cannot read against the short domain',
+        async (_label, url, stored) => {
+          const account = await createAccount(t);
+
+          const response = await json(account, 'post', LINKS, {
+            url,
+            expiration_url: url,
+            targets_type: 'rotations',
+            targets: [{ value: url }],
+          });
+          expect(response.status).toBe(201);
+          const link = response.body.data as LinkData;
+
+          expect({
+            url: link.url,
+            expiration_url: link.expiration_url,
+            target: link.targets[0].value,
+          }).toEqual({
+            url: stored,
+            expiration_url: stored,
+            target: stored,
+          });
+        },
+      );
+
+      it('refuses a url whose WHATWG form is longer than 2048 characters', async () => {
+        const account = await createAccount(t);
+        // 1,000 characters that each take three when percent-encoded.
+        const url = `https://example.com/${'é'.repeat(1000)}`;
+
+        const response = await form(account, 'post', LINKS, { url });
+
+        expect(response.status).toBe(422);
+        expect(response.body).toEqual(
+          invalid('url', 'The url field must not be greater than 2048 characters.'),
+        );
       });
 
       it('trims the url', async () => {

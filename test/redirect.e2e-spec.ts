@@ -809,9 +809,22 @@ describe('Visiting short links', () => {
     const escapedUrl =
       'https://example.com/?q=&quot;&gt;&lt;script&gt;alert(1)&lt;/script&gt;&amp;r=&#39;x&#39;';
 
+    /** A link whose url was stored as typed, as rows from before the WHATWG form were: the pages escape it. */
+    async function hostileLink(account: TestAccount, body: Record<string, unknown>): Promise<LinkData> {
+      const created = await link(account, body);
+      await t.dataSource.query('UPDATE links SET url = $1 WHERE id = $2', [hostileUrl, created.id]);
+      return created;
+    }
+
+    it('stores a hostile url in its WHATWG form, where nothing is left to escape but the ampersand', async () => {
+      const account = await createAccount(t);
+      const created = await link(account, { url: hostileUrl });
+      expect(created.url).toBe('https://example.com/?q=%22%3E%3Cscript%3Ealert(1)%3C/script%3E&r=%27x%27');
+    });
+
     it('escapes the title and destination on the preview page', async () => {
       const account = await createAccount(t);
-      const created = await link(account, { url: hostileUrl, title: hostileTitle });
+      const created = await hostileLink(account, { title: hostileTitle });
       const html = expectPage(await get(`/${created.alias}/+`), {
         status: 200,
         title: `Preview of ${created.alias}`,
@@ -847,14 +860,16 @@ describe('Visiting short links', () => {
     it('escapes the destination on the pixels page', async () => {
       const account = await createAccount(t);
       const pixel = await createPixel(account, 'facebook', '123456789012345');
-      const created = await link(account, { url: hostileUrl, pixel_ids: [pixel] });
+      const created = await hostileLink(account, { pixel_ids: [pixel] });
       const html = expectPage(await get(`/${created.alias}`), {
         status: 200,
         title: 'Redirecting',
         heading: 'Redirecting…',
       });
-      expect(html).toContain(`<meta http-equiv="refresh" content="1; url=${escapedUrl}" />`);
-      expect(html).toContain(`<a class="url" href="${escapedUrl}">${escapedUrl}</a>`);
+      // The page sends the visitor on as a Location header would: to the WHATWG form, escaped.
+      const sent = 'https://example.com/?q=%22%3E%3Cscript%3Ealert(1)%3C/script%3E&amp;r=%27x%27';
+      expect(html).toContain(`<meta http-equiv="refresh" content="1; url=${sent}" />`);
+      expect(html).toContain(`<a class="url" href="${sent}">${sent}</a>`);
       expect(html).not.toContain('<script');
     });
   });

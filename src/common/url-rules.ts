@@ -24,3 +24,15 @@ export function urlProblem(value: string): UrlProblem | null {
   if (url.hostname === '') return 'format';
   return null;
 }
+
+/**
+ * The WHATWG serialisation of an acceptable URL, which every browser reads the same way: `https:a.example` would
+ * otherwise reach a Location header as a path relative to the short domain. An origin written without its root
+ * slash keeps that form, which no reader can take for anything else. Other values are returned as they are, for
+ * {@link urlProblem} to name what is wrong.
+ */
+export function canonicalUrl(value: string): string {
+  if (urlProblem(value) !== null) return value;
+  const href = new URL(value).href;
+  return href === `${value}/` ? value : href;
+}

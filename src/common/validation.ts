@@ -14,7 +14,7 @@ import {
   type ValidationError,
 } from 'class-validator';
 import type { FieldErrors } from './exceptions';
-import { MAX_URL_LENGTH, urlProblem } from './url-rules';
+import { canonicalUrl, MAX_URL_LENGTH, urlProblem } from './url-rules';
 
 /*
  * Form input arrives as strings: these decorators turn it into typed values explicitly (no implicit conversion,
@@ -166,12 +166,15 @@ export function FormBool(): PropertyDecorator {
   };
 }
 
-/** An absolute http or https URL of at most 2048 characters; `javascript:`, `data:` and the like never. */
+/**
+ * An absolute http or https URL of at most 2048 characters in its WHATWG form, which is what is kept;
+ * `javascript:`, `data:` and the like never.
+ */
 export function FormUrl(): PropertyDecorator {
   return (target, key) => {
     Transform(({ value }) => {
       const nulled = emptyToNull(value);
-      return typeof nulled === 'string' ? nulled.trim() : nulled;
+      return typeof nulled === 'string' ? canonicalUrl(nulled.trim()) : nulled;
     })(target, key);
     IsString({ message: (args) => `The ${label(args)} field must be a string.` })(target, key);
     ValidateBy(

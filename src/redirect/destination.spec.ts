@@ -1,4 +1,4 @@
-import { asciiUrl, mergeQuery } from './destination';
+import { locationUrl, mergeQuery } from './destination';
 
 describe('mergeQuery', () => {
   it.each([
@@ -77,10 +77,13 @@ describe('mergeQuery', () => {
   });
 });
 
-describe('asciiUrl', () => {
+describe('locationUrl', () => {
   it.each([
     ['https://example.com', 'https://example.com'],
-    ['https://example.com/p?q="x"&r=<y>', 'https://example.com/p?q="x"&r=<y>'],
+    ['https://example.com/p?q="x"&r=<y>', 'https://example.com/p?q=%22x%22&r=%3Cy%3E'],
+    ['https:a.example', 'https://a.example/'],
+    ['https:\\\\a.example/p', 'https://a.example/p'],
+    ['HTTPS://A.EXAMPLE:443/x/../y', 'https://a.example/y'],
     [
       'https://example.com/caf\u00e9?q=na\u00efve#\u00e9',
       'https://example.com/caf%C3%A9?q=na%C3%AFve#%C3%A9',
@@ -89,10 +92,10 @@ describe('asciiUrl', () => {
     ['https://b\u00fccher.example/', 'https://xn--bcher-kva.example/'],
     ['https://example.com/a b', 'https://example.com/a%20b'],
   ])('%s → %s', (url, expected) => {
-    expect(asciiUrl(url)).toBe(expected);
+    expect(locationUrl(url)).toBe(expected);
   });
 
   it('percent-encodes what is not a URL rather than sending it raw', () => {
-    expect(asciiUrl('not a url \u00e9')).toBe('not%20a%20url%20%C3%A9');
+    expect(locationUrl('not a url \u00e9')).toBe('not%20a%20url%20%C3%A9');
   });
 });

@@ -45,13 +45,14 @@ export function mergeQuery(destination: string, visitorQuery: string): string {
 }
 
 /**
- * A URL as a Location header may carry it: ASCII only. URLs are stored as their owners wrote them, so a non-ASCII
- * one (`https://bücher.example/café`) gets its host in punycode and the rest percent-encoded; others are kept.
+ * A URL as a Location header must carry it: in its WHATWG form, ASCII only, so that no browser reads it against
+ * the short domain (`https:a.example`, from before URLs were stored that way) and non-ASCII hosts go out in
+ * punycode. An origin written without its root slash keeps that form; what is not a URL is percent-encoded.
  */
-export function asciiUrl(url: string): string {
-  if (/^[\x21-\x7e]*$/.test(url)) return url;
+export function locationUrl(url: string): string {
   try {
-    return new URL(url).href;
+    const href = new URL(url).href;
+    return href === `${url}/` ? url : href;
   } catch {
     return encodeURI(url);
   }

@@ -15,7 +15,7 @@ import { GeoIp } from '../targeting/geoip';
 import { matchTarget } from '../targeting/matcher';
 import { profileVisitor, type VisitorProfile } from '../targeting/visitor';
 import { AttemptLimiter } from './attempt-limiter';
-import { asciiUrl, mergeQuery } from './destination';
+import { locationUrl, mergeQuery } from './destination';
 import { escapeHtml, Pages } from './pages';
 import { pixelMarkup } from './pixel-markup';
 import { issueVisitToken, verifyVisitToken } from './visit-token';
@@ -215,7 +215,7 @@ export class VisitsService {
       this.expired(response, link);
       return;
     }
-    const destination = mergeQuery(this.destination(link, visitor, counted.lastRotation), query);
+    const destination = locationUrl(mergeQuery(this.destination(link, visitor, counted.lastRotation), query));
     if (found.hasPixels) {
       const { html, allow } = pixelMarkup(await this.links.pixelsOf(link.id));
       const refresh = `<meta http-equiv="refresh" content="1; url=${escapeHtml(destination)}" />`;
@@ -251,7 +251,7 @@ export class VisitsService {
   private redirect(response: Response, location: string, status: number): void {
     response
       .status(status)
-      .set({ 'Cache-Control': 'private, no-store', Location: asciiUrl(location) })
+      .set({ 'Cache-Control': 'private, no-store', Location: locationUrl(location) })
       .end();
   }
 
