@@ -4,6 +4,7 @@ import { NestFactory } from '@nestjs/core';
 import { DataSource } from 'typeorm';
 import { AccountsService } from './auth/accounts.service';
 import { CliModule } from './cli.module';
+import { MAX_ID } from './common/validation';
 import { ConfigError, loadConfig } from './config/app-config';
 import { dataSourceOptions } from './database/data-source-options';
 import { EmbeddedDatabaseBusyError, openEmbeddedDatabase } from './database/embedded-database';
@@ -21,9 +22,6 @@ const USAGE = `Usage: cli <command> [options]
 The last line on stdout is the result as one JSON object; messages go to stderr.`;
 
 class UsageError extends Error {}
-
-/** The largest value of a PostgreSQL `integer` (SERIAL) id. */
-const MAX_ID = 2_147_483_647;
 
 /** Diagnostics on stderr, so that stdout carries only the result. */
 class StderrLogger extends ConsoleLogger {

@@ -76,6 +76,38 @@ describe('HTTP', () => {
       await expectServing(account.auth);
     });
 
+    it.each([
+      ['arrays', (depth: number) => `{"name": ${'['.repeat(depth)}${']'.repeat(depth)}}`],
+      ['objects', (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`],
+    ])(
+      'answers 400 in the envelope to JSON %s nested 3,000 deep, and keeps serving',
+      async (_kind, nested) => {
+        const account = await createAccount(t);
+        for (const path of ['/api/v1/spaces', '/api/v1/links']) {
+          const response = await t
+            .http()
+            .post(path)
+            .set('Authorization', account.auth)
+            .set('Content-Type', 'application/json')
+            .send(nested(3000));
+          expect(response.status).toBe(400);
+          expect(response.body).toEqual({ message: 'Bad request.', status: 400 });
+        }
+        await expectServing(account.auth);
+      },
+    );
+
+    it('reads JSON nested as deep as a real body goes, brackets inside strings not counted', async () => {
+      const account = await createAccount(t);
+      const response = await t
+        .http()
+        .post('/api/v1/spaces')
+        .set('Authorization', account.auth)
+        .set('Content-Type', 'application/json')
+        .send(JSON.stringify({ name: `${'['.repeat(100)}"{`, extra: { a: [[{ b: [1] }]] } }));
+      expect(response.status).toBe(201);
+    });
+
     it('accepts JSON and form bodies alike', async () => {
       const account = await createAccount(t);
       const asJson = await t

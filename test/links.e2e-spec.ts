@@ -700,7 +700,7 @@ describe('Links API', () => {
           expect({
             url: link.url,
             expiration_url: link.expiration_url,
-            target: link.targets[0].value,
+            target: link.targets?.[0].value,
           }).toEqual({
             url: stored,
             expiration_url: stored,
@@ -997,6 +997,41 @@ describe('Links API', () => {
         expect(response.body).toEqual(invalid('pixel_ids', 'The selected id is invalid.'));
       });
 
+      it.each(['2147483648', '99999999999', '0x1', '1e3', '-1', '0', '1.5'])(
+        'refuses pixel id %j, which no row can have, with 422 naming pixel_ids',
+        async (id) => {
+          const account = await createAccount(t);
+
+          const created = await form(account, 'post', LINKS, `url=https://example.com/&pixel_ids[]=${id}`);
+          const listed = await call(account, 'get', `${LINKS}?pixel_id=${id}`);
+
+          expect(created.status).toBe(422);
+          expect(created.body).toEqual(invalid('pixel_ids', 'The selected id is invalid.'));
+          expect(listed.status).toBe(422);
+          expect(Object.keys(listed.body.message as object)).toEqual(['pixel_id']);
+        },
+      );
+
+      it.each(['space_id', 'domain_id', 'domain'])(
+        'refuses %s beyond the integer range, in a body and as a list filter, with 422 naming it',
+        async (field) => {
+          const account = await createAccount(t);
+
+          const created = await form(account, 'post', LINKS, {
+            url: 'https://example.com/',
+            [field]: '2147483648',
+          });
+          const listed = await call(account, 'get', `${LINKS}?${field}=2147483648`);
+
+          expect(created.status).toBe(422);
+          expect(Object.keys(created.body.message as object)).toEqual([field]);
+          if (field !== 'domain') {
+            expect(listed.status).toBe(422);
+            expect(Object.keys(listed.body.message as object)).toEqual([field]);
+          }
+        },
+      );
+
       it('keeps the pixels once each, ordered by id, from a repeated or JSON list', async () => {
         const account = await createAccount(t);
         const a = await createPixel(account, 'A');
@@ -1091,6 +1126,9 @@ describe('Links API', () => {
         ['01-01-2026 10:00', 'day first'],
         ['2026-01-01T10:00:00', 'ISO without a zone'],
         ['tomorrow', 'words'],
+        ['10000-01-01 00:00', 'a five-digit year'],
+        ['9999-12-31T23:00-14:00', 'a zone that moves it past year 9999'],
+        ['0000-01-01 00:00', 'year zero'],
       ])('refuses %j (%s) in either field with 422 naming it', async (value) => {
         const account = await createAccount(t);
 

@@ -50,6 +50,9 @@ function characterCount(value: string): number {
   return [...value].length;
 }
 
+/** The largest value of an integer column, and so of any id. */
+export const MAX_ID = 2_147_483_647;
+
 /** An empty string (or whitespace) means null, as the contract says of form values. */
 function emptyToNull(value: unknown): unknown {
   return typeof value === 'string' && value.trim() === '' ? null : value;
@@ -239,7 +242,9 @@ export function parseDateTime(value: string): Date | null {
     return null;
   }
   const parsed = new Date(match[7] === undefined ? `${value.replace(' ', 'T')}:00Z` : value);
-  return Number.isNaN(parsed.getTime()) ? null : parsed;
+  // A zone can move a date past the four-digit years, which neither the API nor its clients can write.
+  if (Number.isNaN(parsed.getTime()) || parsed.getUTCFullYear() > 9999) return null;
+  return parsed;
 }
 
 /** A date-time as `parseDateTime` reads it, turned into a Date. */
@@ -280,6 +285,7 @@ export function FormIdList(options: { max: number }): PropertyDecorator {
     )(target, key);
     IsInt({ each: true, message: () => 'The selected id is invalid.' })(target, key);
     Min(1, { each: true, message: () => 'The selected id is invalid.' })(target, key);
+    Max(MAX_ID, { each: true, message: () => 'The selected id is invalid.' })(target, key);
   };
 }
 

@@ -18,6 +18,8 @@ export interface StatsRange {
 
 const DAY_MS = 86_400_000;
 export const DEFAULT_RANGE_DAYS = 30;
+/** Dates are written with four-digit years, in the API and in SQL: 9999-12-31 is the last day there is. */
+const LAST_DAY = new Date(Date.UTC(9999, 11, 31));
 /** Ten years of days is the most a per-day series lists. */
 const MAX_RANGE_DAYS = 3660;
 
@@ -43,6 +45,10 @@ export function statsRange(from: Date | null | undefined, to: Date | null | unde
   const first = from ?? new Date(last.getTime() - (DEFAULT_RANGE_DAYS - 1) * DAY_MS);
   if (first > last)
     throw ValidationFailedException.of('from', 'The from field must be a date before or equal to to.');
+  // The range ends at midnight after `to`, which must still be a date of the four-digit years.
+  if (last.getTime() + DAY_MS > LAST_DAY.getTime()) {
+    throw ValidationFailedException.of('to', 'The to field must be a date before 9999-12-31.');
+  }
   if ((last.getTime() - first.getTime()) / DAY_MS >= MAX_RANGE_DAYS) {
     throw ValidationFailedException.of('from', `The range must not be longer than ${MAX_RANGE_DAYS} days.`);
   }

@@ -1,5 +1,5 @@
 import { ListQueryDto } from '../../common/list-query.dto';
-import { FormEnum, FormInt, FormIntIn, FormString, Nullable } from '../../common/validation';
+import { FormEnum, FormInt, FormIntIn, FormString, Nullable, MAX_ID } from '../../common/validation';
 import { LinkStatus } from '../link-status';
 
 export const LINK_SEARCH_BY = ['title', 'alias', 'url'] as const;
@@ -22,15 +22,15 @@ export class LinkListQueryDto extends ListQueryDto {
 
   /** A space's links; 0 for links without a space. */
   @Nullable()
-  @FormInt({ min: 0, max: 2_147_483_647 })
+  @FormInt({ min: 0, max: MAX_ID })
   space_id?: number | null;
 
   @Nullable()
-  @FormInt({ min: 1, max: 2_147_483_647 })
+  @FormInt({ min: 1, max: MAX_ID })
   domain_id?: number | null;
 
   @Nullable()
-  @FormInt({ min: 1, max: 2_147_483_647 })
+  @FormInt({ min: 1, max: MAX_ID })
   pixel_id?: number | null;
 
   /** `id` orders by creation. */

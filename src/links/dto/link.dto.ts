@@ -13,6 +13,7 @@ import {
   Nullable,
   Optional,
   Required,
+  MAX_ID,
 } from '../../common/validation';
 import { TARGETS_TYPES, type TargetsType } from '../../targeting/allowed-values';
 import { LinkPrivacy } from '../link.entity';
@@ -96,7 +97,7 @@ class LinkFieldsDto {
 
   /** One of the account's spaces; empty for none. */
   @Nullable()
-  @FormInt({ min: 0, max: 2_147_483_647 })
+  @FormInt({ min: 0, max: MAX_ID })
   space_id?: number | null;
 
   /** The account's pixels; replaces the whole set. */
@@ -167,12 +168,12 @@ export class CreateLinkDto extends LinkFieldsDto {
 
   /** One of the account's domains or a system domain; the default domain when absent. */
   @Nullable()
-  @FormInt({ min: 1, max: 2_147_483_647 })
+  @FormInt({ min: 1, max: MAX_ID })
   domain_id?: number | null;
 
   /** The same as `domain_id`, as phpShort's own example sends it. */
   @Nullable()
-  @FormInt({ min: 1, max: 2_147_483_647 })
+  @FormInt({ min: 1, max: MAX_ID })
   domain?: number | null;
 }
 
