@@ -1,14 +1,12 @@
-import { RequestMethod, type INestApplication, type Type } from '@nestjs/common';
-import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
-import { MetadataScanner, ModulesContainer, Reflector } from '@nestjs/core';
+import type { INestApplication } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import type { Server } from 'node:http';
 import request from 'supertest';
 import { Account } from '../src/auth/account.entity';
 import { AccountsService } from '../src/auth/accounts.service';
-import { IS_PUBLIC } from '../src/auth/public.decorator';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { ISO_DATE } from './support/api';
+import { asArray, nestRoutes } from './support/routes';
 import { scratchDatabase, type ScratchDatabase } from './support/scratch-database';
 
 const UNAUTHENTICATED = { message: 'Unauthenticated.', status: 401 };
@@ -50,53 +48,6 @@ const KNOWN_ROUTES = [
   'GET /health',
   'GET /health/ready',
 ];
-
-interface NestRoute {
-  /** `GET /api/v1/spaces/:id` */
-  route: string;
-  method: string;
-  path: string;
-  isPublic: boolean;
-}
-
-function asArray(value: unknown): string[] {
-  if (value === undefined) return [''];
-  return Array.isArray(value) ? (value as string[]) : [value as string];
-}
-
-function joinPath(...parts: string[]): string {
-  const joined = `/${parts.join('/')}`.replace(/\/+/g, '/');
-  return joined.length > 1 ? joined.replace(/\/$/, '') : joined;
-}
-
-/** Every handler of every controller in the application, with its path and whether it says @Public(). */
-function nestRoutes(app: INestApplication): NestRoute[] {
-  const scanner = new MetadataScanner();
-  const reflector = app.get(Reflector);
-  const routes: NestRoute[] = [];
-  for (const moduleRef of app.get(ModulesContainer).values()) {
-    for (const wrapper of moduleRef.controllers.values()) {
-      const controller = wrapper.metatype as Type | null;
-      if (controller === null || controller === undefined) continue;
-      const prototype = controller.prototype as Record<string, unknown>;
-      for (const name of scanner.getAllMethodNames(prototype)) {
-        const handler = prototype[name] as (...args: unknown[]) => unknown;
-        const handlerPath: unknown = Reflect.getMetadata(PATH_METADATA, handler);
-        if (handlerPath === undefined) continue;
-        const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
-        const isPublic =
-          reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, [handler, controller]) === true;
-        for (const prefix of asArray(Reflect.getMetadata(PATH_METADATA, controller))) {
-          for (const path of asArray(handlerPath)) {
-            const full = joinPath(prefix, path);
-            routes.push({ route: `${method} ${full}`, method, path: full, isPublic });
-          }
-        }
-      }
-    }
-  }
-  return routes;
-}
 
 /** Every route in the Express router, whoever registered it. */
 function expressRoutes(app: INestApplication): string[] {

@@ -1,0 +1,104 @@
+import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
+import { apiClient, type Verb } from './support/api';
+import { nestRoutes, type NestRoute } from './support/routes';
+import { createLink } from './support/visitors';
+
+const NOT_FOUND = { message: 'Resource not found.', status: 404 };
+
+/** Spellings that JavaScript's Number() reads as 56, and none of which is the plain decimal id. */
+function otherSpellings(id: number): string[] {
+  return [
+    `0x${id.toString(16)}`,
+    `0X${id.toString(16).toUpperCase()}`,
+    `0o${id.toString(8)}`,
+    `0b${id.toString(2)}`,
+    `${id / 10}e1`,
+    `${id}.0`,
+    `0${id}`,
+    `00${id}`,
+    `+${id}`,
+    `%20${id}`,
+    `${id}%20`,
+    `%09${id}`,
+    `${id}%0A`,
+    `${id}n`,
+    '2147483648',
+    '99999999999999999999',
+    '-1',
+    '0',
+  ];
+}
+
+/** The API routes that name a resource by a path id, with the parameter's name. */
+function idRoutes(routes: NestRoute[]): (NestRoute & { parameter: string })[] {
+  return routes.flatMap((route) => {
+    const match = /:(id|\w+Id)\b/.exec(route.path);
+    return route.path.startsWith('/api/') && match !== null ? [{ ...route, parameter: match[0] }] : [];
+  });
+}
+
+describe('ids in paths', () => {
+  let t: TestApp;
+  const { call } = apiClient(() => t);
+
+  beforeAll(async () => {
+    // Hundreds of requests from one key: the rate limit is not what this file tests.
+    t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '0' });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  /** One resource of each kind, owned by `account`, by the path segment its routes start with. */
+  async function ownedIds(account: TestAccount): Promise<Record<string, number>> {
+    const post = async (path: string, fields: Record<string, string>) => {
+      const response = await t.http().post(path).set('Authorization', account.auth).type('form').send(fields);
+      expect(response.status).toBe(201);
+      return (response.body as { data: { id: number } }).data.id;
+    };
+    const link = await createLink(t, account, { url: 'https://example.com/' });
+    return {
+      spaces: await post('/api/v1/spaces', { name: 'Space' }),
+      domains: await post('/api/v1/domains', { name: `ids-${account.id}.example` }),
+      pixels: await post('/api/v1/pixels', { name: 'Pixel', type: 'facebook', value: '123456789012345' }),
+      links: link.id,
+      stats: link.id,
+    };
+  }
+
+  it('finds the routes that take an id, for every resource', () => {
+    const found = idRoutes(nestRoutes(t.app)).map((route) => route.route);
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'GET /api/v1/spaces/:id',
+        'PUT /api/v1/domains/:id',
+        'PATCH /api/v1/pixels/:id',
+        'DELETE /api/v1/links/:id',
+        'GET /api/v1/stats/:linkId',
+      ]),
+    );
+  });
+
+  it('names a resource only by its plain decimal id: every other spelling is a 404, on every route', async () => {
+    const account = await createAccount(t);
+    const ids = await ownedIds(account);
+    const offending: string[] = [];
+    for (const route of idRoutes(nestRoutes(t.app))) {
+      const id = ids[route.path.split('/')[3]];
+      expect(id).toEqual(expect.any(Number));
+      for (const spelling of otherSpellings(id)) {
+        const path = `${route.path.replace(route.parameter, spelling)}?name=country`;
+        const response = await call(account, route.method.toLowerCase() as Verb, path);
+        if (response.status !== 404 || JSON.stringify(response.body) !== JSON.stringify(NOT_FOUND)) {
+          offending.push(`${route.method} ${path} -> ${response.status}`);
+        }
+      }
+    }
+    expect(offending).toEqual([]);
+    // The plain id still names them: the spellings were refused for their form, not for want of a resource.
+    for (const [kind, id] of Object.entries(ids)) {
+      const response = await call(account, 'get', `/api/v1/${kind}/${id}?name=country`);
+      expect(`${kind} ${response.status}`).toBe(`${kind} 200`);
+    }
+  });
+});
