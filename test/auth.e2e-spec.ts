@@ -390,10 +390,61 @@ describe('rate limiting', () => {
       expect(unknownKey.headers['x-ratelimit-limit']).toBe('3');
       expect(unknownKey.headers['x-ratelimit-remaining']).toBe('2');
 
+      // A request without a key fails authentication too: it shares the address's budget.
       const noKey = await t.http().get('/api/v1/spaces');
       expect(noKey.status).toBe(401);
       expect(noKey.headers['x-ratelimit-limit']).toBe('3');
-      expect(noKey.headers['x-ratelimit-remaining']).toBe('2');
+      expect(noKey.headers['x-ratelimit-remaining']).toBe('1');
+    });
+  });
+
+  describe('of requests that fail authentication, with RATE_LIMIT_PER_MINUTE=3', () => {
+    let t: TestApp;
+    beforeAll(async () => {
+      // Addresses from X-Forwarded-For, so that each test is a client of its own.
+      t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '3', TRUST_PROXY: 'true' });
+    });
+    afterAll(async () => {
+      await t.close();
+    });
+
+    function withKey(address: string, key: string) {
+      return t
+        .http()
+        .get('/api/v1/account')
+        .set('X-Forwarded-For', address)
+        .set('Authorization', `Bearer ${key}`);
+    }
+
+    it('counts them per client address, however many different keys it tries', async () => {
+      const statuses: number[] = [];
+      for (let attempt = 0; attempt < 5; attempt += 1) {
+        statuses.push((await withKey('198.51.100.7', `lsk_guess${attempt}`)).status);
+      }
+      expect(statuses).toEqual([401, 401, 401, 429, 429]);
+      const noKey = await t.http().get('/api/v1/account').set('X-Forwarded-For', '198.51.100.7');
+      expect(noKey.status).toBe(429);
+    });
+
+    it("leaves a valid key's budget and other addresses alone", async () => {
+      const account = await createAccount(t);
+      for (let attempt = 0; attempt < 4; attempt += 1) await withKey('198.51.100.8', `lsk_guess${attempt}`);
+      expect((await withKey('198.51.100.8', account.apiKey)).status).toBe(200);
+      expect((await withKey('198.51.100.9', 'lsk_guess')).status).toBe(401);
+    });
+
+    it('counts an IPv6 client by its /64, so that rotating addresses inside it gains nothing', async () => {
+      const statuses: number[] = [];
+      for (const address of [
+        '2001:db8:7:7::1',
+        '2001:db8:7:7::2',
+        '2001:db8:7:7::abcd:1',
+        '2001:db8:7:7:ffff:ffff:ffff:ffff',
+      ]) {
+        statuses.push((await withKey(address, 'lsk_guess')).status);
+      }
+      expect(statuses).toEqual([401, 401, 401, 429]);
+      expect((await withKey('2001:db8:7:8::1', 'lsk_guess')).status).toBe(401);
     });
   });
 

@@ -3,11 +3,12 @@ import { PassportModule } from '@nestjs/passport';
 import { AccountController } from './account.controller';
 import { AccountsService } from './accounts.service';
 import { BearerStrategy } from './bearer.strategy';
+import { RequestAccount } from './request-account';
 
 @Module({
   imports: [PassportModule.register({ session: false })],
   controllers: [AccountController],
-  providers: [AccountsService, BearerStrategy],
-  exports: [AccountsService],
+  providers: [AccountsService, BearerStrategy, RequestAccount],
+  exports: [AccountsService, RequestAccount],
 })
 export class AuthModule {}

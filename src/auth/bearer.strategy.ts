@@ -3,12 +3,12 @@ import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
 import { Strategy } from 'passport-http-bearer';
 import type { Account } from './account.entity';
-import { AccountsService } from './accounts.service';
+import { RequestAccount } from './request-account';
 
 @Injectable()
 export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
-  constructor(private readonly accounts: AccountsService) {
-    super();
+  constructor(private readonly requestAccount: RequestAccount) {
+    super({ passReqToCallback: true });
   }
 
   /**
@@ -20,7 +20,7 @@ export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
   }
 
   /** Passport turns `false` into a 401. */
-  async validate(token: string): Promise<Account | false> {
-    return (await this.accounts.findByApiKey(token)) ?? false;
+  async validate(request: Pick<Request, 'headers'>): Promise<Account | false> {
+    return (await this.requestAccount.of(request.headers)) ?? false;
   }
 }

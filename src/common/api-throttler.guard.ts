@@ -1,18 +1,39 @@
 import { Injectable, type ExecutionContext } from '@nestjs/common';
-import { ThrottlerGuard, type ThrottlerLimitDetail } from '@nestjs/throttler';
+import { Reflector } from '@nestjs/core';
+import {
+  InjectThrottlerOptions,
+  InjectThrottlerStorage,
+  ThrottlerGuard,
+  type ThrottlerLimitDetail,
+  type ThrottlerModuleOptions,
+  type ThrottlerStorage,
+} from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { bearerToken, hashApiKey } from '../auth/api-key';
+import { RequestAccount } from '../auth/request-account';
+import { clientKey } from './client-address';
 
 /**
  * Rate limits per API key. It runs before authentication, so that every API response (401 included) carries
- * the X-RateLimit headers; requests without a key are counted per client address.
+ * the X-RateLimit headers. Only a live key has a budget of its own: requests without one, or with a key that
+ * does not authenticate, are counted per client address, so that guessing keys gains no budget.
  */
 @Injectable()
 export class ApiThrottlerGuard extends ThrottlerGuard {
-  protected override getTracker(request: Record<string, unknown>): Promise<string> {
-    const key = bearerToken((request as unknown as Request).headers.authorization);
-    if (key !== null) return Promise.resolve(`key:${hashApiKey(key)}`);
-    return Promise.resolve(`ip:${(request as unknown as Request).ip ?? 'unknown'}`);
+  constructor(
+    @InjectThrottlerOptions() options: ThrottlerModuleOptions,
+    @InjectThrottlerStorage() storage: ThrottlerStorage,
+    reflector: Reflector,
+    private readonly requestAccount: RequestAccount,
+  ) {
+    super(options, storage, reflector);
+  }
+
+  protected override async getTracker(request: Record<string, unknown>): Promise<string> {
+    const { headers, ip } = request as unknown as Request;
+    const key = bearerToken(headers.authorization);
+    if (key !== null && (await this.requestAccount.of(headers)) !== null) return `key:${hashApiKey(key)}`;
+    return `ip:${clientKey(ip)}`;
   }
 
   /** One budget per key across all routes: the stock key is per route handler, which multiplies the limit. */

@@ -1,0 +1,16 @@
+import ipaddr from 'ipaddr.js';
+
+/** How much of an IPv6 address one client controls: a /64 is what a single subscriber is given. */
+const IPV6_CLIENT_PREFIX = 64;
+
+/**
+ * The key a limit counts a client by: an IPv4 address as it is (IPv4-mapped IPv6 included), an IPv6 address by
+ * its /64, so that a client cannot get a fresh budget by moving to another address of its own network.
+ */
+export function clientKey(address: string | undefined): string {
+  if (address === undefined || !ipaddr.isValid(address)) return 'unknown';
+  const parsed = ipaddr.process(address);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  const prefix = ipaddr.IPv6.networkAddressFromCIDR(`${parsed.toString()}/${IPV6_CLIENT_PREFIX}`);
+  return `${prefix.toString()}/${IPV6_CLIENT_PREFIX}`;
+}
