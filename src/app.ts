@@ -6,6 +6,7 @@ import helmet from 'helmet';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { requestIdMiddleware } from './common/logger';
+import { warnOfUntrustedProxy } from './common/proxy-warning';
 import type { AppConfig } from './config/app-config';
 import { APP_CONFIG } from './config/config.module';
 
@@ -20,6 +21,7 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.set('query parser', 'simple');
   app.disable('x-powered-by');
   app.use(requestIdMiddleware);
+  if (config.trustProxy === false) app.use(warnOfUntrustedProxy());
   // Served over plain HTTP too (behind a TLS proxy or on a laptop): do not tell browsers to upgrade.
   app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
 

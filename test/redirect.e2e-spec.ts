@@ -1,3 +1,4 @@
+import { Logger } from '@nestjs/common';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Response, Test } from 'supertest';
@@ -432,6 +433,44 @@ describe('Visiting short links', () => {
       const response = await post(`/${created.alias}/password`, { password: 'pw' }, { ip: '198.51.100.99' });
       expectPage(response, { status: 429, title: 'Too many attempts' });
       await expectClicks(account, created.id, 0);
+    });
+
+    it('counts an IPv6 visitor by its /64: moving to another address of the network earns no more guesses', async () => {
+      const account = await createAccount(t);
+      const created = await link(account, { redirect_password: 'pw' }, proxied);
+      for (let attempt = 1; attempt <= 5; attempt += 1) {
+        const visitor = { app: proxied, ip: `2001:db8:5:5::${attempt}` };
+        expect((await post(`/${created.alias}/password`, { password: 'wrong' }, visitor)).status).toBe(403);
+      }
+      const moved = { app: proxied, ip: '2001:db8:5:5:ffff:ffff:ffff:ffff' };
+      expectPage(await post(`/${created.alias}/password`, { password: 'pw' }, moved), {
+        status: 429,
+        title: 'Too many attempts',
+      });
+      const neighbour = { app: proxied, ip: '2001:db8:5:6::1' };
+      expect((await post(`/${created.alias}/password`, { password: 'wrong' }, neighbour)).status).toBe(403);
+    });
+
+    it('logs one warning the first time a forwarded header arrives without TRUST_PROXY, and none with it', async () => {
+      const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
+      const unset = await createTestApp();
+      const set = await createTestApp({ TRUST_PROXY: 'loopback' });
+      try {
+        for (const app of [unset, set]) {
+          for (let visit = 0; visit < 3; visit += 1) {
+            await get('/missing', { app, ip: '198.51.100.1' });
+            await app.http().get('/missing').set('Forwarded', 'for=198.51.100.2');
+          }
+        }
+        const warnings = warn.mock.calls.map((call) => String(call[0]));
+        expect(warnings.filter((message) => message.includes('TRUST_PROXY'))).toEqual([
+          expect.stringContaining('X-Forwarded-For'),
+        ]);
+      } finally {
+        warn.mockRestore();
+        await set.close();
+        await unset.close();
+      }
     });
 
     it("clears a visitor's failures once the password is right", async () => {

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { clientKey } from '../common/client-address';
 import { AccountsService } from '../auth/accounts.service';
 import { bearerToken } from '../auth/api-key';
 import { dataEnvelope } from '../common/envelope';
@@ -71,7 +72,7 @@ export class StatsPageService {
       await this.show(request, response, alias);
       return;
     }
-    const key = `stats|${request.ip ?? ''}|${link.id}`;
+    const key = `stats|${clientKey(request.ip)}|${link.id}`;
     const wait = this.limiter.retryAfter(key);
     if (wait > 0) {
       if (this.wantsJson(request)) {

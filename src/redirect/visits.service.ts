@@ -1,5 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
+import { clientKey } from '../common/client-address';
 import { verifySecret } from '../common/secret-hash';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
@@ -117,7 +118,7 @@ export class VisitsService {
       await this.continueAfterPassword(request, response, found, carry);
       return;
     }
-    const key = `${request.ip ?? ''}|${link.id}`;
+    const key = `${clientKey(request.ip)}|${link.id}`;
     const wait = this.limiter.retryAfter(key);
     if (wait > 0) {
       this.pages.sendTooManyAttempts(response, wait);
