@@ -1,4 +1,3 @@
-import { Logger } from '@nestjs/common';
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Response, Test } from 'supertest';
@@ -451,28 +450,6 @@ describe('Visiting short links', () => {
       expect((await post(`/${created.alias}/password`, { password: 'wrong' }, neighbour)).status).toBe(403);
     });
 
-    it('logs one warning the first time a forwarded header arrives without TRUST_PROXY, and none with it', async () => {
-      const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
-      const unset = await createTestApp();
-      const set = await createTestApp({ TRUST_PROXY: 'loopback' });
-      try {
-        for (const app of [unset, set]) {
-          for (let visit = 0; visit < 3; visit += 1) {
-            await get('/missing', { app, ip: '198.51.100.1' });
-            await app.http().get('/missing').set('Forwarded', 'for=198.51.100.2');
-          }
-        }
-        const warnings = warn.mock.calls.map((call) => String(call[0]));
-        expect(warnings.filter((message) => message.includes('TRUST_PROXY'))).toEqual([
-          expect.stringContaining('X-Forwarded-For'),
-        ]);
-      } finally {
-        warn.mockRestore();
-        await set.close();
-        await unset.close();
-      }
-    });
-
     it("clears a visitor's failures once the password is right", async () => {
       const account = await createAccount(t);
       const created = await link(account, { redirect_password: 'pw' }, proxied);
@@ -769,6 +746,48 @@ describe('Visiting short links', () => {
       const account = await createAccount(t);
       const created = await link(account, { url });
       expectRedirect(await get(`/${created.alias}${query}`), location);
+    });
+  });
+
+  describe('the cost of a visit', () => {
+    const parameters = (count: number) =>
+      Array.from({ length: count }, (_unused, index) => `p${index}=1`).join('&');
+
+    it('merges a query of 100 parameters', async () => {
+      const account = await createAccount(t);
+      const created = await link(account, {});
+      const response = await get(`/${created.alias}?${parameters(100)}`);
+      expectRedirect(response, `${DESTINATION}?${parameters(100)}`);
+      await expectClicks(account, created.id, 1);
+    });
+
+    it.each([
+      ['5,200 short parameters', 'a&'.repeat(5200)],
+      ['101 parameters', parameters(101)],
+      ['4 KB in one parameter', `q=${'x'.repeat(4095)}`],
+    ])('answers a query of %s with the 414 page, uncounted', async (_label, query) => {
+      const account = await createAccount(t);
+      const created = await link(account, {});
+      const html = expectPage(await get(`/${created.alias}?${query}`), {
+        status: 414,
+        title: 'Address too long',
+      });
+      expect(html).toContain('more query parameters than a short link passes on');
+      await expectClicks(account, created.id, 0);
+    });
+
+    it('drops a query carried by a form that is longer than a visit carries', async () => {
+      const account = await createAccount(t);
+      const created = await link(account, { sensitive_content: '1' });
+      const response = await post(`/${created.alias}/sensitive-consent`, { q: parameters(101) });
+      expectRedirect(response, DESTINATION);
+    });
+
+    it('is off with VISITOR_RATE_LIMIT_PER_MINUTE=0', async () => {
+      const account = await createAccount(t);
+      const created = await link(account, {});
+      const responses = await Promise.all(Array.from({ length: 40 }, () => get(`/${created.alias}/+`)));
+      expect(new Set(responses.map((response) => response.status))).toEqual(new Set([200]));
     });
   });
 

@@ -22,6 +22,8 @@ export interface AppConfig {
   initialApiKey: string | undefined;
   /** Requests per minute per API key; 0 turns rate limiting off. */
   rateLimitPerMinute: number;
+  /** Requests per minute per client address (IPv6: per /64) on the visitor routes; 0 turns the limit off. */
+  visitorRateLimitPerMinute: number;
   trustProxy: TrustProxy;
   redirectStatus: RedirectStatus;
   logLevel: LogLevel;
@@ -141,6 +143,8 @@ export function loadConfig(env: Env = process.env): AppConfig {
     dataDir: read(env, 'DATA_DIR') ?? './data',
     initialApiKey: initialApiKey(env),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 120, 0, 1_000_000),
+    // Ten a second for a whole minute: no person comes near it; an office behind one address rarely does.
+    visitorRateLimitPerMinute: integer(env, 'VISITOR_RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000),
     trustProxy: parseTrustProxy(read(env, 'TRUST_PROXY')),
     redirectStatus: redirectStatus as RedirectStatus,
     logLevel: logLevel as LogLevel,

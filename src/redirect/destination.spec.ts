@@ -1,4 +1,10 @@
-import { locationUrl, mergeQuery } from './destination';
+import {
+  locationUrl,
+  MAX_VISITOR_QUERY_LENGTH,
+  MAX_VISITOR_QUERY_PARAMETERS,
+  mergeQuery,
+  visitorQueryFits,
+} from './destination';
 
 describe('mergeQuery', () => {
   it.each([
@@ -72,6 +78,17 @@ describe('mergeQuery', () => {
     expect(merged).toBe('https://example.com/?a=1Set-Cookie:%20x=1&b=%01');
   });
 
+  it('merges thousands of parameters, repeated names grouped in the place of their first', () => {
+    const visitor = Array.from({ length: 5200 }, (_unused, index) => `p${index % 50}=${index}`);
+    const merged = new URL(mergeQuery('https://example.com/?a=1&p7=x&b=2', [...visitor, 'a=9'].join('&')));
+    const names = [...merged.searchParams.keys()];
+    expect(names.slice(0, 105)).toEqual(['a', ...Array<string>(104).fill('p7')]);
+    expect(merged.searchParams.getAll('p7')).toHaveLength(104);
+    expect(merged.searchParams.getAll('a')).toEqual(['9']);
+    expect(names.indexOf('b')).toBe(105);
+    expect(new Set(names).size).toBe(52);
+  });
+
   it('leaves a destination that is not a URL alone', () => {
     expect(mergeQuery('not a url', 'a=1')).toBe('not a url');
   });
@@ -97,5 +114,21 @@ describe('locationUrl', () => {
 
   it('percent-encodes what is not a URL rather than sending it raw', () => {
     expect(locationUrl('not a url \u00e9')).toBe('not%20a%20url%20%C3%A9');
+  });
+});
+
+describe('visitorQueryFits', () => {
+  const parameters = (count: number) =>
+    Array.from({ length: count }, (_unused, index) => `p${index}=1`).join('&');
+
+  it.each([
+    ['no query', '', true],
+    [`${MAX_VISITOR_QUERY_PARAMETERS} parameters`, parameters(MAX_VISITOR_QUERY_PARAMETERS), true],
+    [`${MAX_VISITOR_QUERY_PARAMETERS + 1} parameters`, parameters(MAX_VISITOR_QUERY_PARAMETERS + 1), false],
+    [`${MAX_VISITOR_QUERY_LENGTH} characters`, `q=${'x'.repeat(MAX_VISITOR_QUERY_LENGTH - 2)}`, true],
+    [`${MAX_VISITOR_QUERY_LENGTH + 1} characters`, `q=${'x'.repeat(MAX_VISITOR_QUERY_LENGTH - 1)}`, false],
+    ['5,200 short parameters', parameters(5200), false],
+  ])('%s: %s', (_label, query, fits) => {
+    expect(visitorQueryFits(query)).toBe(fits);
   });
 });

@@ -13,10 +13,22 @@ function parameters(query: string): { name: string; text: string }[] {
     });
 }
 
+/** The most of a visitor's query string a visit carries to the destination: far past any real campaign link. */
+export const MAX_VISITOR_QUERY_PARAMETERS = 100;
+export const MAX_VISITOR_QUERY_LENGTH = 4096;
+
+/** Whether a visitor's query string is within what a visit carries (longer ones get the 414 page). */
+export function visitorQueryFits(query: string): boolean {
+  if (query.length > MAX_VISITOR_QUERY_LENGTH) return false;
+  let separators = 0;
+  for (let index = query.indexOf('&'); index !== -1; index = query.indexOf('&', index + 1)) separators += 1;
+  return separators < MAX_VISITOR_QUERY_PARAMETERS;
+}
+
 /**
  * The destination with the visitor's own query parameters added to its own: the destination's parameters come
  * first, and a parameter both have takes the visitor's value (in the destination's place). Each side's
- * parameters keep the text they were written with (a signed destination URL stays valid).
+ * parameters keep the text they were written with (a signed destination URL stays valid). One pass over each.
  */
 export function mergeQuery(destination: string, visitorQuery: string): string {
   const visitor = parameters(visitorQuery.replace(/^\?/, ''));
@@ -27,18 +39,25 @@ export function mergeQuery(destination: string, visitorQuery: string): string {
   } catch {
     return destination;
   }
-  const names = new Set(visitor.map((parameter) => parameter.name));
-  const placed = new Set<string>();
+  // The visitor's parameters by name, names in the order they first appear.
+  const byName = new Map<string, string[]>();
+  for (const { name, text } of visitor) {
+    const texts = byName.get(name);
+    if (texts === undefined) byName.set(name, [text]);
+    else texts.push(text);
+  }
   const merged: string[] = [];
-  const place = (name: string) => {
+  const placed = new Set<string>();
+  const place = (name: string, texts: string[]) => {
     placed.add(name);
-    for (const parameter of visitor) if (parameter.name === name) merged.push(parameter.text);
+    for (const text of texts) merged.push(text);
   };
   for (const { name, text } of parameters(url.search.slice(1))) {
-    if (!names.has(name)) merged.push(text);
-    else if (!placed.has(name)) place(name);
+    const texts = byName.get(name);
+    if (texts === undefined) merged.push(text);
+    else if (!placed.has(name)) place(name, texts);
   }
-  for (const { name } of visitor) if (!placed.has(name)) place(name);
+  for (const [name, texts] of byName) if (!placed.has(name)) place(name, texts);
   // The URL parser percent-encodes what a URL may not hold (spaces, quotes, non-ASCII, control characters).
   url.search = merged.join('&');
   return url.href;

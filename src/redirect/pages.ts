@@ -13,6 +13,8 @@ export type PageName =
   | 'preview'
   | 'stats'
   | 'too-many-attempts'
+  | 'too-many-requests'
+  | 'query-too-long'
   | 'forbidden';
 
 const PAGE_NAMES: readonly PageName[] = [
@@ -24,6 +26,8 @@ const PAGE_NAMES: readonly PageName[] = [
   'preview',
   'stats',
   'too-many-attempts',
+  'too-many-requests',
+  'query-too-long',
   'forbidden',
 ];
 
@@ -126,13 +130,23 @@ export class Pages {
 
   /** 429 with `Retry-After`, and the wait in words. */
   sendTooManyAttempts(response: Response, waitMs: number): void {
-    const seconds = Math.ceil(waitMs / 1000);
-    const minutes = Math.ceil(seconds / 60);
-    const wait =
-      seconds < 60
-        ? `${seconds} second${seconds === 1 ? '' : 's'}`
-        : `${minutes} minute${minutes === 1 ? '' : 's'}`;
-    response.set('Retry-After', String(seconds));
+    const wait = this.retryAfter(response, waitMs);
     this.send(response, 429, 'too-many-attempts', { wait }, { title: 'Too many attempts' });
+  }
+
+  /** 429 for a client over the visitor routes' rate limit. */
+  sendTooManyRequests(response: Response, waitMs: number): void {
+    const wait = this.retryAfter(response, waitMs);
+    this.send(response, 429, 'too-many-requests', { wait }, { title: 'Too many requests' });
+  }
+
+  /** Sets `Retry-After` and says the wait in words. */
+  private retryAfter(response: Response, waitMs: number): string {
+    const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+    const minutes = Math.ceil(seconds / 60);
+    response.set('Retry-After', String(seconds));
+    return seconds < 60
+      ? `${seconds} second${seconds === 1 ? '' : 's'}`
+      : `${minutes} minute${minutes === 1 ? '' : 's'}`;
   }
 }

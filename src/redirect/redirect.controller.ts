@@ -1,4 +1,4 @@
-import { Controller, Get, Header, Param, Post, Req, Res } from '@nestjs/common';
+import { Controller, Get, Header, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
@@ -8,14 +8,19 @@ import { Public } from '../auth/public.decorator';
 import { ResourceNotFoundException } from '../common/exceptions';
 import { PIXELS_SCRIPT_PATH } from './pixel-markup';
 import { StatsPageService } from './stats-page.service';
+import { VisitorRateLimitGuard } from './visitor-rate-limit.guard';
 import { VisitsService } from './visits.service';
 
 const PIXELS_SCRIPT = readFileSync(join(__dirname, 'assets', 'pixels.js'), 'utf8');
 
-/** What visitors open: no API key, no API rate limit (password attempts have their own). */
+/**
+ * What visitors open: no API key and not the API's rate limit, but a per-address limit of their own that no
+ * person meets (password attempts have a stricter one).
+ */
 @ApiExcludeController()
 @Public()
 @SkipThrottle()
+@UseGuards(VisitorRateLimitGuard)
 @Controller()
 export class RedirectController {
   constructor(

@@ -8,12 +8,13 @@ import { AttemptLimiter } from './attempt-limiter';
 import { Pages } from './pages';
 import { RedirectController } from './redirect.controller';
 import { StatsPageService } from './stats-page.service';
+import { VisitorRateLimitGuard } from './visitor-rate-limit.guard';
 import { VisitsService } from './visits.service';
 
 /** The public visitor routes. Imported last: its `/:alias` routes come after every other route. */
 @Module({
   imports: [AuthModule, DomainsModule, LinksModule, StatsModule, TargetingModule],
   controllers: [RedirectController],
-  providers: [VisitsService, StatsPageService, Pages, AttemptLimiter],
+  providers: [VisitsService, StatsPageService, Pages, AttemptLimiter, VisitorRateLimitGuard],
 })
 export class RedirectModule {}

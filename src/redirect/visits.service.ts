@@ -16,7 +16,7 @@ import { GeoIp } from '../targeting/geoip';
 import { matchTarget } from '../targeting/matcher';
 import { profileVisitor, type VisitorProfile } from '../targeting/visitor';
 import { AttemptLimiter } from './attempt-limiter';
-import { locationUrl, mergeQuery } from './destination';
+import { locationUrl, mergeQuery, visitorQueryFits } from './destination';
 import { escapeHtml, Pages } from './pages';
 import { pixelMarkup } from './pixel-markup';
 import { issueVisitToken, verifyVisitToken } from './visit-token';
@@ -42,7 +42,8 @@ export function carried(request: Request): Carried {
   if (request.method === 'POST') {
     const body = (request.body ?? {}) as Record<string, unknown>;
     return {
-      query: typeof body.q === 'string' ? body.q.slice(0, 4096) : '',
+      // The forms carry what a GET let through; a longer one was not written by this service and is dropped.
+      query: typeof body.q === 'string' && visitorQueryFits(body.q) ? body.q : '',
       referrer: typeof body.ref === 'string' ? body.ref.slice(0, 2048) : '',
     };
   }
@@ -97,6 +98,10 @@ export class VisitsService {
 
   /** `GET /{alias}`. */
   async open(request: Request, response: Response, alias: string): Promise<void> {
+    if (!visitorQueryFits(carried(request).query)) {
+      this.pages.send(response, 414, 'query-too-long', {}, { title: 'Address too long' });
+      return;
+    }
     const found = await this.gate(request, response, alias);
     if (found === null) return;
     if (found.link.redirectPasswordHash !== null) {

@@ -33,7 +33,9 @@ export interface TestApp {
 
 /**
  * Boots AppModule exactly as main.ts does, on the run's test database. `env` overrides settings for this app
- * only (they are read while it boots).
+ * only (they are read while it boots). Passport keeps one strategy per name for the whole process: the app made
+ * last authenticates API requests for every app of a file, so a file that closes an app early makes no other
+ * after the ones it keeps.
  */
 export async function createTestApp(
   env: Record<string, string> = {},
