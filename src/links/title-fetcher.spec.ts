@@ -85,6 +85,81 @@ describe('extractTitle', () => {
 
     expect(title).toBe(`${'&'.repeat(200)} ${'x'.repeat(54)}`);
   });
+
+  it('ignores elements whose name only begins with title', () => {
+    expect(extractTitle('<titles>No</titles><title-bar>No</title-bar><title>Yes</title>')).toBe('Yes');
+  });
+
+  it('reads a title whose tag name ends in white space or a slash', () => {
+    expect(extractTitle('<title\n  lang="en">Spaced</title>')).toBe('Spaced');
+    expect(extractTitle('<title/>Slashed</title>')).toBe('Slashed');
+  });
+
+  it('skips a closing tag that is not one and reads to the real one', () => {
+    expect(extractTitle('<title>a</titlex>b</title \n>c</title>')).toBe('a</titlex>b');
+  });
+
+  it('looks for the title in the first 64 KiB of the page only', () => {
+    const title = '<title>Late</title>';
+
+    expect(extractTitle(`<!--${'x'.repeat(60 * 1024)}-->${title}`)).toBe('Late');
+    expect(extractTitle(`<!--${'x'.repeat(64 * 1024)}-->${title}`)).toBeNull();
+  });
+
+  it('keeps 255 characters of a title thousands of characters long', () => {
+    expect(extractTitle(`<title>${'a'.repeat(50_000)}</title>`)).toBe('a'.repeat(255));
+    expect(extractTitle(`<title>${'&lt;'.repeat(10_000)}</title>`)).toBe('<'.repeat(255));
+  });
+
+  describe('on pages built to be slow to scan', () => {
+    const PAGE_CHARS = 512 * 1024;
+    /** One link create must not hold the event loop longer than this. */
+    const BUDGET_MS = 50;
+
+    /** `head`, then `unit` repeated to make 512 KiB in all. */
+    function page(unit: string, head = ''): string {
+      const rest = PAGE_CHARS - head.length;
+      return head + unit.repeat(Math.ceil(rest / unit.length)).slice(0, rest);
+    }
+
+    /** A title closed well within the scan bound, padded out to 512 KiB after it. */
+    function titled(text: string): string {
+      return page(' ', `<title>${text}</title>`);
+    }
+
+    /** The fastest of up to three runs, stopping at the first within budget: only a scan always slow fails. */
+    function scanMs(html: string): number {
+      let fastest = Infinity;
+      for (let run = 0; run < 3 && fastest >= BUDGET_MS; run += 1) {
+        const started = performance.now();
+        extractTitle(html);
+        fastest = Math.min(fastest, performance.now() - started);
+      }
+      return fastest;
+    }
+
+    it.each([
+      ['"<title" repeated', page('<title')],
+      ['"<TiTlE " repeated', page('<TiTlE ')],
+      ['"<title>" repeated, never closed', page('<title>')],
+      ['"<titlex" repeated', page('<titlex')],
+      ['"<titl" repeated', page('<titl')],
+      ['"<" repeated', page('<')],
+      ['a title followed by "</titl" repeated', page('</titl', '<title>')],
+      ['a title followed by "</title " repeated', page('</title ', '<title>')],
+      ['a title followed by "</" repeated', page('</', '<title>')],
+      ['a title followed by one "</title" and white space', page('\t', '<title></title')],
+      ['a title of white space runs', titled(' \n\t'.repeat(20_000) + 'x')],
+      ['a title of "&#x" repeated', titled('&#x'.repeat(20_000))],
+      ['a title of "&#" repeated', titled('&#'.repeat(30_000))],
+      ['a title of one long named-entity-like run', titled(`&${'a'.repeat(60_000)}`)],
+      ['a title of one long hexadecimal-reference-like run', titled(`&#x${'f'.repeat(60_000)}`)],
+      ['a title of "&amp;" repeated', titled('&amp;'.repeat(12_000))],
+    ])(`scans %s (512 KiB) in under ${BUDGET_MS} ms`, (_label, html) => {
+      expect(html).toHaveLength(PAGE_CHARS);
+      expect(scanMs(html)).toBeLessThan(BUDGET_MS);
+    });
+  });
 });
 
 describe('isPublicAddress', () => {

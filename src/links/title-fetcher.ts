@@ -37,11 +37,19 @@ export const DEFAULT_TITLE_FETCH_OPTIONS: TitleFetchOptions = {
 
 const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
 
+/** The title belongs in the head, at the top of the page: looking no further makes a big page no slower to scan. */
+const TITLE_SCAN_CHARS = 64 * 1024;
+/** Room for 255 characters even if each is written as an entity: decoding and folding never see more. */
+const TITLE_TEXT_CHARS = 8 * 1024;
+const GREATER_THAN = 0x3e;
+const SLASH = 0x2f;
+
 /** The text of the first `<title>`, entities decoded, white space folded, at most 255 characters. */
 export function extractTitle(html: string): string | null {
-  const match = /<title[^>]*>([\s\S]*?)<\/title\s*>/i.exec(html);
-  if (match === null) return null;
-  const text = match[1]
+  const raw = titleElementText(html.slice(0, TITLE_SCAN_CHARS));
+  if (raw === null) return null;
+  const text = raw
+    .slice(0, TITLE_TEXT_CHARS)
     .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity: string, body: string) => {
       if (body.startsWith('#x') || body.startsWith('#X'))
         return safeCodePoint(parseInt(body.slice(2), 16), entity);
@@ -53,6 +61,51 @@ export function extractTitle(html: string): string | null {
     .replace(/\s+/g, ' ')
     .trim();
   return text === '' ? null : [...text].slice(0, 255).join('');
+}
+
+/**
+ * The raw text of the first `<title>` element, found by indexOf alone so each character is looked at a bounded
+ * number of times: a backtracking pattern took tens of seconds on a page of `<title` repeated.
+ */
+function titleElementText(html: string): string | null {
+  let open = html.indexOf('<');
+  while (open !== -1 && !(isWordAt(html, open + 1, 'title') && endsTagName(html.charCodeAt(open + 6)))) {
+    open = html.indexOf('<', open + 1);
+  }
+  if (open === -1) return null;
+  const openEnd = html.indexOf('>', open + 6);
+  if (openEnd === -1) return null;
+  const textStart = openEnd + 1;
+  let close = html.indexOf('</', textStart);
+  while (close !== -1) {
+    let next = close + 2;
+    if (isWordAt(html, next, 'title')) {
+      next += 5;
+      while (isHtmlSpace(html.charCodeAt(next))) next += 1;
+      if (html.charCodeAt(next) === GREATER_THAN) return html.slice(textStart, close);
+    }
+    close = html.indexOf('</', next);
+  }
+  return null;
+}
+
+/** Whether the lower-case ASCII `word` is written at `at` in any case, without copying the page to lower-case it. */
+function isWordAt(html: string, at: number, word: string): boolean {
+  for (let offset = 0; offset < word.length; offset += 1) {
+    // Setting bit 0x20 lower-cases an ASCII letter and turns no other character into one.
+    if ((html.charCodeAt(at + offset) | 0x20) !== word.charCodeAt(offset)) return false;
+  }
+  return true;
+}
+
+/** A tag name ends at white space, `/` or `>`: `<titles>` and `<title-bar>` are other elements. */
+function endsTagName(code: number): boolean {
+  return isHtmlSpace(code) || code === SLASH || code === GREATER_THAN;
+}
+
+/** Tab, line feed, form feed, carriage return and space. */
+function isHtmlSpace(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d;
 }
 
 function safeCodePoint(code: number, fallback: string): string {
