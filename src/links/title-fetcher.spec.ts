@@ -205,6 +205,62 @@ describe('isPublicAddress', () => {
     },
   );
 
+  describe('IPv6 forms that carry an IPv4 address', () => {
+    it.each([
+      ['::7f00:1', 'IPv4-compatible 127.0.0.1'],
+      ['::127.0.0.1', 'IPv4-compatible 127.0.0.1, dotted'],
+      ['0:0:0:0:0:0:7f00:1', 'IPv4-compatible 127.0.0.1, uncompressed'],
+      ['::a9fe:a9fe', 'IPv4-compatible 169.254.169.254 (cloud metadata)'],
+      ['::a00:1', 'IPv4-compatible 10.0.0.1'],
+      ['::808:808', 'IPv4-compatible 8.8.8.8: a form no network routes'],
+      ['::8.8.8.8', 'IPv4-compatible 8.8.8.8, dotted, which a lenient parser reads as IPv4-mapped'],
+      ['::ffff:a9fe:a9fe', 'IPv4-mapped 169.254.169.254'],
+      ['::ffff:0:0', 'IPv4-mapped 0.0.0.0'],
+      ['::ffff:0:7f00:1', 'IPv4-translated 127.0.0.1'],
+      ['::ffff:0:808:808', 'IPv4-translated 8.8.8.8: a form no network routes'],
+      ['64:ff9b::7f00:1', 'NAT64 127.0.0.1'],
+      ['64:ff9b::127.0.0.1', 'NAT64 127.0.0.1, dotted'],
+      ['64:ff9b::a9fe:a9fe', 'NAT64 169.254.169.254'],
+      ['64:ff9b::c0a8:101', 'NAT64 192.168.1.1'],
+      ['64:ff9b:1::808:808', 'local-use NAT64, a private network’s translator'],
+      ['64:ff9b:1:7f00:1::', 'local-use NAT64 with 127.0.0.1 after its /48'],
+      ['2002:7f00:1::', '6to4 of 127.0.0.1'],
+      ['2002:7f00:0001::1', '6to4 of 127.0.0.1, an interface in it'],
+      ['2002:a9fe:a9fe::', '6to4 of 169.254.169.254'],
+      ['2002:a00:1::1', '6to4 of 10.0.0.1'],
+      ['2001:0:808:808::80ff:fffe', 'Teredo with client 127.0.0.1'],
+      ['2001:0:808:808:8000:0:5601:5601', 'Teredo with client 169.254.169.254'],
+      ['2001:0:a00:1::f7f7:f7f7', 'Teredo through server 10.0.0.1'],
+    ])('refuses %s (%s)', (address) => {
+      expect(isPublicAddress(address)).toBe(false);
+    });
+
+    it.each([
+      ['::ffff:808:808', 'IPv4-mapped 8.8.8.8, in hexadecimal'],
+      ['64:ff9b::808:808', 'NAT64 8.8.8.8, as DNS64 answers on an IPv6-only network'],
+      ['64:ff9b::1.1.1.1', 'NAT64 1.1.1.1, dotted'],
+      ['2002:808:808::1', '6to4 of 8.8.8.8'],
+      ['2001:0:808:808::f7f7:f7f7', 'Teredo through server 8.8.8.8 with client 8.8.8.8'],
+    ])('allows %s (%s)', (address) => {
+      expect(isPublicAddress(address)).toBe(true);
+    });
+  });
+
+  it.each([
+    ['fec0::1', 'deprecated site-local'],
+    ['100::1', 'the discard prefix'],
+    ['2001:db8::1', 'documentation'],
+    ['3fff::1', 'documentation, RFC 9637'],
+    ['2001:2::1', 'benchmarking'],
+    ['5f00::1', 'segment routing'],
+    ['::1:0:0:1', 'elsewhere in the reserved ::/8'],
+    ['4000::1', 'outside the global unicast 2000::/3'],
+    ['fe80::1%eth0', 'IPv6 link-local with a zone'],
+    ['2606:4700::1111%eth0', 'a public IPv6 address with a zone, which only names a link'],
+  ])('refuses %s (%s)', (address) => {
+    expect(isPublicAddress(address)).toBe(false);
+  });
+
   it.each(['', 'localhost', 'example.com', '999.1.1.1', 'not an address'])(
     'refuses %j, which is not an address',
     (address) => {
@@ -217,6 +273,8 @@ describe('TitleFetcher.fetchTitle', () => {
   let server: Server;
   let port: number;
   const requests: string[] = [];
+  /** Connections the server accepted since the test began. */
+  let connections = 0;
   let handler: (request: IncomingMessage, response: ServerResponse) => void;
 
   beforeAll(async () => {
@@ -224,6 +282,7 @@ describe('TitleFetcher.fetchTitle', () => {
       requests.push(request.url ?? '');
       handler(request, response);
     });
+    server.on('connection', () => (connections += 1));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     port = (server.address() as AddressInfo).port;
   });
@@ -237,6 +296,7 @@ describe('TitleFetcher.fetchTitle', () => {
 
   beforeEach(() => {
     requests.length = 0;
+    connections = 0;
   });
 
   /** A fetcher that may reach this test's server, as `page.test`, and nothing else. */
@@ -276,6 +336,54 @@ describe('TitleFetcher.fetchTitle', () => {
     ).rejects.toThrow('refused to connect to 127.0.0.1');
     expect(requests).toEqual([]);
   });
+
+  it.each([
+    '[::7f00:1]',
+    '[::a9fe:a9fe]',
+    '[::127.0.0.1]',
+    '[::ffff:127.0.0.1]',
+    '[::ffff:7f00:1]',
+    '[64:ff9b::7f00:1]',
+    '[2002:7f00:1::]',
+    '[2001:0:808:808::80ff:fffe]',
+    '2130706433',
+    '0x7f.1',
+    '017700000001',
+    '127.1',
+  ])('refuses http://%s/ with the default policy, without connecting or resolving', async (host) => {
+    handler = html('<title>Secret</title>');
+    const resolved: string[] = [];
+    const asked: string[] = [];
+    const guarded = fetcher({
+      resolve: (name) => {
+        resolved.push(name);
+        return Promise.resolve(['127.0.0.1']);
+      },
+      allowAddress: (address) => {
+        asked.push(address);
+        return isPublicAddress(address);
+      },
+    });
+
+    await expect(guarded.fetchTitle(`http://${host}:${port}/`)).rejects.toThrow('refused to connect to');
+    expect(resolved).toEqual([]);
+    expect(asked).toHaveLength(1);
+    expect(connections).toBe(0);
+    expect(requests).toEqual([]);
+  });
+
+  it.each(['::7f00:1', '::127.0.0.1', '::a9fe:a9fe', '::ffff:7f00:1', '64:ff9b::7f00:1', '2002:7f00:1::'])(
+    'refuses a name that resolves to %s with the default policy, without connecting',
+    async (address) => {
+      handler = html('<title>Secret</title>');
+      const guarded = fetcher({ resolve: () => Promise.resolve([address]), allowAddress: isPublicAddress });
+
+      await expect(guarded.fetchTitle(`http://page.test:${port}/`)).rejects.toThrow(
+        'refused to connect to page.test',
+      );
+      expect(connections).toBe(0);
+    },
+  );
 
   it('refuses a name when any of its addresses is refused', async () => {
     handler = html('<title>Secret</title>');

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nes
 import { lookup as dnsLookup } from 'node:dns/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { isIP, type LookupFunction } from 'node:net';
+import { isIP, isIPv6, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 export interface TitleFetchOptions {
@@ -17,14 +17,71 @@ export interface TitleFetchOptions {
 
 export const TITLE_FETCH_OPTIONS = Symbol('TITLE_FETCH_OPTIONS');
 
-/** Public unicast addresses only: never loopback, private, link-local, unique-local, multicast or reserved. */
+/**
+ * Public unicast addresses only: never loopback, private, link-local, unique-local, multicast or reserved. An IPv6
+ * address that carries an IPv4 one (mapped, NAT64, 6to4, Teredo) is judged by the IPv4 address it leads to.
+ */
 export function isPublicAddress(address: string): boolean {
-  if (!ipaddr.isValid(address)) return false;
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  // Only the spellings a socket takes as written, so the check and the connection cannot read them differently.
+  if (isIP(address) === 0) return false;
+  // A zone only names a link: no public address needs one.
+  if (address.includes('%')) return false;
+  const parsed = ipaddr.parse(isIPv6(address) ? canonicalIPv6(address) : address);
+  return parsed instanceof ipaddr.IPv6 ? isPublicIPv6(parsed) : isPublicIPv4(parsed);
+}
+
+/** ipaddr.js reads `::a.b.c.d` as `::ffff:a.b.c.d`; the URL standard's hexadecimal form means one thing only. */
+function canonicalIPv6(address: string): string {
+  return new URL(`http://[${address}]/`).hostname.slice(1, -1);
+}
+
+function isPublicIPv4(address: ipaddr.IPv4): boolean {
+  return address.range() === 'unicast';
+}
+
+/** Only 2000::/3 is assigned for global unicast; outside it lie the IPv4-compatible ::/96 and other reserved space. */
+const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
+/** RFC 6052's well-known NAT64 prefix; the local-use 64:ff9b:1::/48 belongs to a private network's translator. */
+const WELL_KNOWN_NAT64 = ipaddr.parseCIDR('64:ff9b::/96');
+
+function isPublicIPv6(address: ipaddr.IPv6): boolean {
+  const parts = address.parts;
+  switch (address.range()) {
+    case 'ipv4Mapped':
+      return isPublicIPv4(ipv4FromParts(parts[6], parts[7]));
+    case 'rfc6052':
+      return address.match(WELL_KNOWN_NAT64) && isPublicIPv4(ipv4FromParts(parts[6], parts[7]));
+    case '6to4':
+      return isPublicIPv4(ipv4FromParts(parts[1], parts[2]));
+    case 'teredo':
+      // The Teredo server sits in bits 32-63 and the client, inverted, in the last 32: both ends must be public.
+      return (
+        isPublicIPv4(ipv4FromParts(parts[2], parts[3])) &&
+        isPublicIPv4(ipv4FromParts(parts[6] ^ 0xffff, parts[7] ^ 0xffff))
+      );
+    case 'unicast':
+      return address.match(GLOBAL_UNICAST);
+    case 'unspecified':
+    case 'loopback':
+    case 'linkLocal':
+    case 'uniqueLocal':
+    case 'multicast':
+    case 'rfc6145': // IPv4-translated ::ffff:0:a.b.c.d: like IPv4-compatible, a form no network routes any more.
+    case 'reserved':
+    case 'benchmarking':
+    case 'amt':
+    case 'as112v6':
+    case 'orchid2':
+    case 'droneRemoteIdProtocolEntityTags':
+      return false;
+    // Ranges ipaddr.js reports beyond its types: discard, deprecatedSiteLocal, deprecatedOrchid, segmentRouting.
+    default:
+      return false;
   }
-  return parsed.range() === 'unicast';
+}
+
+function ipv4FromParts(high: number, low: number): ipaddr.IPv4 {
+  return new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
 }
 
 export const DEFAULT_TITLE_FETCH_OPTIONS: TitleFetchOptions = {
