@@ -1,6 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Response, Test } from 'supertest';
+import { hashSecret, verifySecret } from '../src/common/secret-hash';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import {
   clickRows,
@@ -570,6 +571,38 @@ describe('Visiting short links', () => {
       expectRedirect(
         await post(`/${created.alias}/sensitive-consent`, { q: 'b=2&a=3', token }),
         'https://example.com/landing?a=3&b=2',
+      );
+      await expectClicks(account, created.id, 1);
+    });
+
+    it('upgrades a hash made with earlier scrypt parameters on the right password, the token still good', async () => {
+      const account = await createAccount(t);
+      const created = await passwordAndConsent(account);
+      const earlier = await hashSecret('pw', { N: 16384, r: 8, p: 1 });
+      await t.dataSource.query('UPDATE links SET redirect_password_hash = $1 WHERE id = $2', [
+        earlier,
+        created.id,
+      ]);
+      const storedHash = async () => {
+        const rows = await t.dataSource.query<{ redirect_password_hash: string }[]>(
+          'SELECT redirect_password_hash FROM links WHERE id = $1',
+          [created.id],
+        );
+        return rows[0].redirect_password_hash;
+      };
+
+      expectPage(await post(`/${created.alias}/password`, { password: 'wrong' }), {
+        ...PASSWORD_PAGE,
+        status: 403,
+      });
+      expect(await storedHash()).toBe(earlier);
+      const html = expectPage(await post(`/${created.alias}/password`, { password: 'pw' }), CONSENT_PAGE);
+      const upgraded = await storedHash();
+      expect(upgraded).toMatch(/^scrypt\$16384\$8\$5\$/);
+      await expect(verifySecret('pw', upgraded)).resolves.toBe(true);
+      expectRedirect(
+        await post(`/${created.alias}/sensitive-consent`, { token: hiddenField(html, 'token')! }),
+        created.url,
       );
       await expectClicks(account, created.id, 1);
     });

@@ -1,3 +1,4 @@
+import { hashSecret, verifySecret } from '../src/common/secret-hash';
 import type { Response, Test } from 'supertest';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { createLink, expectPage, formAction, IP, UA, unique, type LinkData } from './support/visitors';
@@ -538,6 +539,31 @@ describe('Stats', () => {
       const json = await page(alias, { json: true });
       expect(json.status).toBe(404);
       expect(json.body).toEqual(NOT_FOUND);
+    });
+
+    it('is a 404 for a disabled link, as a page or JSON, even to its owner, as its redirect is', async () => {
+      const account = await createAccount(t);
+      const created = await link(account, { disabled: '1' });
+      expectPage(await page(created.alias), { status: 404, title: 'Link not found' });
+      const json = await page(created.alias, { json: true, auth: account.auth });
+      expect(json.status).toBe(404);
+      expect(json.body).toEqual(NOT_FOUND);
+      const posted = await submit(created.alias, 'anything');
+      expect(posted.status).toBe(404);
+    });
+
+    it('upgrades a stats password hash made with earlier scrypt parameters on the right password', async () => {
+      const account = await createAccount(t);
+      const created = await link(account, { privacy: '2', password: 'stats secret' });
+      const earlier = await hashSecret('stats secret', { N: 16384, r: 8, p: 1 });
+      await t.dataSource.query('UPDATE links SET password_hash = $1 WHERE id = $2', [earlier, created.id]);
+      expectStatsPage(await submit(created.alias, 'stats secret'), created.alias);
+      const [{ password_hash: upgraded }] = await t.dataSource.query<{ password_hash: string }[]>(
+        'SELECT password_hash FROM links WHERE id = $1',
+        [created.id],
+      );
+      expect(upgraded).toMatch(/^scrypt\$16384\$8\$5\$/);
+      await expect(verifySecret('stats secret', upgraded)).resolves.toBe(true);
     });
 
     it("keeps a private link's stats to its owner's key", async () => {

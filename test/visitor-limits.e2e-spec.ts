@@ -68,7 +68,7 @@ describe('visitor routes', () => {
     it('logs one warning the first time a forwarded header arrives, and none with TRUST_PROXY set', async () => {
       const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
       try {
-        for (const env of [{}, { TRUST_PROXY: 'loopback' }]) {
+        for (const env of [{}, { TRUST_PROXY: 'loopback' }] as Record<string, string>[]) {
           const app = await createTestApp(env);
           for (let request = 0; request < 3; request += 1) {
             await visit(app, '/missing', '198.51.100.1');

@@ -1,8 +1,11 @@
 import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
 
-/** Slow hashes for the passwords of links (visitor and stats passwords): scrypt, N=2^14, r=8, p=1. */
-
-const PARAMETERS: Required<Pick<ScryptOptions, 'N' | 'r' | 'p'>> = { N: 16384, r: 8, p: 1 };
+/**
+ * Slow hashes for the passwords of links (visitor and stats passwords): scrypt with N=2^14, r=8, p=5, one of
+ * OWASP's equivalent settings for scrypt, the one with the least memory (16 MiB a hash, so the four hashing
+ * threads fit a small container). Hashes made with other parameters still verify, and are upgraded on use.
+ */
+export const SCRYPT_PARAMETERS: Required<Pick<ScryptOptions, 'N' | 'r' | 'p'>> = { N: 16384, r: 8, p: 5 };
 const KEY_LENGTH = 32;
 
 function derive(secret: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
@@ -11,17 +14,17 @@ function derive(secret: string, salt: Buffer, options: ScryptOptions): Promise<B
       secret.normalize('NFC'),
       salt,
       KEY_LENGTH,
-      { ...options, maxmem: 64 * 1024 * 1024 },
+      { ...options, maxmem: 256 * 1024 * 1024 },
       (error, key) => (error === null ? resolve(key) : reject(error)),
     );
   });
 }
 
 /** `scrypt$N$r$p$salt$hash`, salt and hash in base64url: the parameters travel with the hash. */
-export async function hashSecret(secret: string): Promise<string> {
+export async function hashSecret(secret: string, parameters = SCRYPT_PARAMETERS): Promise<string> {
   const salt = randomBytes(16);
-  const key = await derive(secret, salt, PARAMETERS);
-  const { N, r, p } = PARAMETERS;
+  const key = await derive(secret, salt, parameters);
+  const { N, r, p } = parameters;
   return ['scrypt', N, r, p, salt.toString('base64url'), key.toString('base64url')].join('$');
 }
 
@@ -35,4 +38,10 @@ export async function verifySecret(secret: string, stored: string): Promise<bool
     p: Number(p),
   });
   return actual.length === expected.length && timingSafeEqual(actual, expected);
+}
+
+/** Whether a stored hash was made with other parameters than today's, and should be made again. */
+export function needsRehash(stored: string): boolean {
+  const { N, r, p } = SCRYPT_PARAMETERS;
+  return !stored.startsWith(`scrypt$${N}$${r}$${p}$`);
 }

@@ -6,7 +6,7 @@ import { isUniqueViolation } from '../common/database-errors';
 import { ResourceNotFoundException, ValidationFailedException, type FieldErrors } from '../common/exceptions';
 import type { Page } from '../common/pagination';
 import { substringPattern } from '../common/search';
-import { hashSecret } from '../common/secret-hash';
+import { hashSecret, needsRehash } from '../common/secret-hash';
 import { toDomainSummary } from '../domains/domain.mapper';
 import { DomainsService } from '../domains/domains.service';
 import { toPixelResponse, type PixelResponse } from '../pixels/pixel.mapper';
@@ -245,6 +245,27 @@ export class LinksService {
       .where('link.domain_id = :domainId AND lower(link.alias) = lower(:alias)', { domainId, alias })
       .getRawAndEntities<{ has_pixels: boolean }>();
     return entities.length === 0 ? null : { link: entities[0], hasPixels: raw[0].has_pixels };
+  }
+
+  /**
+   * After a right password: the stored hash made again with today's parameters when it was made with older ones,
+   * unless the link got another password meanwhile. Returns the hash the link has now.
+   */
+  async upgradeSecretHash(
+    linkId: number,
+    field: 'passwordHash' | 'redirectPasswordHash',
+    stored: string,
+    secret: string,
+  ): Promise<string> {
+    if (!needsRehash(stored)) return stored;
+    const upgraded = await hashSecret(secret);
+    const { affected } = await this.links
+      .createQueryBuilder()
+      .update(Link)
+      .set({ [field]: upgraded })
+      .where({ id: linkId, [field]: stored })
+      .execute();
+    return affected === 1 ? upgraded : stored;
   }
 
   /** A link's pixels, for the page that loads them. */

@@ -6,6 +6,7 @@ import { bearerToken } from '../auth/api-key';
 import { dataEnvelope } from '../common/envelope';
 import { verifySecret } from '../common/secret-hash';
 import { LinkPrivacy, type Link } from '../links/link.entity';
+import { LinksService } from '../links/links.service';
 import { STATS_NAMES, type StatsName } from '../stats/dto/stats-query.dto';
 import { statsRange, StatsService, type StatsRow } from '../stats/stats.service';
 import { AttemptLimiter } from './attempt-limiter';
@@ -49,6 +50,7 @@ export class StatsPageService {
     private readonly accounts: AccountsService,
     private readonly limiter: AttemptLimiter,
     private readonly pages: Pages,
+    private readonly links: LinksService,
   ) {}
 
   async show(request: Request, response: Response, alias: string): Promise<void> {
@@ -91,12 +93,14 @@ export class StatsPageService {
       return;
     }
     this.limiter.succeed(key);
+    await this.links.upgradeSecretHash(link.id, 'passwordHash', link.passwordHash, password);
     await this.render(request, response, link);
   }
 
   private async link(request: Request, response: Response, alias: string): Promise<Link | null> {
     const { found } = await this.visits.resolve(request, alias);
-    if (found === null) {
+    // A disabled link is gone for visitors, its stats page included, as its redirect is.
+    if (found === null || found.link.disabled) {
       if (this.wantsJson(request)) response.status(404).json({ message: 'Resource not found.', status: 404 });
       else this.pages.send(response, 404, 'not-found', {}, { title: 'Link not found' });
       return null;

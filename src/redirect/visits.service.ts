@@ -137,6 +137,13 @@ export class VisitsService {
       return;
     }
     this.limiter.succeed(key);
+    // The consent token is keyed by the hash: it must be issued with the one the link has from now on.
+    link.redirectPasswordHash = await this.links.upgradeSecretHash(
+      link.id,
+      'redirectPasswordHash',
+      link.redirectPasswordHash,
+      password,
+    );
     await this.continueAfterPassword(request, response, found, carry);
   }
 
