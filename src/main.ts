@@ -1,4 +1,6 @@
 import 'reflect-metadata';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { Server as NetServer, type Socket } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config/app-config';
@@ -9,23 +11,115 @@ import { EmbeddedDatabaseBusyError } from './database/embedded-database';
 const DRAIN_TIMEOUT_MS = 25_000;
 
 /**
- * SIGTERM or SIGINT: stop accepting connections, finish the requests in flight, close the database (the
- * embedded one included) and exit 0. A second signal, or a drain past the timeout, exits at once with 1.
+ * How long a request that a client has already sent may still be on its way to the process: in the network, or in
+ * the kernel's queues, where on a loaded machine it waits tens of milliseconds even over loopback. After a signal the
+ * listening socket stays open this long (closing it resets the connections the kernel has not handed over yet), and
+ * a connection with no request in progress is closed once it has stayed silent this long.
+ */
+const IN_TRANSIT_MS = 250;
+
+interface Connection {
+  /** Requests received on it whose response has not closed yet. */
+  requests: number;
+  /** The response to its latest request: the one that says `Connection: close` once the process is stopping. */
+  latest: ServerResponse | undefined;
+  /** Its bytesRead when last seen with no request in progress; undefined when it had one. */
+  seenBytes: number | undefined;
+}
+
+/**
+ * Keeps the connections of `server` in view, so that `drain()` can answer every request already sent: the listening
+ * socket closes {@link IN_TRANSIT_MS} after the call; a connection with a request in progress gets its answer with
+ * `Connection: close`, then closes; one that stays silent for {@link IN_TRANSIT_MS} is closed. The promise resolves
+ * once every connection has closed. Not `server.close()`: it destroys at once a keep-alive connection whose next
+ * request has arrived but is not read yet, which resets that request.
+ */
+function connectionDrain(server: Server): { drain: () => Promise<void> } {
+  const connections = new Map<Socket, Connection>();
+  let stopping = false;
+
+  // The latest response on a connection closes it; an earlier one, pipelined, no longer does if not sent yet.
+  const closeAfter = (connection: Connection, response: ServerResponse) => {
+    const previous = connection.latest;
+    if (previous !== undefined && previous !== response && !previous.headersSent) {
+      previous.removeHeader('Connection');
+    }
+    if (!response.headersSent) response.setHeader('Connection', 'close');
+  };
+
+  server.on('connection', (socket: Socket) => {
+    connections.set(socket, { requests: 0, latest: undefined, seenBytes: undefined });
+    socket.once('close', () => connections.delete(socket));
+  });
+  // Ahead of the application's listener, so that the count sees the response before it can end.
+  server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
+    const connection = connections.get(request.socket);
+    if (connection === undefined) return;
+    connection.requests += 1;
+    connection.seenBytes = undefined;
+    response.once('close', () => (connection.requests -= 1));
+    if (stopping) closeAfter(connection, response);
+    connection.latest = response;
+  });
+
+  // Closes the connections that have no request in progress and have read nothing since the last look.
+  const closeSilent = () => {
+    for (const [socket, connection] of connections) {
+      if (connection.requests > 0) {
+        connection.seenBytes = undefined;
+      } else if (connection.seenBytes === socket.bytesRead) {
+        socket.destroy();
+      } else {
+        connection.seenBytes = socket.bytesRead;
+      }
+    }
+  };
+
+  const drain = () =>
+    new Promise<void>((resolve) => {
+      stopping = true;
+      for (const connection of connections.values()) {
+        if (connection.requests > 0 && connection.latest !== undefined) {
+          closeAfter(connection, connection.latest);
+        }
+      }
+      closeSilent();
+      // Each look runs after a poll of the event loop, so that what has arrived on a connection has been read.
+      const sweep = setInterval(() => setImmediate(closeSilent), IN_TRANSIT_MS);
+      setTimeout(() => {
+        // The listening socket only: the callback runs once every connection has closed.
+        NetServer.prototype.close.call(server, () => {
+          clearInterval(sweep);
+          resolve();
+        });
+      }, IN_TRANSIT_MS);
+    });
+  return { drain };
+}
+
+/**
+ * SIGTERM or SIGINT: stop accepting connections, answer every request already sent (keep-alive connections close
+ * after their answer), then close the application and the database (the embedded one included) and exit 0. A
+ * second signal, or a drain past the timeout, exits at once with 1.
  */
 function exitGracefully(app: INestApplication): void {
+  const connections = connectionDrain(app.getHttpServer() as Server);
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) process.exit(1);
     stopping = true;
     process.stderr.write(`${signal}: draining and stopping\n`);
     setTimeout(() => process.exit(1), DRAIN_TIMEOUT_MS).unref();
-    app.close().then(
-      () => process.exit(0),
-      (error: unknown) => {
-        process.stderr.write(`Shutdown failed: ${String(error)}\n`);
-        process.exit(1);
-      },
-    );
+    connections
+      .drain()
+      .then(() => app.close())
+      .then(
+        () => process.exit(0),
+        (error: unknown) => {
+          process.stderr.write(`Shutdown failed: ${String(error)}\n`);
+          process.exit(1);
+        },
+      );
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);

@@ -1,4 +1,4 @@
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
 import {
   childEnv,
   killAllChildren,
@@ -22,12 +22,16 @@ function slowPost(server: ServerProcess, path: string, apiKey: string, body: str
       'Content-Length': String(bytes.length),
     },
   });
-  const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+  const answer = new Promise<{ status: number; connection?: string; body: string }>((resolve, reject) => {
     request.on('response', (response: IncomingMessage) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () =>
-        resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString() }),
+        resolve({
+          status: response.statusCode ?? 0,
+          connection: response.headers.connection,
+          body: Buffer.concat(chunks).toString(),
+        }),
       );
     });
     request.on('error', reject);
@@ -40,6 +44,90 @@ function slowPost(server: ServerProcess, path: string, apiKey: string, body: str
   };
 }
 
+/** One request of the load below: whether it was written before the signal, and how it ended. */
+interface Outcome {
+  client: number;
+  path: string;
+  sentBeforeSignal: boolean;
+  answeredAfterSignal: boolean;
+  status?: number;
+  body?: string;
+  error?: string;
+}
+
+function describeError(error: Error): string {
+  return `${(error as NodeJS.ErrnoException).code ?? 'error'}: ${error.message}`;
+}
+
+/**
+ * `clients` clients, each with a connection of its own, send GET /health and GET /api/v1/spaces in turn, one
+ * after the other, until one fails or `stop()` is called. Most keep their connection alive; every fifth opens a new
+ * one for each request, so that some connections are new when the signal lands.
+ */
+function hammer(server: ServerProcess, apiKey: string, clients: number) {
+  const outcomes: Outcome[] = [];
+  const state = { signalled: false, stopped: false };
+  const agents: Agent[] = [];
+
+  function send(agent: Agent, client: number, path: string): Promise<Outcome> {
+    return new Promise((resolve) => {
+      const outcome: Outcome = { client, path, sentBeforeSignal: false, answeredAfterSignal: false };
+      const request = httpRequest({
+        host: '127.0.0.1',
+        port: server.port,
+        path,
+        agent,
+        headers: path.startsWith('/api/') ? { Authorization: `Bearer ${apiKey}` } : {},
+      });
+      // 'finish': the whole request has been handed to the kernel. This runs on the same thread as the kill, so the
+      // flag says whether that happened before the signal was sent.
+      request.on('finish', () => (outcome.sentBeforeSignal = !state.signalled));
+      request.setTimeout(20_000, () => request.destroy(new Error('no answer within 20 s')));
+      request.on('response', (response: IncomingMessage) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          outcome.status = response.statusCode;
+          outcome.body = Buffer.concat(chunks).toString();
+          outcome.answeredAfterSignal = state.signalled;
+          resolve(outcome);
+        });
+        response.on('error', (error: Error) => {
+          outcome.error = describeError(error);
+          resolve(outcome);
+        });
+      });
+      request.on('error', (error: Error) => {
+        outcome.error = describeError(error);
+        resolve(outcome);
+      });
+      request.end();
+    });
+  }
+
+  async function run(client: number): Promise<void> {
+    const agent = new Agent({ keepAlive: client % 5 !== 4, maxSockets: 1 });
+    agents.push(agent);
+    for (let sent = 0; !state.stopped && sent < 10_000; sent += 1) {
+      const outcome = await send(agent, client, sent % 2 === 0 ? '/health' : '/api/v1/spaces');
+      outcomes.push(outcome);
+      if (outcome.error !== undefined) return;
+    }
+  }
+
+  const done = Promise.all(Array.from({ length: clients }, (_, client) => run(client))).then(() => {
+    for (const agent of agents) agent.destroy();
+  });
+  return {
+    outcomes,
+    done,
+    /** From now on, a request written counts as sent after the signal. */
+    signal: () => (state.signalled = true),
+    /** No new requests; `done` resolves once those under way have ended. */
+    stop: () => (state.stopped = true),
+  };
+}
+
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
@@ -49,7 +137,7 @@ describe('shutdown', () => {
     await killAllChildren();
   });
 
-  it('on SIGTERM stops accepting, finishes the request in flight, and exits 0', async () => {
+  it('on SIGTERM stops accepting, finishes the request in flight with Connection: close, and exits 0', async () => {
     const env = childEnv({ LOG_LEVEL: 'warn' });
     const created = await runCli(['account:create', '--name', 'Drain'], { env });
     expect(created.code).toBe(0);
@@ -73,9 +161,45 @@ describe('shutdown', () => {
     inFlight.finish();
     const answer = await inFlight.answer;
     expect(answer.status).toBe(201);
+    // Its connection closes after the answer, and the client is told so.
+    expect(answer.connection).toBe('close');
     expect(JSON.parse(answer.body)).toMatchObject({ data: { name: 'Still saved', color: 4 }, status: 200 });
 
     const exit = await server.waitExit(20_000);
     expect(exit).toEqual({ code: 0, signal: null });
+  });
+
+  it('on SIGTERM under load from 50 clients answers every request sent before the signal, and exits 0', async () => {
+    const env = childEnv({ LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' });
+    const created = await runCli(['account:create', '--name', 'Load'], { env });
+    expect(created.code).toBe(0);
+    const { api_key: apiKey } = JSON.parse(lastLine(created.stdout)) as { api_key: string };
+
+    const server = await startServer({ env });
+    const load = hammer(server, apiKey, 50);
+    // Under way: every client answered a few times, so the server is saturated when the signal lands.
+    const deadline = Date.now() + 20_000;
+    while (load.outcomes.filter((outcome) => outcome.status === 200).length < 500 && Date.now() < deadline) {
+      await sleep(20);
+    }
+    load.signal();
+    server.child.kill('SIGTERM');
+
+    const exit = await server.waitExit(30_000);
+    load.stop();
+    await load.done;
+
+    const before = load.outcomes.filter((outcome) => outcome.sentBeforeSignal);
+    const lost = before
+      .filter((outcome) => outcome.status !== 200)
+      .map((outcome) => `client ${outcome.client}, ${outcome.path}: ${outcome.error ?? outcome.status}`);
+    // Every request written before the signal got its whole answer, those still in progress at the signal too.
+    expect({ exit, lost }).toEqual({ exit: { code: 0, signal: null }, lost: [] });
+    expect(before.filter((outcome) => outcome.answeredAfterSignal).length).toBeGreaterThan(0);
+    for (const outcome of before) {
+      expect(JSON.parse(outcome.body!)).toMatchObject(
+        outcome.path === '/health' ? { status: 'ok' } : { status: 200, data: [] },
+      );
+    }
   });
 });
