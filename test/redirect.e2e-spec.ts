@@ -272,7 +272,7 @@ describe('Visiting short links', () => {
         redirect_password: 'pw',
         expiration_url: 'https://example.com/expired',
       });
-      await t.dataSource.query('UPDATE links SET clicks = 1 WHERE id IN ($1, $2)', [
+      await t.dataSource.query('UPDATE link_counters SET clicks = 1 WHERE link_id IN ($1, $2)', [
         expired.id,
         redirected.id,
       ]);
@@ -864,7 +864,7 @@ describe('Visiting short links', () => {
       expect(html).toContain('<dd class="url">Hidden: this link has a password.</dd>');
       expect(html).not.toContain('secret.example');
       const expired = await link(account, { clicks_limit: '1' });
-      await t.dataSource.query('UPDATE links SET clicks = 1 WHERE id = $1', [expired.id]);
+      await t.dataSource.query('UPDATE link_counters SET clicks = 1 WHERE link_id = $1', [expired.id]);
       const expiredHtml = expectPage(await get(`/${expired.alias}/+`), {
         status: 200,
         title: `Preview of ${expired.alias}`,

@@ -33,6 +33,7 @@ describe('database schema', () => {
       'api_keys',
       'clicks',
       'domains',
+      'link_counters',
       'link_pixels',
       'links',
       'migrations',

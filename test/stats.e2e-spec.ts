@@ -502,9 +502,10 @@ describe('Stats', () => {
       expect(html).toContain(
         '<tr><td>Unknown</td><td class="count">2</td></tr><tr><td>news.example.org</td><td class="count">1</td></tr>',
       );
-      const [row] = await t.dataSource.query<{ clicks: number }[]>('SELECT clicks FROM links WHERE id = $1', [
-        created.id,
-      ]);
+      const [row] = await t.dataSource.query<{ clicks: number }[]>(
+        'SELECT clicks FROM link_counters WHERE link_id = $1',
+        [created.id],
+      );
       expect(row.clicks).toBe(0);
     });
 

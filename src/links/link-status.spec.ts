@@ -1,15 +1,15 @@
-import { Link } from './link.entity';
-import { linkStatus, LinkStatus } from './link-status';
+import { linkStatus, LinkStatus, type StatusInput } from './link-status';
 
-function link(fields: Partial<Link>): Link {
-  return Object.assign(new Link(), {
+type Fields = Partial<StatusInput> & { clicks?: number };
+
+function link(fields: Fields): StatusInput {
+  return {
     disabled: false,
     activePeriodStartAt: null,
     activePeriodEndAt: null,
     clicksLimit: null,
-    clicks: 0,
     ...fields,
-  });
+  };
 }
 
 const now = new Date('2026-11-21T10:00:00Z');
@@ -17,7 +17,7 @@ const past = new Date('2026-11-20T10:00:00Z');
 const future = new Date('2026-11-22T10:00:00Z');
 
 describe('linkStatus', () => {
-  it.each<[string, Partial<Link>, LinkStatus]>([
+  it.each<[string, Fields, LinkStatus]>([
     ['a plain link', {}, LinkStatus.Active],
     ['inside its active period', { activePeriodStartAt: past, activePeriodEndAt: future }, LinkStatus.Active],
     [
@@ -36,6 +36,6 @@ describe('linkStatus', () => {
     ['disabled', { disabled: true }, LinkStatus.Disabled],
     ['disabled and expired', { disabled: true, clicksLimit: 1, clicks: 1 }, LinkStatus.Disabled],
   ])('%s', (_name, fields, expected) => {
-    expect(linkStatus(link(fields), now)).toBe(expected);
+    expect(linkStatus(link(fields), fields.clicks ?? 0, now)).toBe(expected);
   });
 });

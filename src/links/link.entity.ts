@@ -5,12 +5,15 @@ import {
   Index,
   JoinColumn,
   ManyToOne,
+  OneToOne,
   PrimaryGeneratedColumn,
   UpdateDateColumn,
+  type Relation,
 } from 'typeorm';
 import { Account } from '../auth/account.entity';
 import { Domain } from '../domains/domain.entity';
 import { Space } from '../spaces/space.entity';
+import { LinkCounter } from './link-counter.entity';
 import type { TargetsType } from '../targeting/allowed-values';
 
 /** Unique on (domain_id, lower(alias)): an expression index, declared in the migration. */
@@ -29,7 +32,6 @@ export enum LinkPrivacy {
 
 @Entity('links')
 @Index('IDX_links_account_id', ['accountId', 'id'])
-@Index('IDX_links_account_clicks', ['accountId', 'clicks'])
 @Index(LINK_ALIAS_UNIQUE, { synchronize: false })
 @Index('IDX_links_title_trgm', { synchronize: false })
 @Index('IDX_links_alias_trgm', { synchronize: false })
@@ -77,13 +79,6 @@ export class Link {
   @Column({ type: 'jsonb', nullable: true })
   targets!: Target[] | null;
 
-  /**
-   * Index into `targets` of the last rotation served. Owned by visits, like `clicks`: never in an ORM update,
-   * which would write back a value read before the visits that advanced it.
-   */
-  @Column({ name: 'last_rotation', type: 'integer', nullable: true, update: false })
-  lastRotation!: number | null;
-
   @Column({ name: 'sensitive_content', type: 'boolean', default: false })
   sensitiveContent!: boolean;
 
@@ -111,9 +106,9 @@ export class Link {
   @Column({ name: 'expiration_url', type: 'varchar', length: 2048, nullable: true })
   expirationUrl!: string | null;
 
-  /** Owned by visits (see `lastRotation`). */
-  @Column({ type: 'integer', default: 0, update: false })
-  clicks!: number;
+  /** What visits wrote: clicks and the rotation. Loaded where a response or a status needs it. */
+  @OneToOne(() => LinkCounter, (counter) => counter.link)
+  counter?: Relation<LinkCounter>;
 
   @Column({ type: 'boolean', default: false })
   disabled!: boolean;

@@ -3,6 +3,7 @@ import type { DomainSummary } from '../domains/domain.mapper';
 import type { PixelResponse } from '../pixels/pixel.mapper';
 import type { SpaceResponse } from '../spaces/space.mapper';
 import { TargetsType } from '../targeting/allowed-values';
+import type { LinkCounter } from './link-counter.entity';
 import type { Link } from './link.entity';
 
 export interface LinkResponse {
@@ -33,6 +34,7 @@ export interface LinkResponse {
 }
 
 export interface LinkRelations {
+  counter: Pick<LinkCounter, 'clicks' | 'lastRotation'>;
   domain: DomainSummary;
   space: SpaceResponse | null;
   pixels: PixelResponse[];
@@ -54,7 +56,7 @@ export function toLinkResponse(link: Link, relations: LinkRelations): LinkRespon
       link.targets === null
         ? null
         : link.targets.map((target) => ({ key: rotations ? null : target.key, value: target.value })),
-    last_rotation: link.lastRotation,
+    last_rotation: relations.counter.lastRotation,
     sensitive_content: link.sensitiveContent ? 1 : 0,
     privacy: link.privacy,
     password: link.passwordHash !== null,
@@ -63,7 +65,7 @@ export function toLinkResponse(link: Link, relations: LinkRelations): LinkRespon
     active_period_end_at: isoDate(link.activePeriodEndAt),
     clicks_limit: link.clicksLimit,
     expiration_url: link.expirationUrl,
-    clicks: link.clicks,
+    clicks: relations.counter.clicks,
     disabled: link.disabled ? 1 : 0,
     space: relations.space,
     domain: relations.domain,

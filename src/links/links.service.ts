@@ -16,6 +16,7 @@ import { canonicalTargetKey, TargetsType } from '../targeting/allowed-values';
 import type { LinkListQueryDto } from './dto/link-list-query.dto';
 import type { CreateLinkDto, UpdateLinkDto } from './dto/link.dto';
 import type { TargetDto } from './dto/target.dto';
+import { countersOf } from './link-counter.entity';
 import { LinkPixel } from './link-pixel.entity';
 import { linkStatusCondition } from './link-status';
 import { LINK_ALIAS_UNIQUE, Link, LinkPrivacy, type Target } from './link.entity';
@@ -37,7 +38,7 @@ const SEARCH_COLUMNS = {
 // Text regardless of case, as spaces and pixels sort their names: the same on every database collation.
 const SORT_COLUMNS = {
   id: 'link.id',
-  clicks: 'link.clicks',
+  clicks: 'counter.clicks',
   title: 'lower(link.title)',
   alias: 'lower(link.alias)',
   url: 'lower(link.url)',
@@ -74,6 +75,7 @@ export class LinksService {
     const direction = query.direction();
     const builder = this.links
       .createQueryBuilder('link')
+      .innerJoinAndSelect('link.counter', 'counter')
       .where('link.account_id = :accountId', { accountId });
     if (query.search !== undefined && query.search !== null) {
       const column = SEARCH_COLUMNS[query.search_by ?? 'title'];
@@ -139,7 +141,6 @@ export class LinksService {
       title: dto.title ?? null,
       targetsType: targeting.type,
       targets: targeting.targets,
-      lastRotation: null,
       sensitiveContent: dto.sensitive_content ?? false,
       privacy,
       passwordHash:
@@ -211,7 +212,7 @@ export class LinksService {
         if (affected === 0) throw new ResourceNotFoundException();
         // New targets start their rotation afresh; the counters themselves are never written from here.
         if (targeting !== null) {
-          await manager.query('UPDATE links SET last_rotation = NULL WHERE id = $1', [id]);
+          await manager.query('UPDATE link_counters SET last_rotation = NULL WHERE link_id = $1', [id]);
         }
         if (pixelIds !== null) await this.replacePixels(manager, id, pixelIds);
       });
@@ -229,7 +230,7 @@ export class LinksService {
   }
 
   async find(accountId: number, id: number): Promise<Link> {
-    const link = await this.links.findOneBy({ id, accountId });
+    const link = await this.links.findOne({ where: { id, accountId }, relations: { counter: true } });
     if (link === null) throw new ResourceNotFoundException();
     return link;
   }
@@ -241,6 +242,7 @@ export class LinksService {
   async findByAlias(domainId: number, alias: string): Promise<{ link: Link; hasPixels: boolean } | null> {
     const { entities, raw } = await this.links
       .createQueryBuilder('link')
+      .innerJoinAndSelect('link.counter', 'counter')
       .addSelect('EXISTS (SELECT 1 FROM link_pixels lp WHERE lp.link_id = link.id)', 'has_pixels')
       .where('link.domain_id = :domainId AND lower(link.alias) = lower(:alias)', { domainId, alias })
       .getRawAndEntities<{ has_pixels: boolean }>();
@@ -411,6 +413,7 @@ export class LinksService {
     }
     return links.map((link) =>
       toLinkResponse(link, {
+        counter: countersOf(link),
         domain: toDomainSummary(domains.get(link.domainId)!, this.domains.scheme),
         space: link.spaceId === null ? null : (spaces.get(link.spaceId) ?? null),
         pixels: pixelsByLink.get(link.id) ?? [],

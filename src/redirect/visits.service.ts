@@ -8,6 +8,7 @@ import type { Domain } from '../domains/domain.entity';
 import { domainUrl } from '../domains/domain.mapper';
 import { DomainsService } from '../domains/domains.service';
 import { linkStatus, LinkStatus } from '../links/link-status';
+import { countersOf } from '../links/link-counter.entity';
 import type { Link } from '../links/link.entity';
 import { LinksService } from '../links/links.service';
 import { ClickRecorder } from '../stats/click-recorder';
@@ -84,7 +85,7 @@ export class VisitsService {
       else this.notFound(response);
       return null;
     }
-    const status = linkStatus(found.link);
+    const status = linkStatus(found.link, countersOf(found.link).clicks);
     if (status === LinkStatus.Disabled) {
       this.notFound(response);
       return null;
@@ -164,12 +165,12 @@ export class VisitsService {
   /** `GET /{alias}/+`: what the link is, without visiting it or counting anything. */
   async preview(request: Request, response: Response, alias: string): Promise<void> {
     const { found } = await this.resolve(request, alias);
-    if (found === null || linkStatus(found.link) === LinkStatus.Disabled) {
+    if (found === null || found.link.disabled) {
       this.notFound(response);
       return;
     }
     const { link, domain } = found;
-    const status = linkStatus(link) === LinkStatus.Expired ? 'Expired' : 'Active';
+    const status = linkStatus(link, countersOf(link).clicks) === LinkStatus.Expired ? 'Expired' : 'Active';
     this.pages.send(
       response,
       200,

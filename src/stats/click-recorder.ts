@@ -9,28 +9,30 @@ export interface CountedClick {
 }
 
 /**
- * Counts a visit and records it in one statement. The conditional UPDATE takes the link's row lock, so a clicks
+ * Counts a visit and records it in one statement. The conditional UPDATE takes the lock of the link's counter row, so a clicks
  * limit is exact whatever the number of concurrent visitors or instances; the round-robin index advances in the
  * same statement, so rotations are shared by every instance. Nothing is counted without being recorded.
  */
 const COUNT_AND_RECORD = `
   WITH counted AS (
-    UPDATE links
-       SET clicks = clicks + 1,
+    UPDATE link_counters counter
+       SET clicks = counter.clicks + 1,
            last_rotation = CASE
-             WHEN targets_type = 'rotations' AND jsonb_array_length(targets) > 0
-               THEN (COALESCE(last_rotation, -1) + 1) % jsonb_array_length(targets)
-             ELSE last_rotation
+             WHEN link.targets_type = 'rotations' AND jsonb_array_length(link.targets) > 0
+               THEN (COALESCE(counter.last_rotation, -1) + 1) % jsonb_array_length(link.targets)
+             ELSE counter.last_rotation
            END
-     WHERE id = $1
-       AND disabled = false
-       AND (clicks_limit IS NULL OR clicks_limit <= 0 OR clicks < clicks_limit)
-       AND (active_period_start_at IS NULL OR now() >= active_period_start_at)
-       AND (active_period_end_at IS NULL OR now() < active_period_end_at)
-    RETURNING id, last_rotation
+      FROM links link
+     WHERE counter.link_id = $1
+       AND link.id = counter.link_id
+       AND link.disabled = false
+       AND (link.clicks_limit IS NULL OR link.clicks_limit <= 0 OR counter.clicks < link.clicks_limit)
+       AND (link.active_period_start_at IS NULL OR now() >= link.active_period_start_at)
+       AND (link.active_period_end_at IS NULL OR now() < link.active_period_end_at)
+    RETURNING counter.link_id, counter.last_rotation
   ), recorded AS (
     INSERT INTO clicks (link_id, referrer, country, continent, browser, operating_system, device, language)
-    SELECT id, $2, $3, $4, $5, $6, $7, $8 FROM counted
+    SELECT link_id, $2, $3, $4, $5, $6, $7, $8 FROM counted
   )
   SELECT last_rotation FROM counted`;
 

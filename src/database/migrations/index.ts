@@ -1,6 +1,12 @@
 import { InitialSchema1763712000000 } from './1763712000000-initial-schema';
 import { LinksDomainsPixels1763798400000 } from './1763798400000-links-domains-pixels';
 import { Clicks1763884800000 } from './1763884800000-clicks';
+import { LinkCounters1764000000000 } from './1764000000000-link-counters';
 
 /** Every migration, in order. Listed here rather than globbed so that tests, the app and the CLI see the same set. */
-export const migrations = [InitialSchema1763712000000, LinksDomainsPixels1763798400000, Clicks1763884800000];
+export const migrations = [
+  InitialSchema1763712000000,
+  LinksDomainsPixels1763798400000,
+  Clicks1763884800000,
+  LinkCounters1764000000000,
+];
