@@ -18,6 +18,13 @@ const DRAIN_TIMEOUT_MS = 25_000;
  */
 const IN_TRANSIT_MS = 250;
 
+/**
+ * Under `npm start`, npm relays the SIGINT or SIGTERM it gets to the server, which gets the signal itself too when it
+ * went to the whole process group (Ctrl+C in a terminal, a process manager stopping a group): the same signal twice
+ * within this time is one request to stop, not a second one that cuts the drain short.
+ */
+const RELAYED_SIGNAL_MS = 1_000;
+
 interface Connection {
   /** Requests received on it whose response has not closed yet. */
   requests: number;
@@ -100,14 +107,18 @@ function connectionDrain(server: Server): { drain: () => Promise<void> } {
 /**
  * SIGTERM or SIGINT: stop accepting connections, answer every request already sent (keep-alive connections close
  * after their answer), then close the application and the database (the embedded one included) and exit 0. A
- * second signal, or a drain past the timeout, exits at once with 1.
+ * second signal, or a drain past the timeout, exits at once with 1; the same signal again within
+ * {@link RELAYED_SIGNAL_MS} is taken for the first one relayed.
  */
 function exitGracefully(app: INestApplication): void {
   const connections = connectionDrain(app.getHttpServer() as Server);
-  let stopping = false;
+  let stopping: { signal: NodeJS.Signals; at: number } | undefined;
   const stop = (signal: NodeJS.Signals) => {
-    if (stopping) process.exit(1);
-    stopping = true;
+    if (stopping !== undefined) {
+      if (signal === stopping.signal && Date.now() - stopping.at < RELAYED_SIGNAL_MS) return;
+      process.exit(1);
+    }
+    stopping = { signal, at: Date.now() };
     process.stderr.write(`${signal}: draining and stopping\n`);
     setTimeout(() => process.exit(1), DRAIN_TIMEOUT_MS).unref();
     connections

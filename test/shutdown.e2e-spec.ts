@@ -169,6 +169,30 @@ describe('shutdown', () => {
     expect(exit).toEqual({ code: 0, signal: null });
   });
 
+  it('a second SIGTERM a second or more after the first exits 1 at once; the same one relayed at once does not', async () => {
+    const env = childEnv({ LOG_LEVEL: 'warn' });
+    const created = await runCli(['account:create', '--name', 'Impatient'], { env });
+    expect(created.code).toBe(0);
+    const { api_key: apiKey } = JSON.parse(lastLine(created.stdout)) as { api_key: string };
+
+    const server = await startServer({ env });
+    const inFlight = slowPost(
+      server,
+      '/api/v1/spaces',
+      apiKey,
+      JSON.stringify({ name: 'Never sent', color: 1 }),
+    );
+    inFlight.answer.catch(() => undefined);
+    await sleep(300);
+    // As npm relays the signal that its process group also got: one request to stop.
+    server.child.kill('SIGTERM');
+    server.child.kill('SIGTERM');
+    expect(await server.waitExit(1_500)).toBeNull();
+
+    server.child.kill('SIGTERM');
+    expect(await server.waitExit(5_000)).toEqual({ code: 1, signal: null });
+  });
+
   it('on SIGTERM under load from 50 clients answers every request sent before the signal, and exits 0', async () => {
     const env = childEnv({ LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' });
     const created = await runCli(['account:create', '--name', 'Load'], { env });
