@@ -53,14 +53,17 @@ function describeRun(result: RunResult): string {
   );
 }
 
-/** Waits (bounded) until the server has printed a generated key; the key is written before it listens. */
+/**
+ * Waits (bounded) until the server has printed a generated key on stderr, where it goes so that stdout carries only
+ * the log; the key is written before the server listens.
+ */
 async function printedKey(server: ServerProcess): Promise<string> {
   const deadline = Date.now() + 5_000;
-  while (!KEY_LINE.test(server.stdout) && Date.now() < deadline) {
+  while (!KEY_LINE.test(server.stderr) && Date.now() < deadline) {
     await new Promise((done) => setTimeout(done, 50));
   }
-  const match = KEY_LINE.exec(server.stdout);
-  if (match === null) throw new Error(`No generated API key on stdout\n${server.describe()}`);
+  const match = KEY_LINE.exec(server.stderr);
+  if (match === null) throw new Error(`No generated API key on stderr\n${server.describe()}`);
   return match[1];
 }
 
@@ -105,7 +108,7 @@ describe('embedded database: one data directory through its life', () => {
     removeDir(dataDir);
   });
 
-  it('first start: prints the generated API key once on stdout, and the key works', async () => {
+  it('first start: prints the generated API key once, on stderr and not on stdout with the log, and the key works', async () => {
     server = await startServer({ env: serverEnv(dataDir) });
     firstKey = await printedKey(server);
 
@@ -117,8 +120,9 @@ describe('embedded database: one data directory through its life', () => {
     // A refused key is logged (LOG_LEVEL=warn), but no key ever is.
     expect((await getAccount(server.url, `lsk_${'0'.repeat(43)}`)).status).toBe(401);
     await new Promise((done) => setTimeout(done, 200));
-    expect(generatedKeys(server.stdout)).toEqual([firstKey]);
-    expect(generatedKeys(server.stderr)).toEqual([]);
+    expect(generatedKeys(server.stderr)).toEqual([firstKey]);
+    expect(generatedKeys(server.stdout)).toEqual([]);
+    expect(server.stdout).not.toMatch(/shown only this once/);
     expect(server.stdout + server.stderr).not.toContain('0'.repeat(43));
 
     // The lock names this process and the port of its database.
@@ -206,7 +210,7 @@ describe('embedded database: one data directory through its life', () => {
     await expectAccount(server, firstKey, firstId, 'Default');
     for (const account of cliAccounts) await expectAccount(server, account.apiKey, account.id, account.name);
     expect(generatedKeys(server.stdout + server.stderr)).toEqual([]);
-    expect(server.stdout).not.toMatch(/API key/);
+    expect(server.stdout + server.stderr).not.toMatch(/API key/);
   });
 
   it('after kill -9, a restart recovers the stale lock and serves with the data kept', async () => {

@@ -20,8 +20,9 @@ export class BootstrapService implements OnApplicationBootstrap {
       this.logger.log(`Created account ${issued.account.id} with the key from INITIAL_API_KEY`);
       return;
     }
-    // Printed once, straight to stdout and not through the log, which may be shipped elsewhere.
-    process.stdout.write(
+    // Printed once, for the person starting the server: on stderr, beside the server's other messages, and not
+    // through the log, whose JSON lines on stdout may be parsed and shipped elsewhere.
+    process.stderr.write(
       `\nCreated account ${issued.account.id} ("${issued.account.name}"). Its API key, shown only this once:\n\n` +
         `    ${issued.apiKey}\n\n`,
     );
