@@ -12,6 +12,7 @@ import { loggerParams } from './common/logger';
 import { createValidationPipe } from './common/validation.pipe';
 import type { AppConfig } from './config/app-config';
 import { APP_CONFIG, ConfigModule } from './config/config.module';
+import { ChangeFeedModule } from './database/change-feed';
 import { DatabaseModule } from './database/database.module';
 import { DomainsModule } from './domains/domains.module';
 import { HealthModule } from './health/health.module';
@@ -36,6 +37,7 @@ import { StatsModule } from './stats/stats.module';
       }),
     }),
     DatabaseModule.forRoot(),
+    ChangeFeedModule,
     AuthModule,
     HealthModule,
     SpacesModule,

@@ -31,6 +31,7 @@ describe('database schema', () => {
     expect(await tables(dataSource)).toEqual([
       'accounts',
       'api_keys',
+      'click_batches',
       'clicks',
       'domains',
       'link_counters',

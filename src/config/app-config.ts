@@ -24,9 +24,30 @@ export interface AppConfig {
   rateLimitPerMinute: number;
   /** Requests per minute per client address (IPv6: per /64) on the visitor routes; 0 turns the limit off. */
   visitorRateLimitPerMinute: number;
+  /** How often buffered clicks are written; what a kill -9 can lose at most. */
+  clickFlushMs: number;
+  /** `buffered`: a visit is answered before its click is committed; `strict`: only after (group commit). */
+  clickDurability: ClickDurability;
+  clickBufferMax: number;
+  /** Links kept in each instance's memory for visits; 0 turns the cache off. */
+  linkCacheSize: number;
   trustProxy: TrustProxy;
   redirectStatus: RedirectStatus;
   logLevel: LogLevel;
+}
+
+export const CLICK_DURABILITIES = ['buffered', 'strict'] as const;
+export type ClickDurability = (typeof CLICK_DURABILITIES)[number];
+
+function clickDurability(env: Env): ClickDurability {
+  const raw = (read(env, 'CLICK_DURABILITY') ?? 'buffered').toLowerCase();
+  if (!(CLICK_DURABILITIES as readonly string[]).includes(raw)) {
+    throw new ConfigError(
+      'CLICK_DURABILITY',
+      `must be one of ${CLICK_DURABILITIES.join(', ')}, got "${raw}"`,
+    );
+  }
+  return raw as ClickDurability;
 }
 
 export class ConfigError extends Error {
@@ -145,6 +166,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 120, 0, 1_000_000),
     // Ten a second for a whole minute: no person comes near it; an office behind one address rarely does.
     visitorRateLimitPerMinute: integer(env, 'VISITOR_RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000),
+    clickFlushMs: integer(env, 'CLICK_FLUSH_MS', 100, 1, 1000),
+    clickDurability: clickDurability(env),
+    clickBufferMax: integer(env, 'CLICK_BUFFER_MAX', 100_000, 100, 10_000_000),
+    linkCacheSize: integer(env, 'LINK_CACHE_SIZE', 100_000, 0, 10_000_000),
     trustProxy: parseTrustProxy(read(env, 'TRUST_PROXY')),
     redirectStatus: redirectStatus as RedirectStatus,
     logLevel: logLevel as LogLevel,

@@ -6,6 +6,7 @@ import { ResourceNotFoundException, ValidationFailedException } from '../common/
 import type { Page } from '../common/pagination';
 import { substringPattern } from '../common/search';
 import type { AppConfig } from '../config/app-config';
+import { ChangeFeed, EVERYTHING } from '../database/change-feed';
 import { APP_CONFIG } from '../config/config.module';
 import { DOMAIN_NAME_UNIQUE, Domain } from './domain.entity';
 import { toDomainResponse, type DomainResponse } from './domain.mapper';
@@ -13,19 +14,33 @@ import type { DomainListQueryDto } from './dto/domain-list-query.dto';
 import type { CreateDomainDto, UpdateDomainDto } from './dto/domain.dto';
 import { canonicalHost } from './hostname';
 
+/** The announcement of a change to any domain (see the migration's trigger). */
+export const DOMAINS_CHANGED = 'domains';
+const MAX_CACHED_HOSTS = 1000;
+
 @Injectable()
 export class DomainsService {
   /** `http:` or `https:`, as APP_URL says: the scheme of every short URL. */
   readonly scheme: string;
   private readonly defaultHost: string;
+  /** Domains by the hosts visits name, while changes can be heard (see ChangeFeed). */
+  private readonly hosts = new Map<string, Domain>();
+  private changes = 0;
 
   constructor(
     @InjectRepository(Domain) private readonly domains: Repository<Domain>,
     @Inject(APP_CONFIG) config: AppConfig,
+    private readonly feed: ChangeFeed,
   ) {
     const appUrl = new URL(config.appUrl);
     this.scheme = appUrl.protocol;
     this.defaultHost = appUrl.host;
+    feed.subscribe((change) => {
+      if (change === EVERYTHING || change === DOMAINS_CHANGED) {
+        this.changes += 1;
+        this.hosts.clear();
+      }
+    });
   }
 
   /** The host of APP_URL, as a system domain. Made at start; idempotent, and safe when replicas start together. */
@@ -46,8 +61,18 @@ export class DomainsService {
   /** The domain for a request's Host header; an unknown host means the default domain. */
   async forHost(host: string | undefined): Promise<Domain> {
     const name = host === undefined ? null : canonicalHost(host);
-    const domain = name === null ? null : await this.domains.findOneBy({ name });
-    return domain ?? this.defaultDomain();
+    const key = name ?? '';
+    const cached = this.hosts.get(key);
+    if (cached !== undefined) return cached;
+    const before = this.changes;
+    const domain =
+      (name === null ? null : await this.domains.findOneBy({ name })) ?? (await this.defaultDomain());
+    if (this.feed.listening && this.changes === before) {
+      // Hosts come from visitors: made-up ones replace the cache rather than grow it.
+      if (this.hosts.size >= MAX_CACHED_HOSTS) this.hosts.clear();
+      this.hosts.set(key, domain);
+    }
+    return domain;
   }
 
   /** A domain the account may put links on: one of its own or a system domain; null otherwise. */
@@ -113,6 +138,7 @@ export class DomainsService {
       }
       throw error;
     }
+    this.feed.publish(DOMAINS_CHANGED);
     return this.show(accountId, domain.id);
   }
 
@@ -121,6 +147,7 @@ export class DomainsService {
     if (dto.index_page !== undefined) domain.indexPage = dto.index_page;
     if (dto.not_found_page !== undefined) domain.notFoundPage = dto.not_found_page;
     await this.domains.save(domain);
+    this.feed.publish(DOMAINS_CHANGED);
     return this.show(accountId, id);
   }
 
@@ -144,6 +171,7 @@ export class DomainsService {
       }
       throw error;
     }
+    this.feed.publish(DOMAINS_CHANGED);
   }
 
   /** One of the account's own domains; a system domain can be seen but not changed. */

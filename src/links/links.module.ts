@@ -1,8 +1,10 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ClicksModule } from '../clicks/clicks.module';
 import { DomainsModule } from '../domains/domains.module';
 import { PixelsModule } from '../pixels/pixels.module';
 import { SpacesModule } from '../spaces/spaces.module';
+import { LinkCache } from './link-cache';
 import { LinkPixel } from './link-pixel.entity';
 import { Link } from './link.entity';
 import { LinksController } from './links.controller';
@@ -10,13 +12,20 @@ import { LinksService } from './links.service';
 import { DEFAULT_TITLE_FETCH_OPTIONS, TITLE_FETCH_OPTIONS, TitleFetcher } from './title-fetcher';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Link, LinkPixel]), DomainsModule, SpacesModule, PixelsModule],
+  imports: [
+    TypeOrmModule.forFeature([Link, LinkPixel]),
+    DomainsModule,
+    SpacesModule,
+    PixelsModule,
+    ClicksModule,
+  ],
   controllers: [LinksController],
   providers: [
     LinksService,
+    LinkCache,
     TitleFetcher,
     { provide: TITLE_FETCH_OPTIONS, useValue: DEFAULT_TITLE_FETCH_OPTIONS },
   ],
-  exports: [LinksService],
+  exports: [LinksService, LinkCache],
 })
 export class LinksModule {}

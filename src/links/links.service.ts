@@ -7,6 +7,8 @@ import { ResourceNotFoundException, ValidationFailedException, type FieldErrors 
 import type { Page } from '../common/pagination';
 import { substringPattern } from '../common/search';
 import { hashSecret, needsRehash } from '../common/secret-hash';
+import { ClickWriter } from '../clicks/click-writer';
+import { ChangeFeed } from '../database/change-feed';
 import { toDomainSummary } from '../domains/domain.mapper';
 import { DomainsService } from '../domains/domains.service';
 import { toPixelResponse, type PixelResponse } from '../pixels/pixel.mapper';
@@ -17,6 +19,7 @@ import type { LinkListQueryDto } from './dto/link-list-query.dto';
 import type { CreateLinkDto, UpdateLinkDto } from './dto/link.dto';
 import type { TargetDto } from './dto/target.dto';
 import { countersOf } from './link-counter.entity';
+import { linkChange } from './link-cache';
 import { LinkPixel } from './link-pixel.entity';
 import { linkStatusCondition } from './link-status';
 import { LINK_ALIAS_UNIQUE, Link, LinkPrivacy, type Target } from './link.entity';
@@ -68,9 +71,13 @@ export class LinksService {
     private readonly spaces: SpacesService,
     private readonly pixels: PixelsService,
     private readonly titles: TitleFetcher,
+    private readonly feed: ChangeFeed,
+    private readonly clicks: ClickWriter,
   ) {}
 
   async list(accountId: number, query: LinkListQueryDto): Promise<Page<LinkResponse>> {
+    // Every visit this instance answered is counted in what the list shows and sorts by.
+    await this.clicks.settle();
     const { page, perPage } = query.pageRequest();
     const direction = query.direction();
     const builder = this.links
@@ -109,6 +116,7 @@ export class LinksService {
   }
 
   async show(accountId: number, id: number): Promise<LinkResponse> {
+    await this.clicks.settle([id]);
     const [response] = await this.respond(accountId, [await this.find(accountId, id)]);
     return response;
   }
@@ -156,6 +164,8 @@ export class LinksService {
       disabled: dto.disabled ?? false,
     });
     await this.insertWithAlias(link, dto.alias ?? null, pixelIds);
+    // This instance's visits see the new link at once (an unknown alias may be cached); the others hear it.
+    this.feed.publish(linkChange(link.domainId, link.alias));
     if (link.title === null) this.fetchTitleLater(link);
     return this.show(accountId, link.id);
   }
@@ -221,12 +231,21 @@ export class LinksService {
         throw ValidationFailedException.of('alias', ALIAS_TAKEN);
       throw error;
     }
+    this.feed.publish(linkChange(link.domainId, link.alias));
+    if (changes.alias !== undefined) this.feed.publish(linkChange(link.domainId, changes.alias));
     return this.show(accountId, id);
   }
 
   async remove(accountId: number, id: number): Promise<void> {
-    const result = await this.links.delete({ id, accountId });
-    if ((result.affected ?? 0) === 0) throw new ResourceNotFoundException();
+    const result = await this.links
+      .createQueryBuilder()
+      .delete()
+      .where({ id, accountId })
+      .returning(['domain_id', 'alias'])
+      .execute();
+    const [deleted] = result.raw as { domain_id: number; alias: string }[];
+    if (deleted === undefined) throw new ResourceNotFoundException();
+    this.feed.publish(linkChange(deleted.domain_id, deleted.alias));
   }
 
   async find(accountId: number, id: number): Promise<Link> {

@@ -5,6 +5,7 @@ import { isUniqueViolation } from '../common/database-errors';
 import { ResourceNotFoundException, ValidationFailedException } from '../common/exceptions';
 import type { Page } from '../common/pagination';
 import { substringPattern } from '../common/search';
+import { ChangeFeed, EVERYTHING } from '../database/change-feed';
 import type { PixelListQueryDto } from './dto/pixel-list-query.dto';
 import type { CreatePixelDto, UpdatePixelDto } from './dto/pixel.dto';
 import { PIXEL_NAME_UNIQUE, Pixel } from './pixel.entity';
@@ -13,7 +14,10 @@ import { isPixelType, isValidPixelValue, PIXEL_VALUE_PATTERNS } from './pixel-ty
 
 @Injectable()
 export class PixelsService {
-  constructor(@InjectRepository(Pixel) private readonly pixels: Repository<Pixel>) {}
+  constructor(
+    @InjectRepository(Pixel) private readonly pixels: Repository<Pixel>,
+    private readonly feed: ChangeFeed,
+  ) {}
 
   async list(accountId: number, query: PixelListQueryDto): Promise<Page<PixelResponse>> {
     const { page, perPage } = query.pageRequest();
@@ -61,6 +65,8 @@ export class PixelsService {
   async remove(accountId: number, id: number): Promise<void> {
     const result = await this.pixels.delete({ id, accountId });
     if ((result.affected ?? 0) === 0) throw new ResourceNotFoundException();
+    // Links lost a pixel: rare enough to drop this instance's cache of links outright.
+    this.feed.publish(EVERYTHING);
   }
 
   async find(accountId: number, id: number): Promise<Pixel> {

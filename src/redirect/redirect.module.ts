@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
+import { ClicksModule } from '../clicks/clicks.module';
 import { DomainsModule } from '../domains/domains.module';
 import { LinksModule } from '../links/links.module';
 import { StatsModule } from '../stats/stats.module';
@@ -13,7 +14,7 @@ import { VisitsService } from './visits.service';
 
 /** The public visitor routes. Imported last: its `/:alias` routes come after every other route. */
 @Module({
-  imports: [AuthModule, DomainsModule, LinksModule, StatsModule, TargetingModule],
+  imports: [AuthModule, ClicksModule, DomainsModule, LinksModule, StatsModule, TargetingModule],
   controllers: [RedirectController],
   providers: [VisitsService, StatsPageService, Pages, AttemptLimiter, VisitorRateLimitGuard],
 })

@@ -11,15 +11,14 @@ import { linkStatus, LinkStatus } from '../links/link-status';
 import { countersOf } from '../links/link-counter.entity';
 import type { Link } from '../links/link.entity';
 import { LinksService } from '../links/links.service';
-import { ClickRecorder } from '../stats/click-recorder';
-import { TargetsType } from '../targeting/allowed-values';
+import { ClickWriter } from '../clicks/click-writer';
 import { GeoIp } from '../targeting/geoip';
-import { matchTarget } from '../targeting/matcher';
 import { profileVisitor, type VisitorProfile } from '../targeting/visitor';
 import { AttemptLimiter } from './attempt-limiter';
 import { locationUrl, mergeQuery, visitorQueryFits } from './destination';
 import { escapeHtml, Pages } from './pages';
 import { pixelMarkup } from './pixel-markup';
+import { destinationOf, firstStep, isCounted, rotates, VisitStep, type VisitRules } from './visit-plan';
 import { issueVisitToken, verifyVisitToken } from './visit-token';
 
 const ALIAS = /^[A-Za-z0-9_-]{1,255}$/;
@@ -51,6 +50,11 @@ export function carried(request: Request): Carried {
   return { query: request.originalUrl.split('?')[1] ?? '', referrer: request.headers.referer ?? '' };
 }
 
+/** The rules of a link as the visit plan reads them. */
+function visitRules(link: Link): VisitRules {
+  return { ...link, hasRedirectPassword: link.redirectPasswordHash !== null };
+}
+
 /**
  * A visit to a short link, in the contract's order: unknown, disabled, expired, password, sensitive content,
  * bots, then the counted click, the destination and the redirect (through the pixels page when it has pixels).
@@ -60,7 +64,7 @@ export class VisitsService {
   constructor(
     private readonly domains: DomainsService,
     private readonly links: LinksService,
-    private readonly recorder: ClickRecorder,
+    private readonly clicks: ClickWriter,
     private readonly geoip: GeoIp,
     private readonly pages: Pages,
     private readonly limiter: AttemptLimiter,
@@ -85,12 +89,12 @@ export class VisitsService {
       else this.notFound(response);
       return null;
     }
-    const status = linkStatus(found.link, countersOf(found.link).clicks);
-    if (status === LinkStatus.Disabled) {
+    const step = firstStep(visitRules(found.link), countersOf(found.link).clicks);
+    if (step === VisitStep.NotFound) {
       this.notFound(response);
       return null;
     }
-    if (status === LinkStatus.Expired) {
+    if (step === VisitStep.Expired) {
       this.expired(response, found.link);
       return null;
     }
@@ -105,12 +109,20 @@ export class VisitsService {
     }
     const found = await this.gate(request, response, alias);
     if (found === null) return;
-    if (found.link.redirectPasswordHash !== null) {
-      this.passwordPage(response, found.link, carried(request), 200, null);
-    } else if (found.link.sensitiveContent) {
-      this.consentPage(response, found.link, carried(request), '');
-    } else {
-      await this.visit(request, response, found);
+    switch (firstStep(visitRules(found.link), countersOf(found.link).clicks)) {
+      case VisitStep.Password:
+        this.passwordPage(response, found.link, carried(request), 200, null);
+        return;
+      case VisitStep.Consent:
+        this.consentPage(response, found.link, carried(request), '');
+        return;
+      case VisitStep.Visit:
+        await this.visit(request, response, found);
+        return;
+      case VisitStep.NotFound:
+      case VisitStep.Expired:
+        // The gate answered these.
+        return;
     }
   }
 
@@ -214,22 +226,24 @@ export class VisitsService {
     const { link } = found;
     const { query, referrer } = carried(request);
     const visitor = this.profile(request, referrer);
-    // Crawlers, link previews and HEAD requests reach the destination but are not visits.
-    if (visitor.bot || request.method === 'HEAD') {
+    if (!isCounted(visitor, request.method)) {
       this.redirect(
         response,
-        mergeQuery(this.destination(link, visitor, null), query),
+        mergeQuery(destinationOf(link, visitor, null), query),
         this.config.redirectStatus,
       );
       return;
     }
-    const counted = await this.recorder.count(link.id, visitor);
+    const counted = await this.clicks.count(
+      { id: link.id, clicksLimit: link.clicksLimit, rotates: rotates(link) },
+      visitor,
+    );
     if (counted === null) {
       // The limit was reached, or the period ended, since the link was read.
       this.expired(response, link);
       return;
     }
-    const destination = locationUrl(mergeQuery(this.destination(link, visitor, counted.lastRotation), query));
+    const destination = locationUrl(mergeQuery(destinationOf(link, visitor, counted.rotation), query));
     if (found.hasPixels) {
       const { html, allow } = pixelMarkup(await this.links.pixelsOf(link.id));
       const refresh = `<meta http-equiv="refresh" content="1; url=${escapeHtml(destination)}" />`;
@@ -244,13 +258,6 @@ export class VisitsService {
       return;
     }
     this.redirect(response, destination, this.config.redirectStatus);
-  }
-
-  private destination(link: Link, visitor: VisitorProfile, rotation: number | null): string {
-    if (link.targetsType === TargetsType.Rotations) {
-      return (rotation === null ? null : link.targets?.[rotation]?.value) ?? link.url;
-    }
-    return matchTarget(link.targetsType, link.targets, visitor) ?? link.url;
   }
 
   private profile(request: Request, referrer: string): VisitorProfile {

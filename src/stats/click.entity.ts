@@ -1,13 +1,4 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-} from 'typeorm';
-import { Link } from '../links/link.entity';
+import { Column, CreateDateColumn, Entity, Index, PrimaryGeneratedColumn } from 'typeorm';
 
 /** One counted visit. What the visitor was, never who: no IP address is kept. */
 @Entity('clicks')
@@ -16,12 +7,9 @@ export class Click {
   @PrimaryGeneratedColumn({ type: 'bigint', primaryKeyConstraintName: 'PK_clicks' })
   id!: string;
 
+  /** No foreign key: batches must not fail for a link deleted meanwhile; a trigger deletes a link's clicks. */
   @Column({ name: 'link_id', type: 'integer' })
   linkId!: number;
-
-  @ManyToOne(() => Link, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'link_id', foreignKeyConstraintName: 'FK_clicks_link' })
-  link?: Link;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;

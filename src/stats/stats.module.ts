@@ -1,15 +1,15 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { ClicksModule } from '../clicks/clicks.module';
 import { LinksModule } from '../links/links.module';
-import { ClickRecorder } from './click-recorder';
 import { Click } from './click.entity';
 import { StatsController } from './stats.controller';
 import { StatsService } from './stats.service';
 
 @Module({
-  imports: [TypeOrmModule.forFeature([Click]), LinksModule],
+  imports: [TypeOrmModule.forFeature([Click]), LinksModule, ClicksModule],
   controllers: [StatsController],
-  providers: [StatsService, ClickRecorder],
-  exports: [StatsService, ClickRecorder],
+  providers: [StatsService],
+  exports: [StatsService],
 })
 export class StatsModule {}

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { ClickWriter } from '../clicks/click-writer';
 import { ValidationFailedException } from '../common/exceptions';
 import type { Page, PageRequest } from '../common/pagination';
 import type { StatsName } from './dto/stats-query.dto';
@@ -57,7 +58,10 @@ export function statsRange(from: Date | null | undefined, to: Date | null | unde
 
 @Injectable()
 export class StatsService {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly clicks: ClickWriter,
+  ) {}
 
   /** Clicks per day (every day of the range, oldest first), or counts per value of a dimension (highest first). */
   async query(
@@ -66,6 +70,8 @@ export class StatsService {
     range: StatsRange,
     page: PageRequest,
   ): Promise<Page<StatsRow>> {
+    // Every visit this instance answered is counted in what it reports.
+    await this.clicks.settle([linkId]);
     const offset = (page.page - 1) * page.perPage;
     const end = new Date(range.to.getTime() + DAY_MS);
     if (name === 'clicks') {
@@ -102,6 +108,7 @@ export class StatsService {
 
   /** Total clicks of a link in a range. */
   async total(linkId: number, range: StatsRange): Promise<number> {
+    await this.clicks.settle([linkId]);
     const end = new Date(range.to.getTime() + DAY_MS);
     const [row] = await this.dataSource.query<{ count: number }[]>(
       'SELECT count(*)::int AS count FROM clicks WHERE link_id = $1 AND created_at >= $2 AND created_at < $3',

@@ -123,20 +123,46 @@ function referrerHost(header: string | undefined): string | null {
   }
 }
 
-/** The visitor's profile, from request headers and the country of the client address. */
-export function profileVisitor(request: VisitorRequest): VisitorProfile {
-  const userAgent = request.userAgent ?? '';
+/** What the User-Agent says: parsed once per distinct agent, since a few agents make most visits. */
+interface AgentProfile {
+  os: string | null;
+  browser: string | null;
+  device: string;
+  bot: boolean;
+}
+
+const AGENT_MEMO_SIZE = 1000;
+const agents = new Map<string, AgentProfile>();
+
+function agentProfile(userAgent: string): AgentProfile {
+  const known = agents.get(userAgent);
+  if (known !== undefined) return known;
   const parsed = new UAParser(userAgent).getResult();
   const device = DEVICE_NAMES[parsed.device.type ?? ''] ?? 'Desktop';
-  return {
-    country: request.country,
-    continent: request.country === null ? null : continentOf(request.country),
+  const profile = {
     os: osName(parsed.os.name),
     browser: browserName(parsed.browser.name, device),
     device,
-    language: languageOf(request.acceptLanguage),
-    referrer: referrerHost(request.referer),
     // No user agent at all is a script, not a person.
     bot: userAgent === '' || isbot(userAgent),
+  };
+  // Bounded: a flood of made-up agents replaces the memo rather than growing it.
+  if (agents.size >= AGENT_MEMO_SIZE) agents.clear();
+  if (userAgent.length <= 512) agents.set(userAgent, profile);
+  return profile;
+}
+
+/** The visitor's profile, from request headers and the country of the client address. */
+export function profileVisitor(request: VisitorRequest): VisitorProfile {
+  const agent = agentProfile(request.userAgent ?? '');
+  return {
+    country: request.country,
+    continent: request.country === null ? null : continentOf(request.country),
+    os: agent.os,
+    browser: agent.browser,
+    device: agent.device,
+    language: languageOf(request.acceptLanguage),
+    referrer: referrerHost(request.referer),
+    bot: agent.bot,
   };
 }

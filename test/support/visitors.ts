@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { ClickWriter } from '../../src/clicks/click-writer';
 import type { TestAccount, TestApp } from './app';
 
 /** Real user agents, as browsers and crawlers send them. */
@@ -97,8 +98,9 @@ export interface ClickRow {
   language: string | null;
 }
 
-/** Every column of a link's click rows, oldest first. */
+/** Every column of a link's click rows, oldest first, once the app has written the clicks it holds. */
 export async function clickRows(t: TestApp, linkId: number): Promise<ClickRow[]> {
+  await t.app.get(ClickWriter).settle([linkId]);
   return t.dataSource.query('SELECT * FROM clicks WHERE link_id = $1 ORDER BY id', [linkId]);
 }
 

@@ -1,0 +1,68 @@
+import type { Target } from '../links/link.entity';
+import { TargetsType } from '../targeting/allowed-values';
+import { matchTarget } from '../targeting/matcher';
+import type { VisitorProfile } from '../targeting/visitor';
+
+/**
+ * What a visit is, decided once for both ways a visit is answered: the Nest routes, and the lean handler in front
+ * of them, which answers only the redirects it can answer completely and hands every other case to the routes.
+ */
+
+/** What the first request of a visit gets, in the contract's order. */
+export enum VisitStep {
+  NotFound = 'not-found',
+  Expired = 'expired',
+  Password = 'password',
+  Consent = 'consent',
+  /** Counted (unless a bot) and sent on. */
+  Visit = 'visit',
+}
+
+export interface VisitRules {
+  disabled: boolean;
+  activePeriodStartAt: Date | null;
+  activePeriodEndAt: Date | null;
+  clicksLimit: number | null;
+  hasRedirectPassword: boolean;
+  sensitiveContent: boolean;
+}
+
+/**
+ * The step for a link. `clicks`: its clicks counted so far, when they were read; null leaves the limit to the
+ * count itself, which never grants a click past it.
+ */
+export function firstStep(link: VisitRules, clicks: number | null, now: number = Date.now()): VisitStep {
+  if (link.disabled) return VisitStep.NotFound;
+  if (link.activePeriodStartAt !== null && now < link.activePeriodStartAt.getTime()) return VisitStep.Expired;
+  if (link.activePeriodEndAt !== null && now >= link.activePeriodEndAt.getTime()) return VisitStep.Expired;
+  if (clicks !== null && link.clicksLimit !== null && link.clicksLimit > 0 && clicks >= link.clicksLimit) {
+    return VisitStep.Expired;
+  }
+  if (link.hasRedirectPassword) return VisitStep.Password;
+  if (link.sensitiveContent) return VisitStep.Consent;
+  return VisitStep.Visit;
+}
+
+/** Crawlers, link previews and HEAD requests reach the destination but are not visits. */
+export function isCounted(visitor: VisitorProfile, method: string | undefined): boolean {
+  return !visitor.bot && method !== 'HEAD';
+}
+
+export interface Destinations {
+  url: string;
+  targetsType: TargetsType | null;
+  targets: Target[] | null;
+}
+
+/** Whether visits to the link take turns, and so must be counted in order. */
+export function rotates(link: Destinations): boolean {
+  return link.targetsType === TargetsType.Rotations && (link.targets?.length ?? 0) > 0;
+}
+
+/** Where the visitor goes: the rotation's value it was served, the first matching target, or the link's url. */
+export function destinationOf(link: Destinations, visitor: VisitorProfile, rotation: number | null): string {
+  if (link.targetsType === TargetsType.Rotations) {
+    return (rotation === null ? null : link.targets?.[rotation]?.value) ?? link.url;
+  }
+  return matchTarget(link.targetsType, link.targets, visitor) ?? link.url;
+}
