@@ -9,6 +9,7 @@ import { requestIdMiddleware } from './common/logger';
 import { warnOfUntrustedProxy } from './common/proxy-warning';
 import type { AppConfig } from './config/app-config';
 import { APP_CONFIG } from './config/config.module';
+import { LeanRedirect } from './redirect/lean-redirect';
 
 /**
  * Everything about the HTTP application that is not a provider: shared by main.ts and the e2e tests, so that a
@@ -24,6 +25,11 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   if (config.trustProxy === false) app.use(warnOfUntrustedProxy());
   // Served over plain HTTP too (behind a TLS proxy or on a laptop): do not tell browsers to upgrade.
   app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));
+  // Plain redirects are answered ahead of Express, with the client address Express itself would see.
+  const express = app.getHttpAdapter().getInstance() as { get(setting: string): unknown };
+  app
+    .get(LeanRedirect)
+    .install(app.getHttpServer(), express.get('trust proxy fn') as (address: string, hop: number) => boolean);
 
   const document = SwaggerModule.createDocument(
     app,

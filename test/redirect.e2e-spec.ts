@@ -1203,6 +1203,8 @@ describe('Visiting short links', () => {
         expect(responses.filter((response) => response.status === 410)).toHaveLength(150);
         await expectClicks(account, created.id, 50);
       },
+      // Forty slow password hashes on two shared cores.
+      180_000,
     );
 
     it('keeps a rotation in exact order while API updates race its visits', async () => {

@@ -250,7 +250,8 @@ describe('Link titles fetched in the background', () => {
       const { response } = await createLink(account, { url: url('/hello'), title: '' });
 
       expect(response.status).toBe(201);
-      expect(response.body.data.title).toBeNull();
+      // Fetched in the background: from a local page it may already be there when the answer is made.
+      expect([null, HELLO_TITLE]).toContain(response.body.data.title);
       expect(await waitForTitle(account, response.body.data.id)).toBe(HELLO_TITLE);
     });
 

@@ -10,30 +10,47 @@ const WINDOW_MS = 60_000;
 
 /**
  * Requests per minute per client address (IPv6: per /64) on the visitor routes, kept in the throttler's storage
- * beside the API's limits: no person reaches it, a script hammering links gets the 429 page until the minute ends.
+ * beside the API's limits: no person reaches it, a script hammering links waits until the minute ends.
  */
 @Injectable()
-export class VisitorRateLimitGuard implements CanActivate {
+export class VisitorRateLimit {
   constructor(
     @InjectThrottlerStorage() private readonly storage: ThrottlerStorage,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
-    private readonly pages: Pages,
   ) {}
 
-  async canActivate(context: ExecutionContext): Promise<boolean> {
+  get enabled(): boolean {
+    return this.config.visitorRateLimitPerMinute > 0;
+  }
+
+  /** Counts a request of the address: 0 when it may go on, else how many milliseconds it must wait. */
+  async hit(address: string | undefined): Promise<number> {
     const limit = this.config.visitorRateLimitPerMinute;
-    if (limit === 0) return true;
-    const http = context.switchToHttp();
-    const request = http.getRequest<Request>();
+    if (limit === 0) return 0;
     const record = await this.storage.increment(
-      `visitor:${clientKey(request.ip)}`,
+      `visitor:${clientKey(address)}`,
       WINDOW_MS,
       limit,
       WINDOW_MS,
       'visitor',
     );
-    if (!record.isBlocked) return true;
-    this.pages.sendTooManyRequests(http.getResponse<Response>(), record.timeToBlockExpire * 1000);
+    return record.isBlocked ? record.timeToBlockExpire * 1000 : 0;
+  }
+}
+
+/** The visitor limit on the Nest routes: the 429 page past it. */
+@Injectable()
+export class VisitorRateLimitGuard implements CanActivate {
+  constructor(
+    private readonly limit: VisitorRateLimit,
+    private readonly pages: Pages,
+  ) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const http = context.switchToHttp();
+    const wait = await this.limit.hit(http.getRequest<Request>().ip);
+    if (wait === 0) return true;
+    this.pages.sendTooManyRequests(http.getResponse<Response>(), wait);
     return false;
   }
 }

@@ -1,0 +1,120 @@
+import { ServiceUnavailableException } from '@nestjs/common';
+import type { DataSource } from 'typeorm';
+import { loadConfig, type AppConfig } from '../config/app-config';
+import type { VisitorProfile } from '../targeting/visitor';
+import { ClickWriter } from './click-writer';
+
+const VISITOR: VisitorProfile = {
+  country: 'GB',
+  continent: 'EU',
+  os: 'Linux',
+  browser: 'Firefox',
+  device: 'Desktop',
+  language: 'en',
+  referrer: null,
+  bot: false,
+};
+
+const PLAIN = { id: 7, clicksLimit: null, rotates: false };
+
+class DatabaseError extends Error {
+  constructor(readonly code: string) {
+    super(`SQLSTATE ${code}`);
+  }
+}
+
+/** A database that writes batches as told: the ids it was given, and how many clicks it kept. */
+class FakeDatabase {
+  answers: ('ok' | 'fail' | 'lost')[] = [];
+  batchIds: string[] = [];
+  written = new Set<string>();
+  clicks = 0;
+
+  query(sql: string, parameters: unknown[] = []): Promise<unknown> {
+    if (!sql.includes('INSERT INTO click_batches')) return Promise.resolve([]);
+    const id = parameters[0] as string;
+    const size = (parameters[1] as unknown[]).length;
+    this.batchIds.push(id);
+    const answer = this.answers.shift() ?? 'ok';
+    if (this.written.has(id)) return Promise.reject(new DatabaseError('23505'));
+    if (answer === 'fail') return Promise.reject(new DatabaseError('08006'));
+    this.written.add(id);
+    this.clicks += size;
+    // Written, but the answer never came back.
+    if (answer === 'lost') return Promise.reject(new DatabaseError('08006'));
+    return Promise.resolve([{ recorded: size, links: 1 }]);
+  }
+}
+
+function writer(database: FakeDatabase, env: Record<string, string> = {}): ClickWriter {
+  const config: AppConfig = loadConfig({ CLICK_BUFFER_MAX: '100', ...env });
+  return new ClickWriter(database as unknown as DataSource, config);
+}
+
+describe('ClickWriter', () => {
+  it('writes buffered clicks in one batch', async () => {
+    const database = new FakeDatabase();
+    const clicks = writer(database);
+    for (let visit = 0; visit < 30; visit += 1) void clicks.count(PLAIN, VISITOR);
+    expect(clicks.pending()).toBe(30);
+    await clicks.flush();
+    expect({ batches: database.batchIds.length, clicks: database.clicks, pending: clicks.pending() }).toEqual(
+      {
+        batches: 1,
+        clicks: 30,
+        pending: 0,
+      },
+    );
+  });
+
+  it('retries a failed batch with the same id, and takes a refusal of that id as written', async () => {
+    const database = new FakeDatabase();
+    database.answers = ['fail', 'lost'];
+    const clicks = writer(database);
+    for (let visit = 0; visit < 5; visit += 1) void clicks.count(PLAIN, VISITOR);
+    await clicks.flush(); // refused
+    await clicks.flush(); // written, answer lost
+    await clicks.flush(); // the id is known: done, not written twice
+    expect(new Set(database.batchIds).size).toBe(1);
+    expect(database.batchIds).toHaveLength(3);
+    expect(database.clicks).toBe(5);
+    expect(clicks.pending()).toBe(0);
+  });
+
+  it('keeps at most CLICK_BUFFER_MAX clicks while the database does not answer, then refuses with 503', async () => {
+    const database = new FakeDatabase();
+    database.answers = Array<'fail'>(10).fill('fail');
+    const clicks = writer(database);
+    for (let visit = 0; visit < 100; visit += 1) void clicks.count(PLAIN, VISITOR);
+    await clicks.flush();
+    expect(() => clicks.count(PLAIN, VISITOR)).toThrow(ServiceUnavailableException);
+    expect(clicks.pending()).toBe(100);
+    database.answers = [];
+    await clicks.settle();
+    expect(database.clicks).toBe(100);
+    expect(() => clicks.count(PLAIN, VISITOR)).not.toThrow();
+  });
+
+  it('answers a visit only once its click is committed with CLICK_DURABILITY=strict, and 503 if it is not', async () => {
+    const database = new FakeDatabase();
+    const clicks = writer(database, { CLICK_DURABILITY: 'strict' });
+    const visits = Array.from({ length: 10 }, () => Promise.resolve(clicks.count(PLAIN, VISITOR)));
+    expect(database.clicks).toBe(0);
+    await expect(Promise.all(visits)).resolves.toHaveLength(10);
+    expect(database.clicks).toBe(10);
+
+    database.answers = ['fail'];
+    await expect(clicks.count(PLAIN, VISITOR)).rejects.toBeInstanceOf(ServiceUnavailableException);
+  });
+
+  it('writes everything it holds on shutdown, and refuses clicks after', async () => {
+    const database = new FakeDatabase();
+    database.answers = ['fail'];
+    const clicks = writer(database);
+    clicks.onModuleInit();
+    for (let visit = 0; visit < 12; visit += 1) void clicks.count(PLAIN, VISITOR);
+    await clicks.beforeApplicationShutdown();
+    expect(database.clicks).toBe(12);
+    expect(() => clicks.count(PLAIN, VISITOR)).toThrow(ServiceUnavailableException);
+  });
+});

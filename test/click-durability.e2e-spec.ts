@@ -1,0 +1,112 @@
+import { request as httpRequest, Agent } from 'node:http';
+import { Client } from 'pg';
+import {
+  childEnv,
+  killAllChildren,
+  lastLine,
+  runCli,
+  startServer,
+  type ServerProcess,
+} from './support/process';
+import { onRealPostgres } from './support/test-database';
+import { UA, unique } from './support/visitors';
+
+const BROWSER = UA.macSafari;
+
+/** A visit on a kept-alive connection: its status and when its answer arrived. */
+function visit(server: ServerProcess, agent: Agent, alias: string): Promise<{ status: number; at: number }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      { host: '127.0.0.1', port: server.port, path: `/${alias}`, agent, headers: { 'User-Agent': BROWSER } },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, at: Date.now() }));
+      },
+    );
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+async function recorded(linkId: number): Promise<{ rows: number; clicks: number }> {
+  const client = new Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  try {
+    const rows = await client.query<{ count: number }>(
+      'SELECT count(*)::int AS count FROM clicks WHERE link_id = $1',
+      [linkId],
+    );
+    const counter = await client.query<{ clicks: number }>(
+      'SELECT clicks FROM link_counters WHERE link_id = $1',
+      [linkId],
+    );
+    return { rows: rows.rows[0].count, clicks: counter.rows[0].clicks };
+  } finally {
+    await client.end();
+  }
+}
+
+/** Buffered clicks, as an operator runs the service: a separate process, stopped by a signal. */
+describe('clicks written in batches', () => {
+  const env = childEnv({ LOG_LEVEL: 'warn', CLICK_FLUSH_MS: '100', VISITOR_RATE_LIMIT_PER_MINUTE: '0' });
+  let apiKey: string;
+
+  beforeAll(async () => {
+    const created = await runCli(['account:create', '--name', 'Durability'], { env });
+    expect(created.code).toBe(0);
+    apiKey = (JSON.parse(lastLine(created.stdout)) as { api_key: string }).api_key;
+  });
+  afterAll(async () => {
+    await killAllChildren();
+  });
+
+  async function link(server: ServerProcess): Promise<{ id: number; alias: string }> {
+    const response = await fetch(`${server.url}/api/v1/links`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ url: 'https://example.com/durable', alias: unique('durable') }),
+    });
+    expect(response.status).toBe(201);
+    return ((await response.json()) as { data: { id: number; alias: string } }).data;
+  }
+
+  it('are all written when SIGTERM comes right after the last answer', async () => {
+    const server = await startServer({ env });
+    const created = await link(server);
+    const agent = new Agent({ keepAlive: true, maxSockets: 16 });
+    const answers = await Promise.all(Array.from({ length: 300 }, () => visit(server, agent, created.alias)));
+    expect(answers.every((answer) => answer.status === 302)).toBe(true);
+    server.child.kill('SIGTERM');
+    expect(await server.waitExit(20_000)).toEqual({ code: 0, signal: null });
+    agent.destroy();
+    expect(await recorded(created.id)).toEqual({ rows: 300, clicks: 300 });
+  });
+
+  it('lose at most the last flush interval to kill -9, and count none twice', async () => {
+    if (!onRealPostgres()) {
+      // The embedded database lives in the killed process: nothing of it is the service's to keep.
+      console.warn('kill -9 durability runs on PostgreSQL only');
+      return;
+    }
+    const server = await startServer({ env });
+    const created = await link(server);
+    const agent = new Agent({ keepAlive: true, maxSockets: 8 });
+    const answers: { status: number; at: number }[] = [];
+    const deadline = Date.now() + 1500;
+    await Promise.all(
+      Array.from({ length: 8 }, async () => {
+        while (Date.now() < deadline) answers.push(await visit(server, agent, created.alias));
+      }),
+    );
+    const killedAt = Date.now();
+    await server.kill();
+    agent.destroy();
+    const { rows, clicks } = await recorded(created.id);
+    expect(rows).toBe(clicks);
+    expect(rows).toBeLessThanOrEqual(answers.length);
+    // What can be lost: the answers of the last interval (100 ms), and the batch being written, with room for a
+    // loaded machine.
+    const recent = answers.filter((answer) => answer.at >= killedAt - 400).length;
+    expect(answers.length - rows).toBeLessThanOrEqual(recent);
+  });
+});
