@@ -69,6 +69,8 @@ describe('HttpExceptionFilter', () => {
     ['administrator shutdown', driverError('terminating connection due to administrator command', '57P01')],
     ['a connection exception class', driverError('connection failure', '08006')],
     ['too many connections', driverError('sorry, too many clients already', '53300')],
+    ['the statement timeout', driverError('canceling statement due to statement timeout', '57014')],
+    ['no answer within the client-side query timeout', new Error('Query read timeout')],
   ])('answers 503 when the database is unreachable: %s, as a QueryFailedError', (_name, cause) => {
     const exception = new QueryFailedError('SELECT * FROM "secret_table"', [], cause);
     expect(handle(exception)).toEqual({

@@ -22,7 +22,10 @@ const MESSAGES: Partial<Record<number, string>> = {
   [HttpStatus.INTERNAL_SERVER_ERROR]: 'Server error.',
 };
 
-/** PostgreSQL SQLSTATE classes and socket errors that mean the database cannot be reached right now. */
+/**
+ * PostgreSQL SQLSTATE classes and socket errors that mean the database cannot be reached right now. 57014 is a
+ * statement cancelled by the statement timeout.
+ */
 const UNAVAILABLE_CODES = new Set([
   'ECONNREFUSED',
   'ECONNRESET',
@@ -30,11 +33,14 @@ const UNAVAILABLE_CODES = new Set([
   'ENOTFOUND',
   'EHOSTUNREACH',
   '53300',
+  '57014',
 ]);
 const UNAVAILABLE_MESSAGES = [
   /Connection terminated/i,
   /timeout exceeded when trying to connect/i,
   /connection.*closed/i,
+  // pg's client-side bound (query_timeout): the database did not answer at all.
+  /^Query read timeout$/,
 ];
 
 function isDatabaseUnavailable(error: unknown): boolean {

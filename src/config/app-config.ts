@@ -18,6 +18,11 @@ export interface AppConfig {
   appUrl: string;
   /** A PostgreSQL URL; undefined selects the embedded database under `dataDir`. */
   databaseUrl: string | undefined;
+  /** The server cancels a statement after this long; the client gives up on the connection a second later. */
+  databaseStatementTimeoutMs: number;
+  /** Bound on the wait for a database connection, from the pool or a new one. */
+  databasePoolTimeoutMs: number;
+  databasePoolSize: number;
   dataDir: string;
   initialApiKey: string | undefined;
   /** Requests per minute per API key; 0 turns rate limiting off. */
@@ -161,6 +166,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
     port: integer(env, 'PORT', 3000, 0, 65535),
     appUrl: httpUrl(env, 'APP_URL', 'http://localhost:3000'),
     databaseUrl: databaseUrl(env),
+    // Defaults that answer a request within 5 s when the database stops answering, yet leave slow queries room.
+    databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 3000, 100, 600_000),
+    databasePoolTimeoutMs: integer(env, 'DATABASE_POOL_TIMEOUT_MS', 3000, 100, 600_000),
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     dataDir: read(env, 'DATA_DIR') ?? './data',
     initialApiKey: initialApiKey(env),
     rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 120, 0, 1_000_000),

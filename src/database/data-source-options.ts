@@ -8,12 +8,34 @@ import { Link } from '../links/link.entity';
 import { Pixel } from '../pixels/pixel.entity';
 import { Space } from '../spaces/space.entity';
 import { Click } from '../stats/click.entity';
+import { DiscardOnTimeoutClient } from './discard-on-timeout-client';
 import { migrations } from './migrations';
 
 export const ENTITIES = [Account, ApiKey, Space, Domain, Pixel, Link, LinkCounter, LinkPixel, Click];
 
+/**
+ * How long the client waits for an answer beyond the statement timeout before it gives up on the connection: time
+ * for the server's own cancellation (SQLSTATE 57014) to arrive, which leaves the connection usable.
+ */
+export const CLIENT_TIMEOUT_GRACE_MS = 1000;
+
+/** Bounds on the database work of one request; each unset one keeps the driver's behaviour noted. */
+export interface DatabaseLimits {
+  /**
+   * The server cancels a statement running longer (`statement_timeout`); the client gives up
+   * {@link CLIENT_TIMEOUT_GRACE_MS} later, which also covers a database or network that stopped answering, and
+   * closes that connection. Unset: no bound, for migrations and one-off commands.
+   */
+  statementTimeoutMs?: number;
+  /** Bound on the wait for a pooled connection, the set-up of a new one included. Unset: 5 s. */
+  poolTimeoutMs?: number;
+  /** Connections in the pool. Unset: 10. */
+  poolSize?: number;
+}
+
 /** The one description of the database, used by the app, the CLI, the tests and the TypeORM migration CLI. */
-export function dataSourceOptions(url: string): DataSourceOptions {
+export function dataSourceOptions(url: string, limits: DatabaseLimits = {}): DataSourceOptions {
+  const { statementTimeoutMs } = limits;
   return {
     type: 'postgres',
     url,
@@ -24,9 +46,14 @@ export function dataSourceOptions(url: string): DataSourceOptions {
     migrationsRun: false,
     logging: false,
     extra: {
-      max: 10,
-      // Fail fast when the database is away, so callers get a 503 instead of a hung request.
-      connectionTimeoutMillis: 5000,
+      max: limits.poolSize ?? 10,
+      // Fail fast when the database is away, so callers get a 503 instead of a hung request. pg-pool applies it to
+      // the wait for a free connection as well as to connecting.
+      connectionTimeoutMillis: limits.poolTimeoutMs ?? 5000,
+      statement_timeout: statementTimeoutMs,
+      query_timeout:
+        statementTimeoutMs === undefined ? undefined : statementTimeoutMs + CLIENT_TIMEOUT_GRACE_MS,
+      Client: DiscardOnTimeoutClient,
     },
   };
 }

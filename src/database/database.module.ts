@@ -9,6 +9,7 @@ import {
 import { ModuleRef } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { dataSourceOptions } from './data-source-options';
@@ -82,15 +83,26 @@ export class DatabaseModule {
       imports: [
         TypeOrmModule.forRootAsync({
           imports: [DatabaseConnectionModule.forRoot(options)],
-          inject: [DATABASE_CONNECTION],
-          useFactory: (connection: DatabaseConnection) => ({
-            ...dataSourceOptions(connection.url),
+          inject: [DATABASE_CONNECTION, APP_CONFIG],
+          useFactory: (connection: DatabaseConnection, config: AppConfig) => ({
+            ...dataSourceOptions(connection.url, {
+              statementTimeoutMs: config.databaseStatementTimeoutMs,
+              poolTimeoutMs: config.databasePoolTimeoutMs,
+              poolSize: config.databasePoolSize,
+            }),
             retryAttempts: options.retryAttempts,
           }),
-          dataSourceFactory: async (dataSourceOptions) => {
-            const dataSource = await new DataSource(dataSourceOptions!).initialize();
-            await runMigrations(dataSource);
-            return dataSource;
+          dataSourceFactory: async (options) => {
+            // A migration may rightly run for minutes (an index on a large table): it gets a connection of its own,
+            // without the statement timeout meant for requests.
+            const { url } = options as PostgresConnectionOptions;
+            const migrator = await new DataSource(dataSourceOptions(url!)).initialize();
+            try {
+              await runMigrations(migrator);
+            } finally {
+              await migrator.destroy();
+            }
+            return new DataSource(options!).initialize();
           },
         }),
       ],

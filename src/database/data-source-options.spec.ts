@@ -1,0 +1,28 @@
+import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
+import { CLIENT_TIMEOUT_GRACE_MS, dataSourceOptions } from './data-source-options';
+import { DiscardOnTimeoutClient } from './discard-on-timeout-client';
+
+function extra(limits?: Parameters<typeof dataSourceOptions>[1]): Record<string, unknown> {
+  return (dataSourceOptions('postgres://db/links', limits) as PostgresConnectionOptions).extra as Record<
+    string,
+    unknown
+  >;
+}
+
+describe('dataSourceOptions', () => {
+  it('bounds every statement on the server and, a grace later, on the client', () => {
+    expect(extra({ statementTimeoutMs: 3000, poolTimeoutMs: 2000, poolSize: 7 })).toEqual({
+      max: 7,
+      connectionTimeoutMillis: 2000,
+      statement_timeout: 3000,
+      query_timeout: 3000 + CLIENT_TIMEOUT_GRACE_MS,
+      Client: DiscardOnTimeoutClient,
+    });
+  });
+
+  it('leaves statements unbounded without limits (migrations, one-off commands), the connect wait bounded', () => {
+    expect(extra()).toMatchObject({ max: 10, connectionTimeoutMillis: 5000 });
+    expect(extra().statement_timeout).toBeUndefined();
+    expect(extra().query_timeout).toBeUndefined();
+  });
+});

@@ -1,0 +1,235 @@
+import type { Pool } from 'pg';
+import { DataSource, type QueryFailedError } from 'typeorm';
+import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
+import { dataSourceOptions } from '../src/database/data-source-options';
+import {
+  childEnv,
+  killAllChildren,
+  lastLine,
+  runCli,
+  startServer,
+  type ServerProcess,
+} from './support/process';
+import { TcpProxy } from './support/tcp-proxy';
+import { onRealPostgres } from './support/test-database';
+
+/** The contract: a client learns within this long that the database is away. */
+const BUDGET_MS = 5_000;
+const UNAVAILABLE = { message: 'Service unavailable.', status: 503 };
+
+/** Low bounds, so that the test is quick; the defaults are higher but within the same budget. */
+const SETTINGS = {
+  DATABASE_STATEMENT_TIMEOUT_MS: '500',
+  DATABASE_POOL_TIMEOUT_MS: '1000',
+  DATABASE_POOL_SIZE: '5',
+};
+
+type Outcome = { status: number; body: unknown; ms: number } | { status: 'no answer'; ms: number };
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** 'answered' or 'failed', or 'no answer' when the promise is still pending after `ms`. */
+async function settledWithin(promise: Promise<unknown>, ms: number): Promise<string> {
+  let timer: NodeJS.Timeout | undefined;
+  try {
+    return await Promise.race([
+      promise.then(
+        () => 'answered',
+        () => 'failed',
+      ),
+      new Promise<string>((resolve) => {
+        timer = setTimeout(() => resolve('no answer'), ms);
+      }),
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/*
+ * The server runs as its own process, as in production: inside a jest worker, errors raised by Node itself (a reset
+ * socket) come from another realm and fail `instanceof Error`, which would test the sandbox rather than the service.
+ */
+describe('database faults', () => {
+  let proxy: TcpProxy;
+  let server: ServerProcess;
+  let apiKey: string;
+  let spaces = 0;
+
+  /** The answer to a request and how long it took; one still unanswered after the budget and a margin is cut. */
+  async function timed(path: string, init: RequestInit = {}): Promise<Outcome> {
+    const started = Date.now();
+    try {
+      const response = await fetch(`${server.url}${path}`, {
+        ...init,
+        headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+        signal: AbortSignal.timeout(BUDGET_MS + 2_000),
+      });
+      const body: unknown = await response.json();
+      return { status: response.status, body, ms: Date.now() - started };
+    } catch {
+      return { status: 'no answer', ms: Date.now() - started };
+    }
+  }
+
+  /** A mix of API calls, reads and a write, each needing the database from the key check on. */
+  function apiCalls(count: number): Promise<Outcome[]> {
+    return Promise.all(
+      Array.from({ length: count }, (_, index) => {
+        switch (index % 4) {
+          case 0:
+            return timed('/api/v1/account');
+          case 1:
+            return timed('/api/v1/links');
+          case 2:
+            return timed('/api/v1/spaces');
+          default:
+            spaces += 1;
+            return timed('/api/v1/spaces', {
+              method: 'POST',
+              body: JSON.stringify({ name: `Space ${spaces}` }),
+            });
+        }
+      }),
+    );
+  }
+
+  /** Every call answered with a success; a failure shows the others' statuses (or 'no answer') in the diff. */
+  function expectAllSucceeded(outcomes: Outcome[]): void {
+    const statuses = outcomes.map((outcome) =>
+      outcome.status === 200 || outcome.status === 201 ? 'ok' : outcome.status,
+    );
+    expect(statuses).toEqual(Array(outcomes.length).fill('ok'));
+  }
+
+  /** Every call answered the contract's 503 within the budget; a failure lists the calls that did not. */
+  function expectAllUnavailable(outcomes: Outcome[]): void {
+    const others = outcomes.filter(
+      (outcome) =>
+        !(
+          outcome.status === 503 &&
+          JSON.stringify(outcome.body) === JSON.stringify(UNAVAILABLE) &&
+          outcome.ms < BUDGET_MS
+        ),
+    );
+    expect(others).toEqual([]);
+  }
+
+  beforeAll(async () => {
+    const databaseUrl = process.env.DATABASE_URL!;
+    const created = await runCli(['account:create', '--name', 'Faults'], { env: childEnv() });
+    expect(created.code).toBe(0);
+    apiKey = (JSON.parse(lastLine(created.stdout)) as { api_key: string }).api_key;
+
+    proxy = await TcpProxy.forDatabase(databaseUrl);
+    server = await startServer({
+      env: childEnv({ ...SETTINGS, DATABASE_URL: proxy.urlFor(databaseUrl), INITIAL_API_KEY: undefined }),
+    });
+  });
+
+  beforeEach(async () => {
+    // The pool holds open connections when the fault starts, as in production.
+    expectAllSucceeded(await apiCalls(8));
+  });
+
+  afterEach(() => {
+    proxy.restore();
+  });
+
+  afterAll(async () => {
+    proxy?.restore();
+    await server?.stop();
+    await killAllChildren();
+    await proxy?.close();
+  });
+
+  it('answers 503 within 5 s to every request while the database is frozen, and recovers when it answers again', async () => {
+    proxy.freeze();
+    expectAllUnavailable(await apiCalls(20));
+    expect(await timed('/health')).toMatchObject({ status: 200 });
+    const ready = await timed('/health/ready');
+    expect(ready).toMatchObject({ status: 503 });
+    expect(ready.ms).toBeLessThan(BUDGET_MS);
+
+    proxy.restore();
+    expectAllSucceeded(await apiCalls(8));
+    expect(await timed('/health/ready')).toMatchObject({ status: 200 });
+    expect(server.running).toBe(true);
+  });
+
+  it('answers 503 within 5 s while every connection to the database is reset, and recovers when it is back', async () => {
+    proxy.cut();
+    expectAllUnavailable(await apiCalls(20));
+    expect(await timed('/health')).toMatchObject({ status: 200 });
+    const ready = await timed('/health/ready');
+    expect(ready).toMatchObject({ status: 503 });
+    expect(ready.ms).toBeLessThan(BUDGET_MS);
+
+    proxy.restore();
+    expectAllSucceeded(await apiCalls(8));
+    expect(server.running).toBe(true);
+  });
+});
+
+describe('database faults: statement timeouts', () => {
+  let proxy: TcpProxy;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    const databaseUrl = process.env.DATABASE_URL!;
+    proxy = await TcpProxy.forDatabase(databaseUrl);
+    dataSource = await new DataSource(
+      dataSourceOptions(proxy.urlFor(databaseUrl), {
+        statementTimeoutMs: 300,
+        poolTimeoutMs: 500,
+        poolSize: 2,
+      }),
+    ).initialize();
+  });
+
+  afterAll(async () => {
+    proxy?.restore();
+    if (dataSource?.isInitialized) await dataSource.destroy();
+    await proxy?.close();
+  });
+
+  // PGlite accepts the setting but never cancels a statement: it runs each one to its end inside its process.
+  const itOnPostgres = onRealPostgres() ? it : it.skip;
+  itOnPostgres(
+    'has the server cancel a statement that runs too long, and keeps the connection (PostgreSQL only: the embedded database does not enforce statement_timeout)',
+    async () => {
+      const pool = (dataSource.driver as PostgresDriver).master as Pool;
+      const started = Date.now();
+      const error = await dataSource.query('SELECT pg_sleep(3)').then(
+        () => null,
+        (failure: QueryFailedError) => failure,
+      );
+      expect(Date.now() - started).toBeLessThan(1_000);
+      expect((error?.driverError as { code?: string } | undefined)?.code).toBe('57014');
+      // Cancelled by the server, the connection is sound and stays in the pool.
+      expect(pool.totalCount).toBeGreaterThan(0);
+      await expect(dataSource.query('SELECT 1 AS one')).resolves.toEqual([{ one: 1 }]);
+    },
+  );
+
+  it('closes a connection whose query timed out on the client side, never handing it out again', async () => {
+    const pool = (dataSource.driver as PostgresDriver).master as Pool;
+    await Promise.all([dataSource.query('SELECT 1'), dataSource.query('SELECT 1')]);
+    expect(pool.totalCount).toBeGreaterThan(0);
+
+    proxy.freeze();
+    const failures = await Promise.all(
+      [1, 2].map(() => settledWithin(dataSource.query('SELECT 1'), BUDGET_MS)),
+    );
+    expect(failures).toEqual(['failed', 'failed']);
+    // Every connection that was open during the freeze is gone from the pool (connects still pending end too).
+    const deadline = Date.now() + 3_000;
+    while (pool.totalCount > 0 && Date.now() < deadline) await sleep(50);
+    expect(pool.totalCount).toBe(0);
+
+    proxy.restore();
+    await expect(dataSource.query('SELECT 1 AS one')).resolves.toEqual([{ one: 1 }]);
+  });
+});
