@@ -54,7 +54,7 @@ const CLICK_ROWS = `
                          language, ord)`;
 
 /**
- * A batch of clicks of links without a limit or rotation, in one statement: the batch id first (a retried batch
+ * A batch of clicks of links without a limit or rotation, in one statement (rows in arrival order): the batch id first (a retried batch
  * that was in fact written is refused by its primary key), then the click rows of links that still exist, then
  * their counters, locked in link order so that two instances' batches cannot deadlock.
  */
@@ -68,6 +68,7 @@ const WRITE_BATCH = `
            r.language
       FROM rows r CROSS JOIN batch
      WHERE EXISTS (SELECT 1 FROM links l WHERE l.id = r.link_id)
+     ORDER BY r.ord
     RETURNING link_id
   ), locked AS (
     SELECT c.link_id FROM link_counters c
@@ -120,6 +121,7 @@ const CLAIM = `
            r.language
       FROM rows r CROSS JOIN plan p
      WHERE r.ord <= p.granted
+     ORDER BY r.ord
   )
   SELECT granted, last_rotation, slots, rotates FROM plan`;
 

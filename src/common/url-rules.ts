@@ -36,3 +36,17 @@ export function canonicalUrl(value: string): string {
   const href = new URL(value).href;
   return href === `${value}/` ? value : href;
 }
+
+/**
+ * A URL as a Location header must carry it: in its WHATWG form, ASCII only, so that no browser reads it against
+ * the short domain (`https:a.example`, from before URLs were stored that way) and non-ASCII hosts go out in
+ * punycode. An origin written without its root slash keeps that form; what is not a URL is percent-encoded.
+ */
+export function locationUrl(url: string): string {
+  try {
+    const href = new URL(url).href;
+    return href === `${url}/` ? url : href;
+  } catch {
+    return encodeURI(url);
+  }
+}

@@ -23,7 +23,7 @@ export class DomainsService {
   /** `http:` or `https:`, as APP_URL says: the scheme of every short URL. */
   readonly scheme: string;
   private readonly defaultHost: string;
-  /** Domains by the hosts visits name, while changes can be heard (see ChangeFeed). */
+  /** Domains by the Host headers of visits, as written, while changes can be heard (see ChangeFeed). */
   private readonly hosts = new Map<string, Domain>();
   private changes = 0;
 
@@ -60,19 +60,23 @@ export class DomainsService {
 
   /** The domain for a request's Host header; an unknown host means the default domain. */
   async forHost(host: string | undefined): Promise<Domain> {
-    const name = host === undefined ? null : canonicalHost(host);
-    const key = name ?? '';
-    const cached = this.hosts.get(key);
+    const cached = this.cachedForHost(host);
     if (cached !== undefined) return cached;
     const before = this.changes;
+    const name = host === undefined ? null : canonicalHost(host);
     const domain =
       (name === null ? null : await this.domains.findOneBy({ name })) ?? (await this.defaultDomain());
     if (this.feed.listening && this.changes === before) {
       // Hosts come from visitors: made-up ones replace the cache rather than grow it.
       if (this.hosts.size >= MAX_CACHED_HOSTS) this.hosts.clear();
-      this.hosts.set(key, domain);
+      this.hosts.set(host ?? '', domain);
     }
     return domain;
+  }
+
+  /** The domain of a Host header as it was written, when it is in memory (no parsing, no query). */
+  cachedForHost(host: string | undefined): Domain | undefined {
+    return this.hosts.get(host ?? '');
   }
 
   /** A domain the account may put links on: one of its own or a system domain; null otherwise. */

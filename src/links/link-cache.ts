@@ -5,6 +5,7 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { ChangeFeed, EVERYTHING } from '../database/change-feed';
 import type { TargetsType } from '../targeting/allowed-values';
+import { locationUrl } from '../common/url-rules';
 import type { Target } from './link.entity';
 
 /** What a visit needs of a link: its rules, never its counters (they change with every click). */
@@ -22,6 +23,8 @@ export interface VisitLink {
   expirationUrl: string | null;
   disabled: boolean;
   hasPixels: boolean;
+  /** The Location of each destination (the url, then each target's value), made once. */
+  locations: Map<string, string>;
 }
 
 interface Entry {
@@ -57,7 +60,9 @@ interface Row {
 }
 
 function toVisitLink(row: Row): VisitLink {
+  const destinations = [row.url, ...(row.targets ?? []).map((target) => target.value)];
   return {
+    locations: new Map(destinations.map((destination) => [destination, locationUrl(destination)])),
     id: row.id,
     alias: row.alias,
     url: row.url,

@@ -1,5 +1,5 @@
+import { locationUrl } from '../common/url-rules';
 import {
-  locationUrl,
   MAX_VISITOR_QUERY_LENGTH,
   MAX_VISITOR_QUERY_PARAMETERS,
   mergeQuery,

@@ -6,11 +6,12 @@ import { assignRequestId } from '../common/logger';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { DomainsService } from '../domains/domains.service';
-import { LinkCache } from '../links/link-cache';
+import { LinkCache, type VisitLink } from '../links/link-cache';
 import { isReservedAlias } from '../links/reserved-aliases';
 import { GeoIp } from '../targeting/geoip';
-import { profileVisitor } from '../targeting/visitor';
-import { locationUrl, mergeQuery, visitorQueryFits } from './destination';
+import { profileVisitor, type VisitorProfile } from '../targeting/visitor';
+import { locationUrl } from '../common/url-rules';
+import { mergeQuery, visitorQueryFits } from './destination';
 import { destinationOf, firstStep, isCounted, rotates, VisitStep } from './visit-plan';
 import { VisitorRateLimit } from './visitor-rate-limit.guard';
 
@@ -67,11 +68,33 @@ export class LeanRedirect {
     const mark = url.indexOf('?');
     const match = ALIAS_PATH.exec(mark === -1 ? url : url.slice(0, mark));
     if (match === null || isReservedAlias(match[1])) return false;
+    const alias = match[1];
     const query = mark === -1 ? '' : url.slice(mark + 1);
     if (!visitorQueryFits(query)) return false;
-    this.serve(request, response, match[1], query, trust).then(
-      (answered) => {
-        if (!answered) routes(request, response);
+    // Everything in memory (the usual case): answered in this turn, unless the click waits for its claim.
+    const domain = this.domains.cachedForHost(request.headers.host);
+    const cached = domain === undefined ? undefined : this.links.peek(domain.id, alias);
+    if (cached !== undefined && !this.limit.enabled) {
+      const answered = this.answer(request, response, cached, query, trust);
+      if (answered === false) return false;
+      if (answered === true) return true;
+      this.settle(answered, request, response, routes);
+      return true;
+    }
+    this.settle(this.serve(request, response, alias, query, trust), request, response, routes);
+    return true;
+  }
+
+  /** Hands the request to the routes when the fast path did not answer it, or failed to. */
+  private settle(
+    answered: Promise<boolean>,
+    request: IncomingMessage,
+    response: ServerResponse,
+    routes: Handler,
+  ) {
+    answered.then(
+      (done) => {
+        if (!done) routes(request, response);
       },
       (error: unknown) => {
         // The routes answer it as they answer any failure (a 503 when the database is away).
@@ -79,7 +102,6 @@ export class LeanRedirect {
         if (!response.headersSent) routes(request, response);
       },
     );
-    return true;
   }
 
   private async serve(
@@ -91,34 +113,65 @@ export class LeanRedirect {
   ): Promise<boolean> {
     const domain = await this.domains.forHost(request.headers.host);
     const link = await this.links.get(domain.id, alias);
+    if (link === null) return false;
+    // Over the limit: the routes count it too, and answer with the 429 page.
+    if (this.limit.enabled && (await this.limit.hit(proxyAddr(request, trust))) > 0) return false;
+    return this.answer(request, response, link, query, trust);
+  }
+
+  /**
+   * The visit of a link in memory: false when the routes must answer it (unknown, not a plain redirect, limit
+   * reached), else true once answered; a promise when the click waits for its claim.
+   */
+  private answer(
+    request: IncomingMessage,
+    response: ServerResponse,
+    link: VisitLink | null,
+    query: string,
+    trust: TrustProxy,
+  ): boolean | Promise<boolean> {
     if (link === null || link.hasPixels || firstStep(link, null) !== VisitStep.Visit) return false;
     const address = proxyAddr(request, trust);
-    // Over the limit: the routes count it too, and answer with the 429 page.
-    if (this.limit.enabled && (await this.limit.hit(address)) > 0) return false;
     const visitor = profileVisitor({
       userAgent: request.headers['user-agent'],
       acceptLanguage: request.headers['accept-language'],
       referer: request.headers.referer,
       country: this.geoip.countryOf(address),
     });
-    let rotation: number | null = null;
-    if (isCounted(visitor, request.method)) {
-      const counted = await this.clicks.count(
-        { id: link.id, clicksLimit: link.clicksLimit, rotates: rotates(link) },
-        visitor,
-      );
+    if (!isCounted(visitor, request.method))
+      return this.redirect(request, response, link, visitor, null, query);
+    const counted = this.clicks.count(
+      { id: link.id, clicksLimit: link.clicksLimit, rotates: rotates(link) },
+      visitor,
+    );
+    if (!(counted instanceof Promise))
+      return this.redirect(request, response, link, visitor, counted.rotation, query);
+    return counted.then((click) =>
       // The limit was reached meanwhile: the routes show the expired page (the click was not counted).
-      if (counted === null) return false;
-      rotation = counted.rotation;
-    }
-    const location = locationUrl(mergeQuery(destinationOf(link, visitor, rotation), query));
+      click === null ? false : this.redirect(request, response, link, visitor, click.rotation, query),
+    );
+  }
+
+  private redirect(
+    request: IncomingMessage,
+    response: ServerResponse,
+    link: VisitLink,
+    visitor: VisitorProfile,
+    rotation: number | null,
+    query: string,
+  ): true {
+    const destination = destinationOf(link, visitor, rotation);
+    const location =
+      query === ''
+        ? (link.locations.get(destination) ?? locationUrl(destination))
+        : locationUrl(mergeQuery(destination, query));
     assignRequestId(request, response);
     response.writeHead(this.config.redirectStatus, {
       Location: location,
       'Cache-Control': 'private, no-store',
     });
     response.end();
-    if (this.logEach) this.logger.debug(`${request.method} /${alias} ${this.config.redirectStatus}`);
+    if (this.logEach) this.logger.debug(`${request.method} ${request.url} ${this.config.redirectStatus}`);
     return true;
   }
 }
