@@ -6,3 +6,70 @@ export function isUniqueViolation(error: unknown, constraint: string): boolean {
   const driverError = error.driverError as { code?: string; constraint?: string };
   return driverError.code === '23505' && driverError.constraint === constraint;
 }
+
+/** Why the database cannot serve a request, when that is what an error means. */
+export type DatabaseUnavailability =
+  /** Down, unreachable, out of resources, shutting down or too slow: it may come back by itself. */
+  | 'outage'
+  /** The service may not use the database it is configured for (its credentials, a database that is gone). */
+  | 'misconfiguration';
+
+/** Socket errors on the way to the database. */
+const SOCKET_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ECONNABORTED',
+  'EPIPE',
+  'ETIMEDOUT',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
+
+/** pg's own errors, which carry no code, for a connection that failed or a database that did not answer in time. */
+const OUTAGE_MESSAGES = [
+  /Connection terminated/i,
+  /timeout exceeded when trying to connect/i,
+  /connection.*closed/i,
+  /not queryable/i,
+  // The client-side bound (query_timeout): no answer at all.
+  /^Query read timeout$/,
+];
+
+interface DriverErrorFields {
+  code?: unknown;
+  message?: unknown;
+}
+
+/**
+ * The driver's error: a QueryFailedError's cause, or the error itself, since a failure to connect is not wrapped.
+ * Read as a plain object: errors raised by Node itself may come from another realm and fail `instanceof Error`.
+ */
+function driverErrorOf(error: unknown): DriverErrorFields | null {
+  const driverError: unknown = error instanceof QueryFailedError ? error.driverError : error;
+  return typeof driverError === 'object' && driverError !== null ? driverError : null;
+}
+
+/**
+ * Whether `error` means that the database cannot serve requests right now, which the API answers with a 503:
+ * the SQLSTATE classes 08 (connection exception), 53 (insufficient resources) and 57P (operator intervention, such as
+ * a shutdown or a dropped database), 57014 (a statement cancelled, by the statement timeout among others), 55000 when
+ * it refuses a new session ("not currently accepting connections"), and 3D000 (no such database) and class 28
+ * (authorization), which an operator has to fix. Null for anything else, a bug of ours.
+ */
+export function databaseUnavailability(error: unknown): DatabaseUnavailability | null {
+  const driverError = driverErrorOf(error);
+  if (driverError === null) return null;
+  const { code, message } = driverError;
+  if (typeof code !== 'string') {
+    return typeof message === 'string' && OUTAGE_MESSAGES.some((pattern) => pattern.test(message))
+      ? 'outage'
+      : null;
+  }
+  if (code === '3D000' || code.startsWith('28')) return 'misconfiguration';
+  if (SOCKET_CODES.has(code) || /^(08|53|57P)/.test(code) || code === '57014') return 'outage';
+  // Refusing a session (the error comes from connecting, so unwrapped); from a statement, 55000 is a bug of ours.
+  if (code === '55000' && !(error instanceof QueryFailedError)) return 'outage';
+  return null;
+}

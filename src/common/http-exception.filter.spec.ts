@@ -10,6 +10,7 @@ import {
   UnauthorizedException,
 } from '@nestjs/common';
 import { ThrottlerException } from '@nestjs/throttler';
+import { runInNewContext } from 'node:vm';
 import { QueryFailedError } from 'typeorm';
 import { ResourceNotFoundException, ValidationFailedException } from './exceptions';
 import { HttpExceptionFilter } from './http-exception.filter';
@@ -77,6 +78,64 @@ describe('HttpExceptionFilter', () => {
       status: 503,
       body: { message: 'Service unavailable.', status: 503 },
     });
+  });
+
+  const UNAVAILABLE_ANSWER = { status: 503, body: { message: 'Service unavailable.', status: 503 } };
+
+  it.each([
+    ['08000', 'connection exception'],
+    ['08001', 'unable to establish a connection'],
+    ['08003', 'connection does not exist'],
+    ['08006', 'connection failure'],
+    ['08P01', 'protocol violation'],
+    ['53000', 'insufficient resources'],
+    ['53100', 'disk full'],
+    ['53200', 'out of memory'],
+    ['53300', 'too many connections'],
+    ['53400', 'configuration limit exceeded'],
+    ['57P01', 'administrator shutdown'],
+    ['57P02', 'crash shutdown'],
+    ['57P03', 'cannot connect now'],
+    ['57P04', 'database dropped'],
+    ['57P05', 'idle session timeout'],
+    ['57014', 'statement cancelled by the statement timeout'],
+  ])('answers 503 to SQLSTATE %s (%s), connecting or from a statement, and logs a warning', (code, name) => {
+    expect(handle(driverError(name, code))).toEqual(UNAVAILABLE_ANSWER);
+    expect(handle(new QueryFailedError('SELECT 1', [], driverError(name, code)))).toEqual(UNAVAILABLE_ANSWER);
+    expect(logged[1]).toHaveBeenCalledTimes(2);
+    expect(logged[0]).not.toHaveBeenCalled();
+  });
+
+  it.each([
+    ['3D000', 'database "links" does not exist'],
+    ['28000', 'no pg_hba.conf entry for host'],
+    ['28P01', 'password authentication failed for user "links"'],
+  ])('answers 503 to SQLSTATE %s (%s), logged as an error: an operator has to act', (code, message) => {
+    expect(handle(driverError(message, code))).toEqual(UNAVAILABLE_ANSWER);
+    expect(logged[0]).toHaveBeenCalledTimes(1);
+    expect(logged[1]).not.toHaveBeenCalled();
+  });
+
+  it('answers 503 when the database refuses a new session (55000, not accepting connections)', () => {
+    const refused = driverError('database "links" is not currently accepting connections', '55000');
+    expect(handle(refused)).toEqual(UNAVAILABLE_ANSWER);
+  });
+
+  it('answers 500 to 55000 from a statement: an object not in the state it needs is a bug of ours', () => {
+    const exception = new QueryFailedError(
+      'SELECT currval($1)',
+      ['links_id_seq'],
+      driverError('currval of sequence "links_id_seq" is not yet defined in this session', '55000'),
+    );
+    expect(handle(exception)).toEqual({ status: 500, body: { message: 'Server error.', status: 500 } });
+  });
+
+  it('answers 503 to a socket error from another realm, which fails instanceof Error', () => {
+    const foreign = runInNewContext(
+      'Object.assign(new Error("connect ECONNREFUSED 10.0.0.5:5432"), { code: "ECONNREFUSED" })',
+    ) as unknown;
+    expect(foreign instanceof Error).toBe(false);
+    expect(handle(foreign)).toEqual(UNAVAILABLE_ANSWER);
   });
 
   it('answers 503 for a bare driver error (the pool failing to connect)', () => {

@@ -7,6 +7,7 @@ import {
   type ExceptionFilter,
 } from '@nestjs/common';
 import type { Response } from 'express';
+import { databaseUnavailability } from './database-errors';
 import { errorEnvelope, type ErrorEnvelope } from './envelope';
 import { ValidationFailedException } from './exceptions';
 
@@ -21,42 +22,6 @@ const MESSAGES: Partial<Record<number, string>> = {
   [HttpStatus.SERVICE_UNAVAILABLE]: 'Service unavailable.',
   [HttpStatus.INTERNAL_SERVER_ERROR]: 'Server error.',
 };
-
-/**
- * PostgreSQL SQLSTATE classes and socket errors that mean the database cannot be reached right now. 57014 is a
- * statement cancelled by the statement timeout.
- */
-const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED',
-  'ECONNRESET',
-  'ETIMEDOUT',
-  'ENOTFOUND',
-  'EHOSTUNREACH',
-  '53300',
-  '57014',
-]);
-const UNAVAILABLE_MESSAGES = [
-  /Connection terminated/i,
-  /timeout exceeded when trying to connect/i,
-  /connection.*closed/i,
-  // pg's client-side bound (query_timeout): the database did not answer at all.
-  /^Query read timeout$/,
-];
-
-function isDatabaseUnavailable(error: unknown): boolean {
-  const candidates = [error, (error as { driverError?: unknown })?.driverError];
-  return candidates.some((candidate) => {
-    if (!(candidate instanceof Error)) return false;
-    const code = (candidate as { code?: unknown }).code;
-    if (
-      typeof code === 'string' &&
-      (UNAVAILABLE_CODES.has(code) || code.startsWith('08') || code.startsWith('57P'))
-    ) {
-      return true;
-    }
-    return UNAVAILABLE_MESSAGES.some((pattern) => pattern.test(candidate.message));
-  });
-}
 
 /** Whether an HttpException's own body is meant for the client as it is (the health checks' report). */
 function isHealthReport(body: unknown): boolean {
@@ -92,8 +57,12 @@ export class HttpExceptionFilter implements ExceptionFilter {
       if (status >= 500) this.logger.error(exception);
       return { status, body: errorEnvelope(status, MESSAGES[status] ?? exception.message) };
     }
-    if (isDatabaseUnavailable(exception)) {
-      this.logger.warn(`Database unavailable: ${(exception as Error).message}`);
+    const unavailability = databaseUnavailability(exception);
+    if (unavailability !== null) {
+      const line = `Database unavailable: ${(exception as Error).message}`;
+      // An outage may pass by itself; a database the service may not use needs an operator.
+      if (unavailability === 'misconfiguration') this.logger.error(line);
+      else this.logger.warn(line);
       return { status: 503, body: errorEnvelope(503, MESSAGES[503]!) };
     }
     this.logger.error(exception);
