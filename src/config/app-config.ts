@@ -33,6 +33,7 @@ export interface AppConfig {
   clickFlushMs: number;
   /** `buffered`: a visit is answered before its click is committed; `strict`: only after (group commit). */
   clickDurability: ClickDurability;
+  /** Clicks kept while the database does not answer; past it, visits get 503. */
   clickBufferMax: number;
   /** Links kept in each instance's memory for visits; 0 turns the cache off. */
   linkCacheSize: number;
