@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { QueryFailedError } from 'typeorm';
 
 /** True when `error` is PostgreSQL's unique violation of the named constraint or index. */
@@ -40,6 +41,12 @@ const OUTAGE_MESSAGES = [
 interface DriverErrorFields {
   code?: unknown;
   message?: unknown;
+  severity?: unknown;
+  table?: unknown;
+  column?: unknown;
+  constraint?: unknown;
+  address?: unknown;
+  port?: unknown;
 }
 
 /**
@@ -72,4 +79,61 @@ export function databaseUnavailability(error: unknown): DatabaseUnavailability |
   // Refusing a session (the error comes from connecting, so unwrapped); from a statement, 55000 is a bug of ours.
   if (code === '55000' && !(error instanceof QueryFailedError)) return 'outage';
   return null;
+}
+
+/** True for an error from PostgreSQL or about a statement: its message, detail and parameters may quote values. */
+export function isDatabaseError(error: unknown): boolean {
+  if (error instanceof QueryFailedError) return true;
+  const driverError = driverErrorOf(error);
+  return (
+    typeof driverError?.code === 'string' &&
+    /^[0-9A-Z]{5}$/.test(driverError.code) &&
+    typeof driverError.severity === 'string'
+  );
+}
+
+/** The first table a statement reads or writes, possibly schema-qualified and quoted. */
+const FIRST_TABLE =
+  /\b(?:FROM|INTO|UPDATE|JOIN)\s+((?:"[^"]+"|[A-Za-z_][\w$]*)(?:\.(?:"[^"]+"|[A-Za-z_][\w$]*))?)/i;
+
+/**
+ * A name for a statement that lets an operator find it, without its values: its verb, its first table and a hash of
+ * its shape (the text with literals blanked), the same for every run of the same statement whatever its values.
+ */
+export function statementName(sql: string): string {
+  const shape = sql
+    .replace(/'(?:[^']|'')*'/g, "''")
+    .replace(/(?<![\w$."])\d+(?:\.\d+)?/g, '0')
+    .replace(/\s+/g, ' ')
+    .trim();
+  const hash = createHash('sha256').update(shape).digest('hex').slice(0, 8);
+  const verb = /^[\s(]*([A-Za-z]+)/.exec(shape)?.[1]?.toUpperCase() ?? 'SQL';
+  const table = FIRST_TABLE.exec(shape)?.[1]?.replaceAll('"', '');
+  return table === undefined ? `${verb} #${hash}` : `${verb} ${table} #${hash}`;
+}
+
+/**
+ * One log line's worth about a database error, safe to keep: the SQL state (or socket error code), the table, column
+ * and constraint where PostgreSQL names them, and the statement's name. Never the bound parameters, nor PostgreSQL's
+ * message or detail, which quote values ("Key (alias)=(...) already exists"); a message only when it is one of pg's
+ * own fixed texts.
+ */
+export function describeDatabaseError(error: unknown): string {
+  const driverError = driverErrorOf(error) ?? {};
+  const { code, message } = driverError;
+  const parts = [`code=${typeof code === 'string' ? code : 'none'}`];
+  for (const field of ['table', 'column', 'constraint'] as const) {
+    const value = driverError[field];
+    if (typeof value === 'string' && value !== '') parts.push(`${field}=${value}`);
+  }
+  // Where a socket error was going: the configured database server, not request data.
+  if (typeof driverError.address === 'string')
+    parts.push(`address=${driverError.address}:${String(driverError.port)}`);
+  if (typeof code !== 'string' && typeof message === 'string') {
+    if (OUTAGE_MESSAGES.some((pattern) => pattern.test(message))) parts.push(`reason="${message}"`);
+  }
+  if (error instanceof QueryFailedError && typeof error.query === 'string') {
+    parts.push(`statement="${statementName(error.query)}"`);
+  }
+  return parts.join(' ');
 }

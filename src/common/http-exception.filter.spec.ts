@@ -225,3 +225,94 @@ describe('HttpExceptionFilter', () => {
     expect(recorded).toEqual({});
   });
 });
+
+/** Everything passed to the logger, errors opened up (message, stack and every property, nested), as one text. */
+function loggedText(spies: jest.SpyInstance[]): string {
+  const seen = new Set<unknown>();
+  const open = (value: unknown, depth: number): unknown => {
+    if (typeof value !== 'object' || value === null) return value;
+    if (seen.has(value) || depth > 5) return '[seen]';
+    seen.add(value);
+    const fields: Record<string, unknown> = {};
+    for (const key of Object.getOwnPropertyNames(value)) {
+      fields[key] = open((value as Record<string, unknown>)[key], depth + 1);
+    }
+    if (value instanceof Error) Object.assign(fields, { message: value.message, stack: value.stack });
+    return fields;
+  };
+  return JSON.stringify(spies.flatMap((spy) => spy.mock.calls.map((call: unknown[]) => open(call, 0))));
+}
+
+describe('HttpExceptionFilter logs of database errors', () => {
+  const SECRET = 's3cr3t-value';
+  let logged: jest.SpyInstance[];
+  beforeEach(() => {
+    logged = [
+      jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined),
+      jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined),
+    ];
+  });
+  afterEach(() => {
+    for (const spy of logged) spy.mockRestore();
+  });
+
+  /** A query error as TypeORM throws it: the SQL, its bound values and pg's error with a detail quoting a value. */
+  function queryFailed(code: string, message: string, fields: Record<string, string> = {}): QueryFailedError {
+    const pgError = Object.assign(new Error(message), {
+      code,
+      severity: 'ERROR',
+      detail: `Key (alias)=(${SECRET}) already exists.`,
+      ...fields,
+    });
+    return new QueryFailedError(
+      'INSERT INTO "links"("alias", "url", "password") VALUES ($1, $2, $3) RETURNING "id"',
+      [SECRET, `https://example.com/?token=${SECRET}`, `scrypt$${SECRET}`],
+      pgError,
+    );
+  }
+
+  it('logs the SQL state, the constraint and table and a statement name of a failed query, never a bound value', () => {
+    const recorded = handle(
+      queryFailed('23505', 'duplicate key value violates unique constraint "links_alias_unique"', {
+        constraint: 'links_alias_unique',
+        table: 'links',
+      }),
+    );
+    expect(recorded.status).toBe(500);
+    const text = loggedText(logged);
+    expect(text).not.toContain(SECRET);
+    expect(text).toContain('23505');
+    expect(text).toContain('links_alias_unique');
+    expect(text).toContain('INSERT links');
+  });
+
+  it('keeps a value out of the log where PostgreSQL quotes it in the message itself', () => {
+    handle(queryFailed('22P02', `invalid input syntax for type integer: "${SECRET}"`));
+    const text = loggedText(logged);
+    expect(text).not.toContain(SECRET);
+    expect(text).toContain('22P02');
+  });
+
+  it('logs an unavailable database by its code alone, without the values of the query that met it', () => {
+    const recorded = handle(queryFailed('57014', `canceling statement due to statement timeout (${SECRET})`));
+    expect(recorded.status).toBe(503);
+    const text = loggedText(logged);
+    expect(text).not.toContain(SECRET);
+    expect(text).toContain('57014');
+    expect(logged[1]).toHaveBeenCalled();
+  });
+
+  it('names a statement by its verb, its first table and a hash of its shape, values left out', () => {
+    const withValue = queryFailed('23505', 'duplicate key');
+    const other = new QueryFailedError(
+      'INSERT INTO "links"("alias", "url", "password") VALUES ($1, $2, $3) RETURNING "id"',
+      ['another-value'],
+      Object.assign(new Error('duplicate key'), { code: '23505', severity: 'ERROR' }),
+    );
+    handle(withValue);
+    handle(other);
+    const [first, second] = (logged[0].mock.calls as unknown[][]).map((call) => String(call[0]));
+    expect(first).toMatch(/statement="INSERT links #[0-9a-f]{8}"/);
+    expect(first).toBe(second);
+  });
+});

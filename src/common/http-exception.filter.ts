@@ -7,7 +7,7 @@ import {
   type ExceptionFilter,
 } from '@nestjs/common';
 import type { Response } from 'express';
-import { databaseUnavailability } from './database-errors';
+import { databaseUnavailability, describeDatabaseError, isDatabaseError } from './database-errors';
 import { errorEnvelope, type ErrorEnvelope } from './envelope';
 import { ValidationFailedException } from './exceptions';
 
@@ -22,6 +22,14 @@ const MESSAGES: Partial<Record<number, string>> = {
   [HttpStatus.SERVICE_UNAVAILABLE]: 'Service unavailable.',
   [HttpStatus.INTERNAL_SERVER_ERROR]: 'Server error.',
 };
+
+/** The frames of an error's stack without its first line, which repeats the message. */
+function stackFrames(error: unknown): string | undefined {
+  const stack = (error as { stack?: unknown } | null)?.stack;
+  if (typeof stack !== 'string') return undefined;
+  const frames = stack.split('\n').filter((line) => /^\s+at /.test(line));
+  return frames.length === 0 ? undefined : frames.join('\n');
+}
 
 /** Whether an HttpException's own body is meant for the client as it is (the health checks' report). */
 function isHealthReport(body: unknown): boolean {
@@ -59,11 +67,20 @@ export class HttpExceptionFilter implements ExceptionFilter {
     }
     const unavailability = databaseUnavailability(exception);
     if (unavailability !== null) {
-      const line = `Database unavailable: ${(exception as Error).message}`;
+      const line = `Database unavailable: ${describeDatabaseError(exception)}`;
       // An outage may pass by itself; a database the service may not use needs an operator.
       if (unavailability === 'misconfiguration') this.logger.error(line);
       else this.logger.warn(line);
       return { status: 503, body: errorEnvelope(503, MESSAGES[503]!) };
+    }
+    if (isDatabaseError(exception)) {
+      // The error itself carries the statement's parameters and PostgreSQL's detail, which quote values: the log
+      // gets a description and the stack's frames, under a first line of its own.
+      const line = `Database error: ${describeDatabaseError(exception)}`;
+      const frames = stackFrames(exception);
+      if (frames === undefined) this.logger.error(line);
+      else this.logger.error(line, `${line}\n${frames}`);
+      return { status: 500, body: errorEnvelope(500, MESSAGES[500]!) };
     }
     this.logger.error(exception);
     return { status: 500, body: errorEnvelope(500, MESSAGES[500]!) };
