@@ -1,0 +1,133 @@
+import { execFileSync } from 'node:child_process';
+
+export const SCENARIOS = ['plain', 'bot', 'targeted', 'limited', 'rotating', 'create', 'lists'] as const;
+export type ScenarioName = (typeof SCENARIOS)[number];
+
+export type LoadTool = 'wrk' | 'autocannon';
+
+export interface BenchOptions {
+  /** Correctness only: a small seed, a few hundred requests per scenario, no timing judged. */
+  quick: boolean;
+  /** Timing misses fail the process too, not only correctness failures. */
+  strict: boolean;
+  scenarios: ScenarioName[];
+  /** Seconds of measured load per run, and of warm-up before it. */
+  duration: number;
+  warmup: number;
+  connections: number;
+  load: LoadTool;
+  /** Links seeded before the redirect scenarios, and the account's links for the list scenario. */
+  redirectLinks: number;
+  listLinks: number;
+  /** Calls per list row, and the seconds a row may take at most. */
+  listCalls: number;
+  listSeconds: number;
+  creates: number;
+  createConnections: number;
+  databaseUrl: string;
+}
+
+const USAGE = `Usage: npm run bench -- [options]
+  --quick               correctness only, in seconds (small seed, no timing judged)
+  --strict              timing misses fail the process too
+  --scenarios=a,b       some of: ${SCENARIOS.join(', ')} (default: all)
+  --duration=S          seconds of measured load per run (default 10)
+  --warmup=S            seconds of warm-up load before each run (default 2)
+  --connections=N       connections of the redirect runs (default 64)
+  --load=wrk|autocannon load generator (default: wrk when on PATH, else autocannon)
+  --links=N             links seeded for the redirect scenarios (default 100000)
+  --list-links=N        links of the account in the list scenario (default 1000000)
+  --list-calls=N        calls per list row (default 20)
+  --list-seconds=S      time budget of one list row (default 10)
+  --creates=N           links made by the create scenario (default 10000)
+Environment: BENCH_DATABASE_URL, a PostgreSQL server where a scratch database may be created and dropped
+  (default postgres://postgres@127.0.0.1:5432/postgres).`;
+
+export class UsageError extends Error {}
+
+function onPath(command: string): boolean {
+  try {
+    execFileSync('sh', ['-c', `command -v ${command}`], { stdio: 'ignore' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function positive(name: string, raw: string, min: number, max: number): number {
+  if (!/^\d+(\.\d+)?$/.test(raw) || Number(raw) < min || Number(raw) > max) {
+    throw new UsageError(`--${name} must be a number from ${min} to ${max}, got "${raw}"`);
+  }
+  return Number(raw);
+}
+
+export function parseOptions(argv: string[]): BenchOptions {
+  const values = new Map<string, string>();
+  for (const argument of argv) {
+    if (argument === '--help' || argument === '-h') throw new UsageError(USAGE);
+    const match = /^--([a-z-]+)(?:=(.*))?$/.exec(argument);
+    if (match === null) throw new UsageError(`Unknown argument "${argument}"\n\n${USAGE}`);
+    values.set(match[1], match[2] ?? 'true');
+  }
+  const known = new Set([
+    'quick',
+    'strict',
+    'scenarios',
+    'duration',
+    'warmup',
+    'connections',
+    'load',
+    'links',
+    'list-links',
+    'list-calls',
+    'list-seconds',
+    'creates',
+  ]);
+  for (const name of values.keys()) {
+    if (!known.has(name)) throw new UsageError(`Unknown option --${name}\n\n${USAGE}`);
+  }
+  const quick = values.get('quick') === 'true';
+  const number = (name: string, fallback: number, quickValue: number, min: number, max: number) => {
+    const raw = values.get(name);
+    return raw === undefined ? (quick ? quickValue : fallback) : positive(name, raw, min, max);
+  };
+
+  const requested = values.get('scenarios');
+  const scenarios =
+    requested === undefined
+      ? [...SCENARIOS]
+      : requested.split(',').map((name) => {
+          const trimmed = name.trim();
+          if (!(SCENARIOS as readonly string[]).includes(trimmed)) {
+            throw new UsageError(`Unknown scenario "${trimmed}"; known: ${SCENARIOS.join(', ')}`);
+          }
+          return trimmed as ScenarioName;
+        });
+  // Run in the canonical order whatever order was asked for: the list scenario grows the table last.
+  const ordered = SCENARIOS.filter((name) => scenarios.includes(name));
+
+  const load = values.get('load') ?? (onPath('wrk') ? 'wrk' : 'autocannon');
+  if (load !== 'wrk' && load !== 'autocannon') throw new UsageError(`--load must be wrk or autocannon`);
+  if (load === 'wrk' && !onPath('wrk')) throw new UsageError('--load=wrk, but wrk is not on PATH');
+
+  const options: BenchOptions = {
+    quick,
+    strict: values.get('strict') === 'true',
+    scenarios: ordered,
+    duration: number('duration', 10, 1, 1, 600),
+    warmup: number('warmup', 2, 0, 0, 600),
+    connections: Math.round(number('connections', 64, 64, 1, 1000)),
+    load,
+    redirectLinks: Math.round(number('links', 100_000, 200, 100, 10_000_000)),
+    listLinks: Math.round(number('list-links', 1_000_000, 300, 100, 10_000_000)),
+    listCalls: Math.round(number('list-calls', 20, 1, 1, 1000)),
+    listSeconds: number('list-seconds', 10, 10, 1, 3600),
+    creates: Math.round(number('creates', 10_000, 50, 1, 1_000_000)),
+    createConnections: 16,
+    databaseUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+  };
+  if (options.listLinks < options.redirectLinks && ordered.includes('lists')) {
+    options.listLinks = options.redirectLinks;
+  }
+  return options;
+}

@@ -1,0 +1,272 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import type { BenchContext, Scenario } from './context';
+import { BenchDatabase } from './database';
+import { makeFixtures } from './fixtures';
+import { parseOptions, UsageError, type BenchOptions, type ScenarioName } from './options';
+import { Baseline, buildService, freePort, killAll, Service } from './processes';
+import { formatTable, grouped, MEMORY_LIMIT_MB, type Row } from './report';
+import { createLinks } from './scenarios/create';
+import { limitedRedirects } from './scenarios/limited';
+import { listScenarios } from './scenarios/lists';
+import { botRedirects, plainRedirects, targetedRedirects } from './scenarios/redirects';
+import { rotatingRedirects } from './scenarios/rotating';
+import { isPlainSeed, readSchema, seedAlias, seedLinks, seedUrl } from './seed';
+
+const SCENARIOS: Record<Exclude<ScenarioName, 'lists'>, Scenario> = {
+  plain: plainRedirects,
+  bot: botRedirects,
+  targeted: targetedRedirects,
+  limited: limitedRedirects,
+  rotating: rotatingRedirects,
+  create: createLinks,
+};
+
+/** Aliases of each of the plain and bot scenarios, as in the issue's measurements. */
+const ALIASES_PER_SCENARIO = 2000;
+
+const LEGEND = [
+  'ratio: req/s of the service over req/s of the bare node:http baseline, measured in the same run, same load.',
+  'RSS: peak resident memory of the service process in that scenario. p95 of a list row: its sequential calls.',
+  'check: 3xx answered versus click rows recorded, counted after the service stopped on SIGTERM; recorded may',
+  'exceed answered by the requests in flight when the load stopped. Seq scans: of links, by that row alone.',
+].join('\n');
+
+function say(message: string): void {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+function seconds(since: number): string {
+  return `${((performance.now() - since) / 1000).toFixed(1)} s`;
+}
+
+/** A fixed shuffle, so that runs visit the same links. */
+function shuffled<T>(items: T[]): T[] {
+  let state = 0x2545f491;
+  const next = () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    return (state >>> 0) / 0x100000000;
+  };
+  const copy = [...items];
+  for (let index = copy.length - 1; index > 0; index -= 1) {
+    const other = Math.floor(next() * (index + 1));
+    [copy[index], copy[other]] = [copy[other], copy[index]];
+  }
+  return copy;
+}
+
+interface Unit {
+  name: string;
+  scenario: Scenario;
+}
+
+/**
+ * Runs units with the service started before and stopped (SIGTERM) after: in a full run one process per unit,
+ * so that each row has its own peak memory and clean counts; in a quick run one process for all.
+ */
+async function runSessions(context: BenchContext, units: Unit[], rows: Row[]): Promise<void> {
+  const sessions = context.options.quick ? [units] : units.map((unit) => [unit]);
+  for (const session of sessions) {
+    if (session.length === 0) continue;
+    await context.service.start();
+    const verdicts = [];
+    for (const unit of session) {
+      say(`${unit.name}...`);
+      verdicts.push(await unit.scenario.run(context));
+    }
+    const peak = context.service.peakMemoryMb;
+    const exitCode = await context.service.stop();
+    for (const verdict of verdicts) {
+      for (const row of await verdict(exitCode)) {
+        row.peakMemoryMb = peak;
+        if (!context.options.quick && peak !== null) {
+          row.target = [row.target, `RSS<${MEMORY_LIMIT_MB}`].filter((part) => part !== '').join(', ');
+          row.met = (row.met ?? true) && peak < MEMORY_LIMIT_MB;
+        }
+        rows.push(row);
+      }
+    }
+  }
+}
+
+async function bench(
+  options: BenchOptions,
+  database: BenchDatabase,
+  scratch: string,
+  rows: Row[],
+): Promise<void> {
+  const notes: string[] = [];
+  say(`load generator: ${options.load}; scenarios: ${options.scenarios.join(', ')}`);
+  await buildService();
+  await database.create();
+  say(`database ${database.name}`);
+  const apiKey = `bench_${randomBytes(24).toString('base64url')}`;
+  const service = new Service({
+    databaseUrl: database.url,
+    port: await freePort(),
+    apiKey,
+    logFile: join(scratch, 'service.log'),
+  });
+
+  // The first start migrates the database and makes the account of the key; the API makes the rest.
+  let started = performance.now();
+  await service.start();
+  say(`service ready in ${seconds(started)}`);
+  const fixtures = await makeFixtures(service.origin, apiKey, database.db, options.quick ? 100 : 20_000);
+  await service.stop();
+  const schema = await readSchema(database.db);
+
+  started = performance.now();
+  await seedLinks(database.db, schema, fixtures, 1, options.redirectLinks);
+  notes.push(`Seeded ${grouped(options.redirectLinks)} links in ${seconds(started)}.`);
+  say(notes[notes.length - 1]);
+
+  const candidates = shuffled(
+    Array.from({ length: options.redirectLinks }, (_, index) => index + 1).filter(isPlainSeed),
+  );
+  const perScenario = Math.min(ALIASES_PER_SCENARIO, Math.floor(candidates.length / 2));
+  const plain = candidates.slice(0, perScenario);
+  const bot = candidates.slice(perScenario, 2 * perScenario);
+
+  let baseline: Baseline | null = null;
+  const redirects = options.scenarios.some((name) => name !== 'lists' && name !== 'create');
+  if (!options.quick && redirects) {
+    baseline = new Baseline();
+    const special = [fixtures.country, fixtures.device, fixtures.limited, fixtures.rotating];
+    await baseline.start([
+      ...[...plain, ...bot].map((n) => [seedAlias(n), seedUrl(n)] as const),
+      ...special.map((link) => [link.alias, link.url] as const),
+    ]);
+  }
+  const context: BenchContext = {
+    options,
+    database,
+    schema,
+    apiKey,
+    scratch,
+    service,
+    baseline,
+    fixtures,
+    plainAliases: plain.map(seedAlias),
+    botAliases: bot.map(seedAlias),
+  };
+
+  try {
+    const units = options.scenarios.flatMap((name) =>
+      name === 'lists' ? [] : [{ name, scenario: SCENARIOS[name] }],
+    );
+    await runSessions(context, units, rows);
+
+    if (options.scenarios.includes('lists')) {
+      const { rows: counted } = await database.db.query<{ count: string }>(
+        'SELECT count(*) AS count FROM links WHERE account_id = $1',
+        [fixtures.accountId],
+      );
+      const missing = options.listLinks - Number(counted[0].count);
+      started = performance.now();
+      await seedLinks(
+        database.db,
+        schema,
+        fixtures,
+        options.redirectLinks + 1,
+        options.redirectLinks + missing,
+      );
+      notes.push(
+        `Seeded ${grouped(Math.max(0, missing))} more links in ${seconds(started)}, ` +
+          `for ${grouped(options.listLinks)} in the account.`,
+      );
+      say(notes[notes.length - 1]);
+      const lists = await listScenarios(context);
+      if (lists.idleScans !== null) {
+        notes.push(
+          `A service that starts and stops scans links ${lists.idleScans} times: not counted in the list rows.`,
+        );
+      }
+      await runSessions(context, lists.units, rows);
+    }
+  } finally {
+    await baseline?.stop();
+  }
+  for (const note of notes) process.stdout.write(`${note}\n`);
+}
+
+async function main(): Promise<number> {
+  let options: BenchOptions;
+  try {
+    options = parseOptions(process.argv.slice(2));
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    return 2;
+  }
+  // Output piped into a reader that goes away (| head) must not stop the run before it cleans up.
+  for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+  const scratch = mkdtempSync(join(tmpdir(), 'shortlink-bench-'));
+  const database = new BenchDatabase(options.databaseUrl);
+  let cleaned = false;
+  let interrupted = false;
+  const cleanUp = async () => {
+    if (cleaned) return;
+    cleaned = true;
+    killAll();
+    await database.drop().catch((error: unknown) => say(`could not drop ${database.name}: ${String(error)}`));
+  };
+  // Ctrl-C reaches the bench twice (from the terminal and relayed by the TypeScript runner): the first one counts.
+  const interrupt = (signal: NodeJS.Signals) => {
+    if (interrupted) return;
+    interrupted = true;
+    say(`${signal}: stopping`);
+    void cleanUp().finally(() => {
+      rmSync(scratch, { recursive: true, force: true });
+      process.exit(130);
+    });
+  };
+  process.on('SIGINT', interrupt);
+  process.on('SIGTERM', interrupt);
+
+  const started = performance.now();
+  const rows: Row[] = [];
+  try {
+    await bench(options, database, scratch, rows);
+  } catch (error) {
+    // Interrupted: the children were stopped under the run's feet; the signal handler exits.
+    if (interrupted) return new Promise<number>(() => undefined);
+    say(`failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    say(`the service's log is kept in ${scratch}`);
+    await cleanUp();
+    if (rows.length > 0)
+      process.stdout.write(`\nWhat was measured before the failure:\n\n${formatTable(rows)}\n`);
+    return 1;
+  }
+  await cleanUp();
+  rmSync(scratch, { recursive: true, force: true });
+
+  process.stdout.write(`\n${formatTable(rows)}\n\n${LEGEND}\n\n`);
+  const judged = rows.filter((row) => row.correct !== null);
+  const failed = judged.filter((row) => row.correct === false).length;
+  const timed = rows.filter((row) => row.met !== null);
+  const missed = timed.filter((row) => row.met === false).length;
+  if (options.quick) {
+    process.stdout.write(`bench quick: ${judged.length - failed} passed, ${failed} failed\n`);
+  } else {
+    process.stdout.write(
+      `bench (${options.load}, ${options.duration} s per run, ${seconds(started)} in all): ` +
+        `checks ${judged.length - failed} held, ${failed} failed; targets ${timed.length - missed} met, ${missed} missed\n`,
+    );
+  }
+  return failed > 0 || (options.strict && missed > 0) ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    process.stderr.write(`${String(error)}\n`);
+    killAll();
+    process.exit(1);
+  },
+);

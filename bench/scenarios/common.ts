@@ -1,0 +1,159 @@
+import type { BenchContext } from '../context';
+import { type Answer, type BurstResult } from '../http';
+import { runLoad, type LoadResult, type LoadSpec } from '../load';
+import { grouped, type Row } from '../report';
+
+/**
+ * Every answer the service gave in a scenario, warm-up included, to hold against what it recorded: redirects,
+ * other statuses, answers per Location, and how many requests may have reached it unseen (in flight when a
+ * timed run stopped, or lost to a connection error).
+ */
+export class Tally {
+  redirects = 0;
+  readonly others = new Map<string, number>();
+  unseen = 0;
+  readonly byLocation: number[];
+
+  constructor(readonly locations: readonly string[] = []) {
+    this.byLocation = locations.map(() => 0);
+  }
+
+  addAnswer(answer: Answer): void {
+    this.count(answer.status, 1);
+    this.locate(answer.headers.location, 1);
+  }
+
+  addBurst(result: BurstResult): void {
+    for (const [status, count] of result.statuses) this.count(status, count);
+    for (const [location, count] of result.locations) this.locate(location, count);
+    // A request that failed may still have been served.
+    this.unseen += result.failures;
+  }
+
+  addLoad(result: LoadResult, connections: number): void {
+    const [c1, c2, c3, c4, c5] = result.byClass;
+    this.redirects += c3;
+    for (const [name, count] of [
+      ['1xx', c1],
+      ['2xx', c2],
+      ['4xx', c4],
+      ['5xx', c5],
+    ] as const) {
+      if (count > 0) this.others.set(name, (this.others.get(name) ?? 0) + count);
+    }
+    result.byLocation.forEach((count, index) => (this.byLocation[index] += count));
+    this.unseen += connections + result.errors;
+  }
+
+  othersText(): string {
+    return [...this.others].map(([status, count]) => `${grouped(count)}×${status}`).join(' ');
+  }
+
+  private count(status: number, count: number): void {
+    if (status >= 300 && status <= 399) this.redirects += count;
+    else this.others.set(String(status), (this.others.get(String(status)) ?? 0) + count);
+  }
+
+  private locate(location: string | undefined, count: number): void {
+    const index = location === undefined ? -1 : this.locations.indexOf(location);
+    if (index !== -1) this.byLocation[index] += count;
+  }
+}
+
+export interface Comparison {
+  service: LoadResult;
+  baseline: LoadResult | null;
+}
+
+/**
+ * The same timed load against the baseline, then against the service, each after a warm-up of its own; in quick
+ * mode the service alone, without warm-up.
+ */
+export async function compare(
+  context: BenchContext,
+  spec: Omit<LoadSpec, 'origin' | 'seconds'>,
+  tally: Tally,
+): Promise<Comparison> {
+  const { options, baseline, service, scratch } = context;
+  const run = (origin: string, seconds: number) =>
+    runLoad(options.load, { ...spec, origin, seconds }, scratch);
+  let baselineResult: LoadResult | null = null;
+  if (baseline !== null) {
+    if (options.warmup > 0) await run(baseline.origin, options.warmup);
+    baselineResult = await run(baseline.origin, options.duration);
+  }
+  if (baseline !== null && options.warmup > 0) {
+    tally.addLoad(await run(service.origin, options.warmup), spec.connections);
+  }
+  const serviceResult = await run(service.origin, options.duration);
+  tally.addLoad(serviceResult, spec.connections);
+  return { service: serviceResult, baseline: baselineResult };
+}
+
+/** A row's timing columns and verdict from a comparison: at least `minRatio` of the baseline, and a p99 bound. */
+export function timedRow(
+  scenario: string,
+  comparison: Comparison | null,
+  targets: { minRatio?: number; maxP99Ms?: number },
+): Pick<Row, 'scenario' | 'rps' | 'p50Ms' | 'p99Ms' | 'baselineRps' | 'target' | 'met'> {
+  if (comparison === null) return { scenario, target: '', met: null };
+  const { service, baseline } = comparison;
+  const parts: string[] = [];
+  let met: boolean | null = null;
+  if (baseline !== null) {
+    met = true;
+    if (targets.minRatio !== undefined) {
+      parts.push(`ratio≥${targets.minRatio.toFixed(2)}`);
+      met &&= service.rps / baseline.rps >= targets.minRatio;
+    }
+    if (targets.maxP99Ms !== undefined) {
+      parts.push(`p99≤${targets.maxP99Ms}`);
+      met &&= service.p99Ms <= targets.maxP99Ms;
+    }
+  }
+  return {
+    scenario,
+    rps: service.rps,
+    p50Ms: service.p50Ms,
+    p99Ms: service.p99Ms,
+    baselineRps: baseline?.rps,
+    target: parts.join(', '),
+    met: parts.length === 0 ? null : met,
+  };
+}
+
+/** Problems found by a check, joined; an empty list means it held. */
+export function verdict(problems: readonly string[], facts: string): Pick<Row, 'correct' | 'check'> {
+  return {
+    correct: problems.length === 0,
+    check: problems.length === 0 ? facts : `${problems.join('; ')} (${facts})`,
+  };
+}
+
+/**
+ * Clicks answered versus recorded: every redirect answered is recorded, and at most the requests the tally could
+ * not see are recorded beyond them; the counters agree with the recorded rows.
+ */
+export function clickProblems(
+  tally: Tally,
+  recorded: number,
+  counted: number,
+  exitCode: number | null,
+): string[] {
+  const problems: string[] = [];
+  if (recorded < tally.redirects)
+    problems.push(`${grouped(tally.redirects - recorded)} redirects not recorded`);
+  if (recorded > tally.redirects + tally.unseen) {
+    problems.push(
+      `${grouped(recorded - tally.redirects)} more recorded than answered (in flight ≤ ${tally.unseen})`,
+    );
+  }
+  if (counted !== recorded) problems.push(`counters say ${grouped(counted)}`);
+  if (exitCode !== 0) problems.push(`the service exited ${String(exitCode)} on SIGTERM`);
+  return problems;
+}
+
+export function clickFacts(tally: Tally, recorded: number): string {
+  const other = tally.othersText();
+  return `3xx ${grouped(tally.redirects)}, recorded ${grouped(recorded)}${other === '' ? '' : `, other ${other}`}`;
+}
