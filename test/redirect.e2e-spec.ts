@@ -1163,6 +1163,26 @@ describe('Visiting short links', () => {
       await expectClicks(account, created.id, 50);
     });
 
+    it('answers 410 once the limit is reached, and redirects again as soon as the limit is raised', async () => {
+      const account = await createAccount(t);
+      const created = await link(account, { clicks_limit: '2' });
+      const first = await Promise.all(Array.from({ length: 6 }, () => get(`/${created.alias}`)));
+      expect(first.map((response) => response.status).sort()).toEqual([302, 302, 410, 410, 410, 410]);
+      for (const response of first.filter((one) => one.status === 410)) {
+        expectPage(response, EXPIRED);
+      }
+      const raised = await t
+        .http()
+        .patch(`/api/v1/links/${created.id}`)
+        .set('Authorization', account.auth)
+        .type('form')
+        .send({ clicks_limit: '3' });
+      expect(raised.status).toBe(200);
+      expectRedirect(await get(`/${created.alias}`), DESTINATION);
+      expectPage(await get(`/${created.alias}`), EXPIRED);
+      await expectClicks(account, created.id, 3);
+    });
+
     /** `count` calls of `task`, `workers` at a time: a steady stream rather than one burst. */
     async function stream<T>(
       count: number,

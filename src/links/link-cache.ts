@@ -25,6 +25,8 @@ export interface VisitLink {
   hasPixels: boolean;
   /** The Location of each destination (the url, then each target's value), made once. */
   locations: Map<string, string>;
+  /** Its clicks limit was found reached: visits are answered as expired until the link changes. */
+  exhausted: boolean;
 }
 
 interface Entry {
@@ -76,6 +78,7 @@ function toVisitLink(row: Row): VisitLink {
     expirationUrl: row.expiration_url,
     disabled: row.disabled,
     hasPixels: row.has_pixels,
+    exhausted: false,
   };
 }
 

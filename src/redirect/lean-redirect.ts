@@ -12,6 +12,7 @@ import { GeoIp } from '../targeting/geoip';
 import { profileVisitor, type VisitorProfile } from '../targeting/visitor';
 import { locationUrl } from '../common/url-rules';
 import { mergeQuery, visitorQueryFits } from './destination';
+import { Pages } from './pages';
 import { destinationOf, firstStep, isCounted, rotates, VisitStep } from './visit-plan';
 import { VisitorRateLimit } from './visitor-rate-limit.guard';
 
@@ -32,6 +33,7 @@ const ALIAS_PATH = /^\/([A-Za-z0-9_-]{1,255})$/;
 export class LeanRedirect {
   private readonly logger = new Logger(LeanRedirect.name);
   private readonly logEach: boolean;
+  private readonly expiredPage: { headers: Record<string, string>; body: string };
 
   constructor(
     private readonly domains: DomainsService,
@@ -39,8 +41,10 @@ export class LeanRedirect {
     private readonly clicks: ClickWriter,
     private readonly geoip: GeoIp,
     private readonly limit: VisitorRateLimit,
+    pages: Pages,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
+    this.expiredPage = pages.expiredPage();
     // No line per redirect unless the operator asks for debug logs.
     this.logEach = config.logLevel === 'debug' || config.logLevel === 'trace';
   }
@@ -131,6 +135,7 @@ export class LeanRedirect {
     trust: TrustProxy,
   ): boolean | Promise<boolean> {
     if (link === null || link.hasPixels || firstStep(link, null) !== VisitStep.Visit) return false;
+    if (link.exhausted) return this.expired(request, response, link);
     const address = proxyAddr(request, trust);
     const visitor = profileVisitor({
       userAgent: request.headers['user-agent'],
@@ -146,10 +151,30 @@ export class LeanRedirect {
     );
     if (!(counted instanceof Promise))
       return this.redirect(request, response, link, visitor, counted.rotation, query);
-    return counted.then((click) =>
-      // The limit was reached meanwhile: the routes show the expired page (the click was not counted).
-      click === null ? false : this.redirect(request, response, link, visitor, click.rotation, query),
-    );
+    return counted.then((click) => {
+      if (click !== null) return this.redirect(request, response, link, visitor, click.rotation, query);
+      // Refused (the limit reached, or the link changed): the routes answer this one from the database; the
+      // next visits are answered as expired here, until the link changes and leaves the cache.
+      if (link.clicksLimit !== null && link.clicksLimit > 0) link.exhausted = true;
+      return false;
+    });
+  }
+
+  /** What the routes answer for an expired link: its expiration_url, or the 410 page. */
+  private expired(request: IncomingMessage, response: ServerResponse, link: VisitLink): true {
+    assignRequestId(request, response);
+    if (link.expirationUrl !== null) {
+      response.writeHead(302, {
+        Location: locationUrl(link.expirationUrl),
+        'Cache-Control': 'private, no-store',
+      });
+      response.end();
+      return true;
+    }
+    const page = this.expiredPage;
+    response.writeHead(410, page.headers);
+    response.end(request.method === 'HEAD' ? undefined : page.body);
+    return true;
   }
 
   private redirect(

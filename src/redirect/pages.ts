@@ -33,6 +33,8 @@ const PAGE_NAMES: readonly PageName[] = [
 
 export type PageValues = Record<string, string | number | null | undefined>;
 
+export const EXPIRED_TITLE = 'This link has expired';
+
 export interface PageOptions {
   title: string;
   heading?: string;
@@ -102,6 +104,17 @@ export class Pages {
     options: PageOptions,
     raw: Record<string, string> = {},
   ): void {
+    const composed = this.compose(page, values, options, raw);
+    response.status(status).set(composed.headers).send(composed.body);
+  }
+
+  /** A page and the headers it is sent with, for a response that is not Express's (the lean redirect path). */
+  compose(
+    page: PageName,
+    values: PageValues,
+    options: PageOptions,
+    raw: Record<string, string> = {},
+  ): { headers: Record<string, string>; body: string } {
     const allow = options.allow ?? {};
     const sources = (directive: keyof NonNullable<PageOptions['allow']>, base: string[]) =>
       `${directive} ${[...base, ...(allow[directive] ?? [])].join(' ')}`;
@@ -117,15 +130,20 @@ export class Pages {
       "base-uri 'none'",
       "frame-ancestors 'none'",
     ].join('; ');
-    response
-      .status(status)
-      .set({
+    return {
+      headers: {
         'Content-Type': 'text/html; charset=utf-8',
         'Content-Security-Policy': policy,
         'Cache-Control': 'private, no-store',
         'X-Robots-Tag': 'noindex, nofollow',
-      })
-      .send(this.render(page, values, options, raw));
+      },
+      body: this.render(page, values, options, raw),
+    };
+  }
+
+  /** The page of a link that has expired, as the visit routes send it with 410. */
+  expiredPage(): { headers: Record<string, string>; body: string } {
+    return this.compose('expired', {}, { title: EXPIRED_TITLE });
   }
 
   /** 429 with `Retry-After`, and the wait in words. */

@@ -17,7 +17,7 @@ import { profileVisitor, type VisitorProfile } from '../targeting/visitor';
 import { AttemptLimiter } from './attempt-limiter';
 import { locationUrl } from '../common/url-rules';
 import { mergeQuery, visitorQueryFits } from './destination';
-import { escapeHtml, Pages } from './pages';
+import { escapeHtml, EXPIRED_TITLE, Pages } from './pages';
 import { pixelMarkup } from './pixel-markup';
 import { destinationOf, firstStep, isCounted, rotates, VisitStep, type VisitRules } from './visit-plan';
 import { issueVisitToken, verifyVisitToken } from './visit-token';
@@ -284,7 +284,7 @@ export class VisitsService {
 
   private expired(response: Response, link: Link): void {
     if (link.expirationUrl !== null) this.redirect(response, link.expirationUrl, 302);
-    else this.pages.send(response, 410, 'expired', {}, { title: 'This link has expired' });
+    else this.pages.send(response, 410, 'expired', {}, { title: EXPIRED_TITLE });
   }
 
   private passwordPage(
