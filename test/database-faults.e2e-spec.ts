@@ -206,7 +206,8 @@ describe('database faults: statement timeouts', () => {
         () => null,
         (failure: QueryFailedError) => failure,
       );
-      expect(Date.now() - started).toBeLessThan(1_000);
+      // Cancelled before the sleep ends, by the server (57014), not by the client's bound a second later.
+      expect(Date.now() - started).toBeLessThan(3_000);
       expect((error?.driverError as { code?: string } | undefined)?.code).toBe('57014');
       // Cancelled by the server, the connection is sound and stays in the pool.
       expect(pool.totalCount).toBeGreaterThan(0);
