@@ -22,6 +22,8 @@ interface Npm {
   child: ChildProcess;
   output: { stdout: string; stderr: string };
   exit: Promise<Exit>;
+  /** The output is complete once both pipes are closed: after the exit, or never while an orphan holds them. */
+  closed: Promise<void>;
 }
 
 const started: ChildProcess[] = [];
@@ -34,7 +36,8 @@ function npm(args: string[], env: NodeJS.ProcessEnv): Npm {
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output.stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output.stderr += chunk));
   const exit = new Promise<Exit>((done) => child.once('exit', (code, signal) => done({ code, signal })));
-  return { child, output, exit };
+  const closed = new Promise<void>((done) => child.once('close', () => done()));
+  return { child, output, exit, closed };
 }
 
 function sleep(ms: number): Promise<void> {
@@ -101,6 +104,7 @@ async function waitHealthy(port: number, npmStart: Npm): Promise<void> {
 /** After the stop: how npm ended, and whether any of its processes or the port is still there a moment later. */
 async function afterStop(port: number, npmStart: Npm, pgid: number) {
   const exit = await within(npmStart.exit, 30_000, null);
+  await within(npmStart.closed, 5_000, undefined);
   const deadline = Date.now() + 5_000;
   while (groupAlive(pgid) && Date.now() < deadline) await sleep(100);
   return { exit, processesLeft: groupAlive(pgid), portOpen: await portOpen(port) };
@@ -144,7 +148,12 @@ describe('npm start under a process manager', () => {
   it('npm run cli prints the result as its last line on stdout, and exits 0', async () => {
     const cli = npm(['run', '-s', 'cli', '--', 'account:create', '--name', 'Through npm'], childEnv());
     const exit = await within(cli.exit, 60_000, null);
-    expect(exit).toEqual({ code: 0, signal: null });
+    await within(cli.closed, 5_000, undefined);
+    if (exit?.code !== 0) {
+      throw new Error(
+        `npm run cli: ${JSON.stringify(exit)}\n--- stdout ---\n${cli.output.stdout}\n--- stderr ---\n${cli.output.stderr}`,
+      );
+    }
     expect(JSON.parse(lastLine(cli.output.stdout))).toMatchObject({ name: 'Through npm' });
   });
 });

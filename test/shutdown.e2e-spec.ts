@@ -55,6 +55,19 @@ interface Outcome {
   error?: string;
 }
 
+/** Whether the request got its whole answer: 200 and the body of its route. */
+function answered(outcome: Outcome): boolean {
+  if (outcome.status !== 200 || outcome.body === undefined) return false;
+  try {
+    const body = JSON.parse(outcome.body) as { status?: unknown; data?: unknown };
+    return outcome.path === '/health'
+      ? body.status === 'ok'
+      : body.status === 200 && Array.isArray(body.data);
+  } catch {
+    return false;
+  }
+}
+
 function describeError(error: Error): string {
   return `${(error as NodeJS.ErrnoException).code ?? 'error'}: ${error.message}`;
 }
@@ -215,15 +228,13 @@ describe('shutdown', () => {
 
     const before = load.outcomes.filter((outcome) => outcome.sentBeforeSignal);
     const lost = before
-      .filter((outcome) => outcome.status !== 200)
-      .map((outcome) => `client ${outcome.client}, ${outcome.path}: ${outcome.error ?? outcome.status}`);
+      .filter((outcome) => !answered(outcome))
+      .map(
+        (outcome) =>
+          `client ${outcome.client}, ${outcome.path}: ${outcome.error ?? `${outcome.status} ${outcome.body}`}`,
+      );
     // Every request written before the signal got its whole answer, those still in progress at the signal too.
     expect({ exit, lost }).toEqual({ exit: { code: 0, signal: null }, lost: [] });
     expect(before.filter((outcome) => outcome.answeredAfterSignal).length).toBeGreaterThan(0);
-    for (const outcome of before) {
-      expect(JSON.parse(outcome.body!)).toMatchObject(
-        outcome.path === '/health' ? { status: 'ok' } : { status: 200, data: [] },
-      );
-    }
   });
 });
