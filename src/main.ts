@@ -144,7 +144,8 @@ async function main(): Promise<void> {
   await app.listen(config.port);
   // Migrated and serving: from now on the CLI may use the embedded database too.
   app.get<DatabaseConnection>(DATABASE_CONNECTION).embedded?.share();
-  process.stdout.write(`Listening on port ${config.port}; public URL ${config.appUrl}\n`);
+  // For the person starting the server, beside its other messages: stdout carries only the JSON log.
+  process.stderr.write(`Listening on port ${config.port}; public URL ${config.appUrl}\n`);
 }
 
 main().catch((error: unknown) => {

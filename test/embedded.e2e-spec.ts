@@ -67,6 +67,15 @@ async function printedKey(server: ServerProcess): Promise<string> {
   return match[1];
 }
 
+function isJson(line: string): boolean {
+  try {
+    JSON.parse(line);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function expectAccount(server: ServerProcess, apiKey: string, id: number, name: string): Promise<void> {
   const response = await getAccount(server.url, apiKey);
   expect(response).toEqual({
@@ -123,6 +132,9 @@ describe('embedded database: one data directory through its life', () => {
     expect(generatedKeys(server.stderr)).toEqual([firstKey]);
     expect(generatedKeys(server.stdout)).toEqual([]);
     expect(server.stdout).not.toMatch(/shown only this once/);
+    // stdout is the log alone: JSON lines, which a collector can parse one by one.
+    const notJson = server.stdout.split('\n').filter((line) => line.trim() !== '' && !isJson(line));
+    expect(notJson).toEqual([]);
     expect(server.stdout + server.stderr).not.toContain('0'.repeat(43));
 
     // The lock names this process and the port of its database.
