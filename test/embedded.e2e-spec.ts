@@ -43,7 +43,12 @@ function serverEnv(dataDir: string, overrides: EnvOverrides = {}): NodeJS.Proces
 function lockOf(dataDir: string): { pid: number; port: number | null } | null {
   const path = join(dataDir, 'embedded.lock');
   if (!existsSync(path)) return null;
-  return JSON.parse(readFileSync(path, 'utf8')) as { pid: number; port: number | null };
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as { pid: number; port: number | null };
+  } catch {
+    // Caught between the lock's creation and its first write: as the service reads it, not yet anyone's.
+    return null;
+  }
 }
 
 function describeRun(result: RunResult): string {
