@@ -33,7 +33,7 @@ class FakeDatabase {
   query(sql: string, parameters: unknown[] = []): Promise<unknown> {
     if (!sql.includes('INSERT INTO click_batches')) return Promise.resolve([]);
     const id = parameters[0] as string;
-    const size = (parameters[1] as unknown[]).length;
+    const size = (JSON.parse(parameters[1] as string) as unknown[]).length;
     this.batchIds.push(id);
     const answer = this.answers.shift() ?? 'ok';
     if (this.written.has(id)) return Promise.reject(new DatabaseError('23505'));

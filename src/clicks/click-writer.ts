@@ -54,6 +54,15 @@ const CLICK_ROWS = `
                          language, ord)`;
 
 /**
+ * The same columns from one JSON array of tuples: made by the native JSON.stringify, which keeps a large batch's
+ * preparation short on the event loop (arrays of values are escaped one by one by the driver).
+ */
+const CLICK_ROWS_FROM_JSON = `
+  SELECT (e->>0)::int AS link_id, (e->>1)::timestamptz AS created_at, e->>2 AS referrer, e->>3 AS country,
+         e->>4 AS continent, e->>5 AS browser, e->>6 AS operating_system, e->>7 AS device, e->>8 AS language, ord
+    FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS x(e, ord)`;
+
+/**
  * A batch of clicks of links without a limit or rotation, in one statement (rows in arrival order): the batch id first (a retried batch
  * that was in fact written is refused by its primary key), then the click rows of links that still exist, then
  * their counters, locked in link order so that two instances' batches cannot deadlock.
@@ -61,7 +70,7 @@ const CLICK_ROWS = `
 const WRITE_BATCH = `
   WITH batch AS (
     INSERT INTO click_batches (id) VALUES ($1) RETURNING id
-  ), rows AS (${CLICK_ROWS}
+  ), rows AS (${CLICK_ROWS_FROM_JSON}
   ), recorded AS (
     INSERT INTO clicks (link_id, created_at, referrer, country, continent, browser, operating_system, device, language)
     SELECT r.link_id, r.created_at, r.referrer, r.country, r.continent, r.browser, r.operating_system, r.device,
@@ -137,6 +146,22 @@ function columns(clicks: PendingClick[]): unknown[] {
     clicks.map((click) => click.visitor.device),
     clicks.map((click) => click.visitor.language),
   ];
+}
+
+function tuples(clicks: PendingClick[]): string {
+  return JSON.stringify(
+    clicks.map(({ linkId, at, visitor }) => [
+      linkId,
+      at.toISOString(),
+      visitor.referrer,
+      visitor.country,
+      visitor.continent,
+      visitor.browser,
+      visitor.os,
+      visitor.device,
+      visitor.language,
+    ]),
+  );
 }
 
 function sqlState(error: unknown): string {
@@ -254,7 +279,7 @@ export class ClickWriter implements OnModuleInit, BeforeApplicationShutdown {
     const waiting = this.strict ? this.waiting.splice(0, batch.clicks.length) : [];
     try {
       batch.tries += 1;
-      await this.dataSource.query(WRITE_BATCH, [batch.id, ...columns(batch.clicks)]);
+      await this.dataSource.query(WRITE_BATCH, [batch.id, tuples(batch.clicks)]);
       this.inFlight = null;
       for (const waiter of waiting) waiter.resolve();
     } catch (error) {
