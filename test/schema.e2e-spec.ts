@@ -35,6 +35,7 @@ describe('database schema', () => {
       'clicks',
       'domains',
       'link_counters',
+      'link_counts',
       'link_pixels',
       'links',
       'migrations',

@@ -7,6 +7,8 @@ import { Link } from './link.entity';
  */
 @Entity('link_counters')
 @Index('IDX_link_counters_account_clicks', ['accountId', 'clicks', 'linkId'])
+/** Partial: the counters at their link's clicks limit, which the list's status filter counts (see the migration). */
+@Index('IDX_link_counters_limit_reached', { synchronize: false })
 export class LinkCounter {
   @PrimaryColumn({ name: 'link_id', type: 'integer', primaryKeyConstraintName: 'PK_link_counters' })
   linkId!: number;
@@ -22,6 +24,20 @@ export class LinkCounter {
 
   @Column({ type: 'integer', default: 0 })
   clicks!: number;
+
+  /**
+   * A copy of the link's `clicks_limit`, kept by triggers on `links`, so that an index can hold the links at
+   * their limit. Never written here or by visits.
+   */
+  @Column({
+    name: 'clicks_limit',
+    type: 'integer',
+    nullable: true,
+    select: false,
+    insert: false,
+    update: false,
+  })
+  clicksLimit?: number | null;
 
   /** Index into the link's `targets` of the last rotation served. */
   @Column({ name: 'last_rotation', type: 'integer', nullable: true })

@@ -36,6 +36,16 @@ export enum LinkPrivacy {
 @Index('IDX_links_title_trgm', { synchronize: false })
 @Index('IDX_links_alias_trgm', { synchronize: false })
 @Index('IDX_links_url_trgm', { synchronize: false })
+// An index per list sort and per filter that pages in id order; expression and partial ones are in the migration.
+@Index('IDX_links_account_title', { synchronize: false })
+@Index('IDX_links_account_alias', { synchronize: false })
+@Index('IDX_links_account_url', { synchronize: false })
+@Index('IDX_links_account_space', ['accountId', 'spaceId', 'id'])
+@Index('IDX_links_account_domain', ['accountId', 'domainId', 'id'])
+@Index('IDX_links_account_disabled', { synchronize: false })
+@Index('IDX_links_account_period_start', { synchronize: false })
+@Index('IDX_links_account_period_end', { synchronize: false })
+@Index('IDX_links_account_limited', { synchronize: false })
 export class Link {
   @PrimaryGeneratedColumn({ primaryKeyConstraintName: 'PK_links' })
   id!: number;

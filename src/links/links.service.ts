@@ -5,7 +5,6 @@ import { DataSource, In, Repository, type EntityManager } from 'typeorm';
 import { isUniqueViolation } from '../common/database-errors';
 import { ResourceNotFoundException, ValidationFailedException, type FieldErrors } from '../common/exceptions';
 import type { Page } from '../common/pagination';
-import { substringPattern } from '../common/search';
 import { hashSecret, needsRehash } from '../common/secret-hash';
 import { ClickWriter } from '../clicks/click-writer';
 import { ChangeFeed } from '../database/change-feed';
@@ -20,8 +19,16 @@ import type { CreateLinkDto, UpdateLinkDto } from './dto/link.dto';
 import type { TargetDto } from './dto/target.dto';
 import { countersOf } from './link-counter.entity';
 import { linkChange } from './link-cache';
+import {
+  linkCountQuery,
+  linkPageQuery,
+  type LinkCounts,
+  type LinkListFilter,
+  type LinkListOrder,
+  type Sql,
+} from './link-list';
 import { LinkPixel } from './link-pixel.entity';
-import { linkStatusCondition } from './link-status';
+import { LinkStatus } from './link-status';
 import { LINK_ALIAS_UNIQUE, Link, LinkPrivacy, type Target } from './link.entity';
 import { toLinkResponse, type LinkResponse } from './link.mapper';
 import { isReservedAlias } from './reserved-aliases';
@@ -31,21 +38,6 @@ const RANDOM_ALIAS_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 const RANDOM_ALIAS_LENGTH = 5;
 const RANDOM_ALIAS_ATTEMPTS = 8;
 const ALIAS_TAKEN = 'The alias has already been taken.';
-
-const SEARCH_COLUMNS = {
-  title: 'link.title',
-  alias: 'link.alias',
-  url: 'link.url',
-};
-
-// Text regardless of case, as spaces and pixels sort their names: the same on every database collation.
-const SORT_COLUMNS = {
-  id: 'link.id',
-  clicks: 'counter.clicks',
-  title: 'lower(link.title)',
-  alias: 'lower(link.alias)',
-  url: 'lower(link.url)',
-};
 
 function randomAlias(length: number): string {
   let alias = '';
@@ -79,40 +71,53 @@ export class LinksService {
     // Every visit this instance answered is counted in what the list shows and sorts by.
     await this.clicks.settle();
     const { page, perPage } = query.pageRequest();
-    const direction = query.direction();
-    const builder = this.links
-      .createQueryBuilder('link')
-      .innerJoinAndSelect('link.counter', 'counter')
-      .where('link.account_id = :accountId', { accountId });
-    if (query.search !== undefined && query.search !== null) {
-      const column = SEARCH_COLUMNS[query.search_by ?? 'title'];
-      builder.andWhere(`${column} ILIKE :pattern ESCAPE '\\'`, { pattern: substringPattern(query.search) });
+    const filter: LinkListFilter = {
+      accountId,
+      search:
+        query.search === undefined || query.search === null
+          ? null
+          : { by: query.search_by ?? 'title', term: query.search },
+      status: query.status === undefined || query.status === null || query.status === 0 ? null : query.status,
+      spaceId: query.space_id ?? null,
+      domainId: query.domain_id ?? null,
+      pixelId: query.pixel_id ?? null,
+    };
+    const order: LinkListOrder = { by: query.sort_by ?? 'id', direction: query.direction() };
+    const { ids: pageIds, total } = await this.pageAndTotal(filter, order, (page - 1) * perPage, perPage);
+    const rows =
+      pageIds.length === 0
+        ? []
+        : await this.links.find({ where: { accountId, id: In(pageIds) }, relations: { counter: true } });
+    const byId = new Map(rows.map((link) => [link.id, link]));
+    // A link deleted between the two reads is left out rather than shown half.
+    const links = pageIds.flatMap((id) => byId.get(id) ?? []);
+    return { items: await this.respond(accountId, links), total };
+  }
+
+  /**
+   * The ids of a page and the total. The total comes first: it chooses how to read the page, and a page past the
+   * end needs no reading. Expired links are read whole for either, so both go at once.
+   */
+  private async pageAndTotal(
+    filter: LinkListFilter,
+    order: LinkListOrder,
+    offset: number,
+    limit: number,
+  ): Promise<{ ids: number[]; total: number }> {
+    const count = linkCountQuery(filter);
+    const countAll = async () => (await this.dataSource.query<LinkCounts[]>(count.text, count.values))[0];
+    const idsOf = async (page: Sql) =>
+      (await this.dataSource.query<{ id: number }[]>(page.text, page.values)).map((row) => row.id);
+    if (filter.status === LinkStatus.Expired) {
+      const [ids, counts] = await Promise.all([
+        idsOf(linkPageQuery(filter, order, offset, limit)),
+        countAll(),
+      ]);
+      return { ids, total: counts.count };
     }
-    if (query.status !== undefined && query.status !== null && query.status !== 0) {
-      builder.andWhere(linkStatusCondition(query.status));
-    }
-    if (query.space_id === 0) builder.andWhere('link.space_id IS NULL');
-    else if (query.space_id !== undefined && query.space_id !== null) {
-      builder.andWhere('link.space_id = :spaceId', { spaceId: query.space_id });
-    }
-    if (query.domain_id !== undefined && query.domain_id !== null) {
-      builder.andWhere('link.domain_id = :domainId', { domainId: query.domain_id });
-    }
-    if (query.pixel_id !== undefined && query.pixel_id !== null) {
-      builder.andWhere(
-        'EXISTS (SELECT 1 FROM link_pixels lp WHERE lp.link_id = link.id AND lp.pixel_id = :pixelId)',
-        { pixelId: query.pixel_id },
-      );
-    }
-    builder.orderBy(SORT_COLUMNS[query.sort_by ?? 'id'], direction);
-    if (query.sort_by !== undefined && query.sort_by !== null && query.sort_by !== 'id') {
-      builder.addOrderBy('link.id', direction);
-    }
-    const [rows, total] = await builder
-      .offset((page - 1) * perPage)
-      .limit(perPage)
-      .getManyAndCount();
-    return { items: await this.respond(accountId, rows), total };
+    const counts = await countAll();
+    if (counts.count <= offset) return { ids: [], total: counts.count };
+    return { ids: await idsOf(linkPageQuery(filter, order, offset, limit, counts)), total: counts.count };
   }
 
   async show(accountId: number, id: number): Promise<LinkResponse> {

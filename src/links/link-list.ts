@@ -1,0 +1,249 @@
+import { substringPattern } from '../common/search';
+import { expiredLinks, LinkStatus, linkStatusCondition } from './link-status';
+
+export type LinkSearchBy = 'title' | 'alias' | 'url';
+export type LinkSortBy = 'id' | 'clicks' | 'title' | 'alias' | 'url';
+
+/** What a list asks for, the defaults applied. */
+export interface LinkListFilter {
+  accountId: number;
+  search: { by: LinkSearchBy; term: string } | null;
+  status: LinkStatus | null;
+  /** 0: the links without a space. */
+  spaceId: number | null;
+  domainId: number | null;
+  pixelId: number | null;
+}
+
+export interface LinkListOrder {
+  by: LinkSortBy;
+  direction: 'ASC' | 'DESC';
+}
+
+/** A statement and its parameters, for `DataSource.query`. */
+export interface Sql {
+  text: string;
+  values: unknown[];
+}
+
+/** What the count statement answers: the filter's links, and all of the account's. */
+export interface LinkCounts {
+  count: number;
+  links: number;
+}
+
+class Parameters {
+  readonly values: unknown[] = [];
+
+  add(value: unknown): string {
+    this.values.push(value);
+    return `$${this.values.length}`;
+  }
+}
+
+// Searched regardless of case: `lower(column) LIKE lower(pattern)` is what ILIKE does in a UTF-8 database, written
+// so that the indexes on lower(column) serve it (trigram for rare terms, btree to count common ones).
+const SEARCH_KEYS: Record<LinkSearchBy, string> = {
+  title: 'lower(link.title)',
+  alias: 'lower(link.alias)',
+  url: 'lower(link.url)',
+};
+
+// Text regardless of case, as spaces and pixels sort their names; each key has its index (account_id, key, id).
+const SORT_KEYS: Record<LinkSortBy, string> = {
+  id: 'link.id',
+  clicks: 'counter.clicks',
+  title: 'lower(link.title)',
+  alias: 'lower(link.alias)',
+  url: 'lower(link.url)',
+};
+
+type FilterName = 'search' | 'status' | 'space' | 'domain' | 'pixel';
+
+/** The filters that are set, by name. */
+function setFilters(filter: LinkListFilter): FilterName[] {
+  const set: FilterName[] = [];
+  if (filter.search !== null) set.push('search');
+  if (filter.status !== null) set.push('status');
+  if (filter.spaceId !== null) set.push('space');
+  if (filter.domainId !== null) set.push('domain');
+  if (filter.pixelId !== null) set.push('pixel');
+  return set;
+}
+
+/** Whether exactly these filters are set. */
+function only(filter: LinkListFilter, ...names: FilterName[]): boolean {
+  const set = setFilters(filter);
+  return set.length === names.length && names.every((name) => set.includes(name));
+}
+
+/** The conditions of the filters that the maintained counts know: space and domain. */
+function countedConditions(filter: LinkListFilter, params: Parameters): string[] {
+  const where: string[] = [];
+  if (filter.spaceId === 0) where.push('link.space_id IS NULL');
+  else if (filter.spaceId !== null) where.push(`link.space_id = ${params.add(filter.spaceId)}`);
+  if (filter.domainId !== null) where.push(`link.domain_id = ${params.add(filter.domainId)}`);
+  return where;
+}
+
+/** The conditions of every filter but the status, over the alias `link`. */
+function conditions(filter: LinkListFilter, params: Parameters): string[] {
+  const where = countedConditions(filter, params);
+  if (filter.search !== null) {
+    const pattern = params.add(substringPattern(filter.search.term));
+    where.push(`${SEARCH_KEYS[filter.search.by]} LIKE lower(${pattern}) ESCAPE '\\'`);
+  }
+  if (filter.pixelId !== null) {
+    const pixel = params.add(filter.pixelId);
+    where.push(`EXISTS (SELECT 1 FROM link_pixels lp WHERE lp.link_id = link.id AND lp.pixel_id = ${pixel})`);
+  }
+  return where;
+}
+
+/**
+ * A pixel's links are its `link_pixels` rows: a link only ever gets the pixels of its own account (the API checks
+ * them), and the pixel is checked to be the account's.
+ */
+function pixelOwned(account: string, pixel: string): string {
+  return `EXISTS (SELECT 1 FROM pixels p WHERE p.id = ${pixel} AND p.account_id = ${account})`;
+}
+
+/**
+ * Whether walking the index of the order may skip many links to fill a page: right when most links match,
+ * ruinous when few do (a rare search term, a filter and a sort of different columns), where reading the matches
+ * and sorting them is right. No walk misses without a filter, for the expired links (always read and sorted), or
+ * along an index that holds a filter's links in id order (space, domain, disabled, a pixel).
+ */
+function walkMayMiss(filter: LinkListFilter, order: LinkListOrder): boolean {
+  if (setFilters(filter).length === 0 || filter.status === LinkStatus.Expired) return false;
+  if (order.by !== 'id') return true;
+  return !(
+    only(filter, 'space') ||
+    only(filter, 'domain') ||
+    only(filter, 'pixel') ||
+    (only(filter, 'status') && filter.status === LinkStatus.Disabled)
+  );
+}
+
+/**
+ * The ids of one page of links, in order, from indexes: each order walks its own, `(account_id, <key>, id)`
+ * forwards or backwards (clicks: the counters' index), so that a deep page skips index entries rather than sorting
+ * the account's links. Expired links come from the indexes that find them alone, sorted. Where a walk may miss,
+ * `counts` chooses between walking, which visits about (offset + limit) * links / count entries, and reading the
+ * count matches to sort them. Only ids are read here.
+ */
+export function linkPageQuery(
+  filter: LinkListFilter,
+  order: LinkListOrder,
+  offset: number,
+  limit: number,
+  counts?: LinkCounts,
+): Sql {
+  const params = new Parameters();
+  const account = params.add(filter.accountId);
+  const direction = order.direction;
+  const page = (): string => `LIMIT ${params.add(limit)} OFFSET ${params.add(offset)}`;
+  if (order.by === 'clicks' && setFilters(filter).length === 0) {
+    return {
+      text: `SELECT counter.link_id AS id FROM link_counters counter WHERE counter.account_id = ${account}
+              ORDER BY counter.clicks ${direction}, counter.link_id ${direction} ${page()}`,
+      values: params.values,
+    };
+  }
+  if (order.by === 'id' && only(filter, 'pixel')) {
+    const pixel = params.add(filter.pixelId);
+    return {
+      text: `SELECT lp.link_id AS id FROM link_pixels lp
+              WHERE lp.pixel_id = ${pixel} AND ${pixelOwned(account, pixel)}
+              ORDER BY lp.link_id ${direction} ${page()}`,
+      values: params.values,
+    };
+  }
+  const where = conditions(filter, params);
+  const join =
+    order.by === 'clicks'
+      ? `JOIN link_counters counter ON counter.link_id = link.id AND counter.account_id = ${account}`
+      : '';
+  const select = `link.id, ${SORT_KEYS[order.by]} AS key`;
+  const sorted = `ORDER BY matching.key ${direction}, matching.id ${direction}`;
+  if (filter.status === LinkStatus.Expired) {
+    return {
+      text: `SELECT matching.id FROM (${expiredLinks(account, { select, join, conditions: where })}) matching
+              ${sorted} ${page()}`,
+      values: params.values,
+    };
+  }
+  where.unshift(`link.account_id = ${account}`);
+  if (filter.status !== null) where.push(linkStatusCondition(filter.status, account));
+  const matching = `SELECT ${select} FROM links link ${join} WHERE ${where.join(' AND ')}`;
+  if (
+    counts !== undefined &&
+    walkMayMiss(filter, order) &&
+    (offset + limit) * counts.links > counts.count * counts.count
+  ) {
+    // Materialized, so that the planner finds the matches by their own indexes instead of walking the order's.
+    return {
+      text: `WITH matching AS MATERIALIZED (${matching}) SELECT matching.id FROM matching ${sorted} ${page()}`,
+      values: params.values,
+    };
+  }
+  // Ties broken by id; for clicks, the counter's copy of it, as its index has it.
+  const tie = order.by === 'clicks' ? 'counter.link_id' : 'link.id';
+  const orderBy =
+    order.by === 'id' ? `link.id ${direction}` : `${SORT_KEYS[order.by]} ${direction}, ${tie} ${direction}`;
+  return {
+    text: `SELECT link.id FROM links link ${join} WHERE ${where.join(' AND ')} ORDER BY ${orderBy} ${page()}`,
+    values: params.values,
+  };
+}
+
+/**
+ * The exact number of links a filter finds (`count`) and of the account's links (`links`), in one statement (one
+ * snapshot). Without a search or a pixel it reads the maintained counts (per account, space, domain and disabled)
+ * and, for statuses 1 and 2, counts the expired links, which indexes find alone: active = enabled - expired. A
+ * pixel alone counts its `link_pixels` rows. A search alone by title or alias counts in the order of that column's
+ * index, which holds the lower-case text, so that a term in every row is matched against index entries rather
+ * than by lower-casing every row of the table. Anything else counts the matching rows.
+ */
+export function linkCountQuery(filter: LinkListFilter): Sql {
+  const params = new Parameters();
+  const account = params.add(filter.accountId);
+  const links = `(SELECT COALESCE(sum(c.links), 0) FROM link_counts c WHERE c.account_id = ${account})::int AS links`;
+  const statement = (count: string): Sql => ({
+    text: `SELECT (${count})::int AS count, ${links}`,
+    values: params.values,
+  });
+  const expired = (where: string[]) =>
+    `(SELECT count(*) FROM (${expiredLinks(account, { select: '1', conditions: where })}) expired)`;
+  if (filter.search === null && filter.pixelId === null) {
+    if (filter.status === LinkStatus.Expired) return statement(expired(countedConditions(filter, params)));
+    const counted = [`c.account_id = ${account}`];
+    if (filter.spaceId !== null) counted.push(`c.space_id = ${params.add(filter.spaceId)}`);
+    if (filter.domainId !== null) counted.push(`c.domain_id = ${params.add(filter.domainId)}`);
+    if (filter.status === LinkStatus.Disabled) counted.push('c.disabled');
+    if (filter.status === LinkStatus.Active) counted.push('NOT c.disabled');
+    const sum = `(SELECT COALESCE(sum(c.links), 0) FROM link_counts c WHERE ${counted.join(' AND ')})`;
+    // The same filters again, over the alias `link`.
+    if (filter.status === LinkStatus.Active) {
+      return statement(`${sum} - ${expired(countedConditions(filter, params))}`);
+    }
+    return statement(sum);
+  }
+  if (only(filter, 'pixel')) {
+    const pixel = params.add(filter.pixelId);
+    return statement(
+      `SELECT count(*) FROM link_pixels lp WHERE lp.pixel_id = ${pixel} AND ${pixelOwned(account, pixel)}`,
+    );
+  }
+  const where = conditions(filter, params);
+  if (filter.status === LinkStatus.Expired) return statement(expired(where));
+  where.unshift(`link.account_id = ${account}`);
+  if (filter.status !== null) where.push(linkStatusCondition(filter.status, account));
+  const matching = `SELECT 1 FROM links link WHERE ${where.join(' AND ')}`;
+  if (filter.search !== null && filter.search.by !== 'url' && only(filter, 'search')) {
+    return statement(
+      `SELECT count(*) FROM (${matching} ORDER BY ${SEARCH_KEYS[filter.search.by]}, link.id) matching`,
+    );
+  }
+  return statement(`SELECT count(*) FROM (${matching}) matching`);
+}
