@@ -46,18 +46,11 @@ const MAX_DATA_ERROR_TRIES = 3;
 /** Batch ids older than this are forgotten: no retry of a batch lasts that long. */
 const BATCH_ID_RETENTION = '1 day';
 
-/** The columns of a click row, from arrays: one statement for a whole batch. */
-const CLICK_ROWS = `
-  SELECT * FROM unnest($2::int[], $3::timestamptz[], $4::varchar[], $5::varchar[], $6::varchar[], $7::varchar[],
-                       $8::varchar[], $9::varchar[], $10::varchar[])
-    WITH ORDINALITY AS r(link_id, created_at, referrer, country, continent, browser, operating_system, device,
-                         language, ord)`;
-
 /**
- * The same columns from one JSON array of tuples: made by the native JSON.stringify, which keeps a large batch's
- * preparation short on the event loop (arrays of values are escaped one by one by the driver).
+ * The columns of click rows from one JSON array of tuples ($2), in arrival order: made by the native
+ * JSON.stringify, which keeps a large batch's preparation short on the event loop.
  */
-const CLICK_ROWS_FROM_JSON = `
+const CLICK_ROWS = `
   SELECT (e->>0)::int AS link_id, (e->>1)::timestamptz AS created_at, e->>2 AS referrer, e->>3 AS country,
          e->>4 AS continent, e->>5 AS browser, e->>6 AS operating_system, e->>7 AS device, e->>8 AS language, ord
     FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS x(e, ord)`;
@@ -70,7 +63,7 @@ const CLICK_ROWS_FROM_JSON = `
 const WRITE_BATCH = `
   WITH batch AS (
     INSERT INTO click_batches (id) VALUES ($1) RETURNING id
-  ), rows AS (${CLICK_ROWS_FROM_JSON}
+  ), rows AS (${CLICK_ROWS}
   ), recorded AS (
     INSERT INTO clicks (link_id, created_at, referrer, country, continent, browser, operating_system, device, language)
     SELECT r.link_id, r.created_at, r.referrer, r.country, r.continent, r.browser, r.operating_system, r.device,
@@ -112,7 +105,7 @@ const CLAIM = `
        FOR NO KEY UPDATE OF c
   ), plan AS (
     SELECT link_id, last_rotation, slots, targets_type = 'rotations' AND slots > 0 AS rotates,
-           CASE WHEN clicks_limit > 0 THEN LEAST($11::int, GREATEST(clicks_limit - clicks, 0)) ELSE $11::int END
+           CASE WHEN clicks_limit > 0 THEN LEAST($3::int, GREATEST(clicks_limit - clicks, 0)) ELSE $3::int END
              AS granted
       FROM current
   ), counted AS (
@@ -133,20 +126,6 @@ const CLAIM = `
      ORDER BY r.ord
   )
   SELECT granted, last_rotation, slots, rotates FROM plan`;
-
-function columns(clicks: PendingClick[]): unknown[] {
-  return [
-    clicks.map((click) => click.linkId),
-    clicks.map((click) => click.at),
-    clicks.map((click) => click.visitor.referrer),
-    clicks.map((click) => click.visitor.country),
-    clicks.map((click) => click.visitor.continent),
-    clicks.map((click) => click.visitor.browser),
-    clicks.map((click) => click.visitor.os),
-    clicks.map((click) => click.visitor.device),
-    clicks.map((click) => click.visitor.language),
-  ];
-}
 
 function tuples(clicks: PendingClick[]): string {
   return JSON.stringify(
@@ -298,11 +277,9 @@ export class ClickWriter implements OnModuleInit, BeforeApplicationShutdown {
       } else {
         this.logger.warn(`Clicks not written yet (SQLSTATE ${state || 'none'}): will try again`);
       }
-      // A visit that waits for its click is answered now: the database did not take it.
+      // A visit that waits for its click is answered now (503): the database did not take it, so neither is it kept.
       for (const waiter of waiting) waiter.reject(new ServiceUnavailableException());
-      if (this.strict && this.inFlight !== null) {
-        this.inFlight = null;
-      }
+      if (this.strict) this.inFlight = null;
       return;
     }
     await this.pruneBatchIds();
@@ -347,7 +324,7 @@ export class ClickWriter implements OnModuleInit, BeforeApplicationShutdown {
       const claims = queue.pending.splice(0, MAX_BATCH);
       try {
         const rows: { granted: number; last_rotation: number | null; slots: number; rotates: boolean }[] =
-          await this.dataSource.query(CLAIM, [linkId, ...columns(claims), claims.length]);
+          await this.dataSource.query(CLAIM, [linkId, tuples(claims), claims.length]);
         const plan = rows[0];
         claims.forEach((claim, index) => {
           if (plan === undefined || index >= plan.granted) claim.resolve(null);

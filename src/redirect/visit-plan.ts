@@ -1,3 +1,4 @@
+import { linkStatus, LinkStatus } from '../links/link-status';
 import type { Target } from '../links/link.entity';
 import { TargetsType } from '../targeting/allowed-values';
 import { matchTarget } from '../targeting/matcher';
@@ -31,13 +32,11 @@ export interface VisitRules {
  * The step for a link. `clicks`: its clicks counted so far, when they were read; null leaves the limit to the
  * count itself, which never grants a click past it.
  */
-export function firstStep(link: VisitRules, clicks: number | null, now: number = Date.now()): VisitStep {
-  if (link.disabled) return VisitStep.NotFound;
-  if (link.activePeriodStartAt !== null && now < link.activePeriodStartAt.getTime()) return VisitStep.Expired;
-  if (link.activePeriodEndAt !== null && now >= link.activePeriodEndAt.getTime()) return VisitStep.Expired;
-  if (clicks !== null && link.clicksLimit !== null && link.clicksLimit > 0 && clicks >= link.clicksLimit) {
-    return VisitStep.Expired;
-  }
+export function firstStep(link: VisitRules, clicks: number | null, now: Date = new Date()): VisitStep {
+  // No clicks read: none can have reached a limit, so the status leaves the limit to the count.
+  const status = linkStatus(link, clicks ?? 0, now);
+  if (status === LinkStatus.Disabled) return VisitStep.NotFound;
+  if (status === LinkStatus.Expired) return VisitStep.Expired;
   if (link.hasRedirectPassword) return VisitStep.Password;
   if (link.sensitiveContent) return VisitStep.Consent;
   return VisitStep.Visit;
