@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { resolve } from 'node:path';
 
 export const SCENARIOS = ['plain', 'bot', 'targeted', 'limited', 'rotating', 'create', 'lists'] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
@@ -25,6 +26,8 @@ export interface BenchOptions {
   creates: number;
   createConnections: number;
   databaseUrl: string;
+  /** A directory for CPU profiles of the service (node --cpu-prof), one per start; null for none. */
+  cpuProfileDir: string | null;
 }
 
 const USAGE = `Usage: npm run bench -- [options]
@@ -40,6 +43,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --list-calls=N        calls per list row (default 20)
   --list-seconds=S      time budget of one list row (default 10)
   --creates=N           links made by the create scenario (default 10000)
+  --cpu-prof=DIR        write a CPU profile of the service to DIR each time it stops (node --cpu-prof)
 Environment: BENCH_DATABASE_URL, a PostgreSQL server where a scratch database may be created and dropped
   (default postgres://postgres@127.0.0.1:5432/postgres).`;
 
@@ -59,6 +63,12 @@ function positive(name: string, raw: string, min: number, max: number): number {
     throw new UsageError(`--${name} must be a number from ${min} to ${max}, got "${raw}"`);
   }
   return Number(raw);
+}
+
+function cpuProfileDir(raw: string | undefined): string | null {
+  if (raw === undefined) return null;
+  if (raw === 'true' || raw === '') throw new UsageError('--cpu-prof needs a directory: --cpu-prof=DIR');
+  return resolve(raw);
 }
 
 export function parseOptions(argv: string[]): BenchOptions {
@@ -82,6 +92,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     'list-calls',
     'list-seconds',
     'creates',
+    'cpu-prof',
   ]);
   for (const name of values.keys()) {
     if (!known.has(name)) throw new UsageError(`Unknown option --${name}\n\n${USAGE}`);
@@ -125,6 +136,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     creates: Math.round(number('creates', 10_000, 50, 1, 1_000_000)),
     createConnections: 16,
     databaseUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
+    cpuProfileDir: cpuProfileDir(values.get('cpu-prof')),
   };
   if (options.listLinks < options.redirectLinks && ordered.includes('lists')) {
     options.listLinks = options.redirectLinks;

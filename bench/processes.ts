@@ -64,6 +64,8 @@ export interface ServiceSettings {
   port: number;
   apiKey: string;
   logFile: string;
+  /** Where node --cpu-prof writes a profile of each start; null for none. */
+  cpuProfileDir: string | null;
 }
 
 /** The service as production runs it: `node dist/main.js`, its own process, configured by its environment. */
@@ -80,7 +82,7 @@ export class Service {
   async start(): Promise<void> {
     const log = createWriteStream(this.settings.logFile, { flags: 'a' });
     const child = track(
-      spawn(process.execPath, [join(ROOT, 'dist', 'main.js')], {
+      spawn(process.execPath, [...this.profileArgs(), join(ROOT, 'dist', 'main.js')], {
         cwd: ROOT,
         stdio: ['ignore', 'pipe', 'pipe'],
         env: {
@@ -119,6 +121,11 @@ export class Service {
     this.peakMb = 0;
     this.sampleMemory();
     this.sampler = setInterval(() => this.sampleMemory(), 200);
+  }
+
+  private profileArgs(): string[] {
+    const dir = this.settings.cpuProfileDir;
+    return dir === null ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}`];
   }
 
   /** Peak resident memory since start, in MB; null where it cannot be read. */

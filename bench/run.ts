@@ -111,6 +111,7 @@ async function bench(
     port: await freePort(),
     apiKey,
     logFile: join(scratch, 'service.log'),
+    cpuProfileDir: options.cpuProfileDir,
   });
 
   // The first start migrates the database and makes the account of the key; the API makes the rest.
