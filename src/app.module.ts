@@ -1,14 +1,15 @@
-import { Module, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
+import { Inject, Module, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
-import { LoggerModule } from 'nestjs-pino';
+import type { Logger as Pino } from 'pino';
 import { AuthModule } from './auth/auth.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { BootstrapService } from './auth/bootstrap.service';
 import { ApiThrottlerGuard } from './common/api-throttler.guard';
 import { BodyParserMiddleware } from './common/body-parser.middleware';
 import { HttpExceptionFilter } from './common/http-exception.filter';
-import { loggerParams } from './common/logger';
+import { requestLogger } from './common/logger';
+import { APP_LOG, LoggingModule } from './common/logging.module';
 import { createValidationPipe } from './common/validation.pipe';
 import type { AppConfig } from './config/app-config';
 import { APP_CONFIG, ConfigModule } from './config/config.module';
@@ -25,10 +26,7 @@ import { StatsModule } from './stats/stats.module';
 @Module({
   imports: [
     ConfigModule,
-    LoggerModule.forRootAsync({
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => loggerParams(config),
-    }),
+    LoggingModule,
     ThrottlerModule.forRootAsync({
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => ({
@@ -58,7 +56,9 @@ import { StatsModule } from './stats/stats.module';
   ],
 })
 export class AppModule implements NestModule {
+  constructor(@Inject(APP_LOG) private readonly log: Pino) {}
+
   configure(consumer: MiddlewareConsumer): void {
-    consumer.apply(BodyParserMiddleware).forRoutes('*path');
+    consumer.apply(requestLogger(this.log), BodyParserMiddleware).forRoutes('*path');
   }
 }

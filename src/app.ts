@@ -3,9 +3,9 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import helmet from 'helmet';
-import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
-import { requestIdMiddleware } from './common/logger';
+import { AppLogger, requestIdMiddleware } from './common/logger';
+import { APP_LOG } from './common/logging.module';
 import { warnOfUntrustedProxy } from './common/proxy-warning';
 import type { AppConfig } from './config/app-config';
 import { APP_CONFIG } from './config/config.module';
@@ -17,7 +17,7 @@ import { LeanRedirect } from './redirect/lean-redirect';
  */
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
   const config = app.get<AppConfig>(APP_CONFIG);
-  app.useLogger(app.get(Logger));
+  app.useLogger(new AppLogger(app.get(APP_LOG)));
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');
   app.disable('x-powered-by');

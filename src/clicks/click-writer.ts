@@ -56,33 +56,29 @@ const CLICK_ROWS = `
     FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS x(e, ord)`;
 
 /**
- * A batch of clicks of links without a limit or rotation, in one statement (rows in arrival order): the batch id first (a retried batch
- * that was in fact written is refused by its primary key), then the click rows of links that still exist, then
- * their counters, locked in link order so that two instances' batches cannot deadlock.
+ * A batch of clicks of links without a limit or rotation, in one statement: the batch id first (a retried batch
+ * that was in fact written is refused by its primary key), then the counters of the links that still exist (a
+ * deleted link's counter row went with it), updated in link order so that two instances' batches take their row
+ * locks in the same order, then the click rows of those links, in arrival order. The counter's row lock stands for
+ * the link: a link deleted meanwhile waits for this commit, and its delete trigger then removes these clicks too.
  */
 const WRITE_BATCH = `
   WITH batch AS (
     INSERT INTO click_batches (id) VALUES ($1) RETURNING id
   ), rows AS (${CLICK_ROWS}
+  ), counted AS (
+    UPDATE link_counters c SET clicks = c.clicks + d.n
+      FROM (SELECT link_id, count(*)::int AS n FROM rows CROSS JOIN batch GROUP BY link_id ORDER BY link_id) d
+     WHERE c.link_id = d.link_id
+    RETURNING c.link_id
   ), recorded AS (
     INSERT INTO clicks (link_id, created_at, referrer, country, continent, browser, operating_system, device, language)
     SELECT r.link_id, r.created_at, r.referrer, r.country, r.continent, r.browser, r.operating_system, r.device,
            r.language
-      FROM rows r CROSS JOIN batch
-     WHERE EXISTS (SELECT 1 FROM links l WHERE l.id = r.link_id)
+      FROM rows r
+     WHERE r.link_id IN (SELECT link_id FROM counted)
      ORDER BY r.ord
     RETURNING link_id
-  ), locked AS (
-    SELECT c.link_id FROM link_counters c
-     WHERE c.link_id IN (SELECT DISTINCT link_id FROM rows)
-     ORDER BY c.link_id
-       FOR NO KEY UPDATE
-  ), counted AS (
-    UPDATE link_counters c SET clicks = c.clicks + d.n
-      FROM (SELECT link_id, count(*)::int AS n FROM recorded GROUP BY link_id) d
-      JOIN locked USING (link_id)
-     WHERE c.link_id = d.link_id
-    RETURNING c.link_id
   )
   SELECT (SELECT count(*) FROM recorded)::int AS recorded, (SELECT count(*) FROM counted)::int AS links`;
 

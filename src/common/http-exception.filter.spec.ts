@@ -154,7 +154,7 @@ describe('HttpExceptionFilter', () => {
     const recorded = handle(exception);
     expect(recorded).toEqual({ status: 500, body: { message: 'Server error.', status: 500 } });
     expect(JSON.stringify(recorded.body)).not.toContain('secret');
-    expect(logged[0]).toHaveBeenCalledWith(exception);
+    expect(logged[0]).toHaveBeenCalledWith({ err: exception, req: expect.objectContaining({}) as unknown });
   });
 
   it('answers 500, not 503 or 400, for a query error that is not about the connection', () => {
@@ -311,7 +311,7 @@ describe('HttpExceptionFilter logs of database errors', () => {
     );
     handle(withValue);
     handle(other);
-    const [first, second] = (logged[0].mock.calls as unknown[][]).map((call) => String(call[0]));
+    const [first, second] = (logged[0].mock.calls as { msg: string }[][]).map((call) => call[0].msg);
     expect(first).toMatch(/statement="INSERT links #[0-9a-f]{8}"/);
     expect(first).toBe(second);
   });

@@ -6,10 +6,11 @@ import {
   Logger,
   type ExceptionFilter,
 } from '@nestjs/common';
-import type { Response } from 'express';
+import type { Request, Response } from 'express';
 import { databaseUnavailability, describeDatabaseError, isDatabaseError } from './database-errors';
 import { errorEnvelope, type ErrorEnvelope } from './envelope';
 import { ValidationFailedException } from './exceptions';
+import { requestFields } from './logger';
 
 const MESSAGES: Partial<Record<number, string>> = {
   [HttpStatus.BAD_REQUEST]: 'Bad request.',
@@ -52,25 +53,27 @@ export class HttpExceptionFilter implements ExceptionFilter {
       response.status(exception.getStatus()).json(exception.getResponse());
       return;
     }
-    const { status, body } = this.toEnvelope(exception);
+    const { status, body } = this.toEnvelope(exception, host.switchToHttp().getRequest<Request>());
     response.status(status).json(body);
   }
 
-  private toEnvelope(exception: unknown): { status: number; body: ErrorEnvelope } {
+  /** The envelope of an exception; what is logged names the request (its id, method and path). */
+  private toEnvelope(exception: unknown, request: Request): { status: number; body: ErrorEnvelope } {
+    const req = requestFields(request);
     if (exception instanceof ValidationFailedException) {
       return { status: 422, body: errorEnvelope(422, exception.fields) };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();
-      if (status >= 500) this.logger.error(exception);
+      if (status >= 500) this.logger.error({ err: exception, req });
       return { status, body: errorEnvelope(status, MESSAGES[status] ?? exception.message) };
     }
     const unavailability = databaseUnavailability(exception);
     if (unavailability !== null) {
       const line = `Database unavailable: ${describeDatabaseError(exception)}`;
       // An outage may pass by itself; a database the service may not use needs an operator.
-      if (unavailability === 'misconfiguration') this.logger.error(line);
-      else this.logger.warn(line);
+      if (unavailability === 'misconfiguration') this.logger.error({ msg: line, req });
+      else this.logger.warn({ msg: line, req });
       return { status: 503, body: errorEnvelope(503, MESSAGES[503]!) };
     }
     if (isDatabaseError(exception)) {
@@ -78,11 +81,11 @@ export class HttpExceptionFilter implements ExceptionFilter {
       // gets a description and the stack's frames, under a first line of its own.
       const line = `Database error: ${describeDatabaseError(exception)}`;
       const frames = stackFrames(exception);
-      if (frames === undefined) this.logger.error(line);
-      else this.logger.error(line, `${line}\n${frames}`);
+      if (frames === undefined) this.logger.error({ msg: line, req });
+      else this.logger.error({ msg: line, req }, `${line}\n${frames}`);
       return { status: 500, body: errorEnvelope(500, MESSAGES[500]!) };
     }
-    this.logger.error(exception);
+    this.logger.error({ err: exception, req });
     return { status: 500, body: errorEnvelope(500, MESSAGES[500]!) };
   }
 }

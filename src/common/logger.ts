@@ -1,14 +1,21 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Params } from 'nestjs-pino';
+import type { LoggerService } from '@nestjs/common';
+import pino, { type Logger as Pino, type Level } from 'pino';
+import { pinoHttp, type HttpLogger } from 'pino-http';
 import type { AppConfig } from '../config/app-config';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
-/** The caller's X-Request-Id when it is sane, else a new one; echoed back in the response. */
-export function assignRequestId(request: IncomingMessage, response: ServerResponse): string {
+/** The caller's X-Request-Id when it is sane, else a new one. */
+export function requestIdOf(request: IncomingMessage): string {
   const given = request.headers['x-request-id'];
-  const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+/** The request's id ({@link requestIdOf}), echoed back in the response. */
+export function assignRequestId(request: IncomingMessage, response: ServerResponse): string {
+  const id = requestIdOf(request);
   response.setHeader('X-Request-Id', id);
   return id;
 }
@@ -26,34 +33,106 @@ export function requestIdMiddleware(
   next();
 }
 
+/** The process's structured log: JSON lines on stdout, at the configured level. */
+export function createLog(config: AppConfig): Pino {
+  return pino({
+    level: config.logLevel,
+    redact: {
+      paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
+      censor: '[redacted]',
+    },
+  });
+}
+
+/** What a log line says of a request: its id, method and path; never its query, headers or body. */
+export function requestFields(request: IncomingMessage & { id?: unknown; originalUrl?: string }): {
+  id: unknown;
+  method: string | undefined;
+  path: string;
+} {
+  return {
+    id: request.id,
+    method: request.method,
+    path: (request.originalUrl ?? request.url ?? '').split('?')[0],
+  };
+}
+
 /**
  * Structured request logs: one line a request with its id (a caller's X-Request-Id when it is sane, else a new
- * one, echoed back), never the Authorization header or cookies.
+ * one, echoed back), never the Authorization header or cookies. Not bound to the request's async context: an
+ * AsyncLocalStorage would turn on Node's async hooks for every request of the process, the redirect's included,
+ * so a line logged while answering a request names the request itself (see HttpExceptionFilter).
  */
-export function loggerParams(config: AppConfig): Params {
-  return {
-    pinoHttp: {
-      level: config.logLevel,
-      genReqId: assignRequestId,
-      redact: {
-        paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
-        censor: '[redacted]',
-      },
-      customLogLevel: (_request, response, error) =>
-        error !== undefined || response.statusCode >= 500
-          ? 'error'
-          : response.statusCode >= 400
-            ? 'warn'
-            : 'info',
-      // Query strings are kept out of the log: a client may put anything there.
-      serializers: {
-        req: (request: { id: unknown; method: string; url: string }) => ({
-          id: request.id,
-          method: request.method,
-          path: request.url.split('?')[0],
-        }),
-        res: (response: { statusCode: number }) => ({ statusCode: response.statusCode }),
-      },
+export function requestLogger(log: Pino): HttpLogger {
+  return pinoHttp({
+    logger: log,
+    genReqId: assignRequestId,
+    customLogLevel: (_request, response, error) =>
+      error !== undefined || response.statusCode >= 500
+        ? 'error'
+        : response.statusCode >= 400
+          ? 'warn'
+          : 'info',
+    // Query strings are kept out of the log: a client may put anything there.
+    serializers: {
+      req: (request: IncomingMessage & { id?: unknown }) => requestFields(request),
+      res: (response: { statusCode: number }) => ({ statusCode: response.statusCode }),
     },
-  };
+  });
+}
+
+const NEST_LEVELS: Record<'log' | 'error' | 'warn' | 'debug' | 'verbose' | 'fatal', Level> = {
+  log: 'info',
+  error: 'error',
+  warn: 'warn',
+  debug: 'debug',
+  verbose: 'trace',
+  fatal: 'fatal',
+};
+
+/**
+ * Nest's logger interface on the structured log. Nest calls it as `(message, ...params, context)`; an error's
+ * call may carry a stack before the context. A message that is an object gives its fields to the line (`msg` its
+ * text), an Error is logged as `err`.
+ */
+export class AppLogger implements LoggerService {
+  constructor(private readonly out: Pino) {}
+
+  log(message: unknown, ...params: unknown[]): void {
+    this.write('log', message, params);
+  }
+  error(message: unknown, ...params: unknown[]): void {
+    this.write('error', message, params);
+  }
+  warn(message: unknown, ...params: unknown[]): void {
+    this.write('warn', message, params);
+  }
+  debug(message: unknown, ...params: unknown[]): void {
+    this.write('debug', message, params);
+  }
+  verbose(message: unknown, ...params: unknown[]): void {
+    this.write('verbose', message, params);
+  }
+  fatal(message: unknown, ...params: unknown[]): void {
+    this.write('fatal', message, params);
+  }
+
+  private write(kind: keyof typeof NEST_LEVELS, message: unknown, params: unknown[]): void {
+    const level = NEST_LEVELS[kind];
+    if (!this.out.isLevelEnabled(level)) return;
+    const rest = params.filter((param) => param !== undefined);
+    const fields: Record<string, unknown> = {};
+    const last = rest[rest.length - 1];
+    if (typeof last === 'string' && !last.includes('\n')) fields.context = rest.pop();
+    if (kind === 'error' && typeof rest[0] === 'string') fields.stack = rest.shift();
+    if (rest.length > 0) fields.details = rest;
+    if (message instanceof Error) {
+      this.out[level]({ ...fields, err: message }, message.message);
+    } else if (typeof message === 'object' && message !== null) {
+      const { msg, ...own } = message as Record<string, unknown>;
+      this.out[level]({ ...fields, ...own }, typeof msg === 'string' ? msg : undefined);
+    } else {
+      this.out[level](fields, String(message));
+    }
+  }
 }

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import proxyAddr from 'proxy-addr';
 import { ClickWriter } from '../clicks/click-writer';
-import { assignRequestId } from '../common/logger';
+import { assignRequestId, requestIdOf } from '../common/logger';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { DomainsService } from '../domains/domains.service';
@@ -190,10 +190,10 @@ export class LeanRedirect {
       query === ''
         ? (link.locations.get(destination) ?? locationUrl(destination))
         : locationUrl(mergeQuery(destination, query));
-    assignRequestId(request, response);
     response.writeHead(this.config.redirectStatus, {
       Location: location,
       'Cache-Control': 'private, no-store',
+      'X-Request-Id': requestIdOf(request),
     });
     response.end();
     if (this.logEach) this.logger.debug(`${request.method} ${request.url} ${this.config.redirectStatus}`);

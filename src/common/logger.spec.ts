@@ -1,0 +1,91 @@
+import { Logger } from '@nestjs/common';
+import type { ArgumentsHost } from '@nestjs/common';
+import pino from 'pino';
+import { HttpExceptionFilter } from './http-exception.filter';
+import { AppLogger, requestFields } from './logger';
+
+/** A Nest logger over a pino log whose lines are kept, parsed. */
+function captured(level = 'trace'): { logger: AppLogger; lines: Record<string, unknown>[] } {
+  const lines: Record<string, unknown>[] = [];
+  const log = pino(
+    { level },
+    { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) },
+  );
+  return { logger: new AppLogger(log), lines };
+}
+
+describe('AppLogger', () => {
+  it('writes each Nest level at its pino level, with the context Nest appends', () => {
+    const { logger, lines } = captured();
+    logger.log('started', 'Bootstrap');
+    logger.warn('careful', 'ClickWriter');
+    logger.debug('detail', 'LeanRedirect');
+    logger.verbose('more', 'LeanRedirect');
+    logger.fatal('gone', 'Main');
+    expect(lines.map(({ level, msg, context }) => [level, msg, context])).toEqual([
+      [30, 'started', 'Bootstrap'],
+      [40, 'careful', 'ClickWriter'],
+      [20, 'detail', 'LeanRedirect'],
+      [10, 'more', 'LeanRedirect'],
+      [60, 'gone', 'Main'],
+    ]);
+  });
+
+  it('keeps an error call’s stack apart from its context', () => {
+    const { logger, lines } = captured();
+    logger.error('failed', 'Error: failed\n    at somewhere (file.js:1:1)', 'Filter');
+    expect(lines[0]).toMatchObject({ level: 50, msg: 'failed', context: 'Filter' });
+    expect(lines[0].stack).toContain('at somewhere');
+  });
+
+  it('logs an Error as err, with its message, and an object message as fields', () => {
+    const { logger, lines } = captured();
+    logger.error(new Error('boom'), undefined, 'Filter');
+    logger.warn({ msg: 'Database unavailable', req: { id: 'r-1' } }, 'Filter');
+    expect(lines[0]).toMatchObject({
+      msg: 'boom',
+      context: 'Filter',
+      err: { message: 'boom', type: 'Error' },
+    });
+    expect(lines[1]).toMatchObject({ msg: 'Database unavailable', req: { id: 'r-1' }, context: 'Filter' });
+  });
+
+  it('writes nothing below the configured level', () => {
+    const { logger, lines } = captured('warn');
+    logger.log('quiet');
+    logger.debug('quieter');
+    logger.warn('heard');
+    expect(lines.map((line) => line.msg)).toEqual(['heard']);
+  });
+});
+
+describe('requestFields', () => {
+  it('names a request by id, method and path, never its query', () => {
+    const request = { id: 'abc', method: 'GET', url: '/api/v1/links?search=s3cr3t' };
+    expect(requestFields(request as never)).toEqual({ id: 'abc', method: 'GET', path: '/api/v1/links' });
+  });
+});
+
+describe('HttpExceptionFilter with AppLogger', () => {
+  it('logs an unexpected error with the id, method and path of the request that met it', () => {
+    const { logger, lines } = captured();
+    Logger.overrideLogger(logger);
+    try {
+      const response = { headersSent: false, status: () => response, json: () => response };
+      const request = { id: 'req-42', method: 'POST', url: '/api/v1/links?x=1' };
+      const host = {
+        switchToHttp: () => ({ getResponse: () => response, getRequest: () => request }),
+      } as unknown as ArgumentsHost;
+      new HttpExceptionFilter().catch(new Error('unexpected'), host);
+    } finally {
+      Logger.overrideLogger(false);
+    }
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatchObject({
+      level: 50,
+      msg: 'unexpected',
+      context: 'HttpExceptionFilter',
+      req: { id: 'req-42', method: 'POST', path: '/api/v1/links' },
+    });
+  });
+});
