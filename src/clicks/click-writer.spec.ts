@@ -67,6 +67,40 @@ describe('ClickWriter', () => {
     );
   });
 
+  it('writes the full batches of a backlog at once, batch after batch; the rest waits for the timer', async () => {
+    const database = new FakeDatabase();
+    const clicks = writer(database, { CLICK_BUFFER_MAX: '100000', CLICK_FLUSH_MS: '1000' });
+    clicks.onModuleInit();
+    try {
+      for (let visit = 0; visit < 12_000; visit += 1) void clicks.count(PLAIN, VISITOR);
+      await clicks.flush();
+      for (let turn = 0; turn < 100; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+      expect({
+        batches: database.batchIds.length,
+        clicks: database.clicks,
+        pending: clicks.pending(),
+      }).toEqual({
+        batches: 2,
+        clicks: 10_000,
+        pending: 2_000,
+      });
+    } finally {
+      await clicks.beforeApplicationShutdown();
+    }
+  });
+
+  it('does not go on at once after a failed round: the next try waits for the timer', async () => {
+    const database = new FakeDatabase();
+    database.answers = ['fail'];
+    const clicks = writer(database, { CLICK_BUFFER_MAX: '100000', CLICK_FLUSH_MS: '1000' });
+    for (let visit = 0; visit < 12_000; visit += 1) void clicks.count(PLAIN, VISITOR);
+    await clicks.flush();
+    for (let turn = 0; turn < 20; turn += 1) await new Promise((resolve) => setImmediate(resolve));
+    expect({ batches: database.batchIds.length, clicks: database.clicks }).toEqual({ batches: 1, clicks: 0 });
+    await clicks.settle();
+    expect(database.clicks).toBe(12_000);
+  });
+
   it('retries a failed batch with the same id, and takes a refusal of that id as written', async () => {
     const database = new FakeDatabase();
     database.answers = ['fail', 'lost'];
