@@ -1,7 +1,10 @@
 # syntax=docker/dockerfile:1
 
+# The current Node.js LTS. The code also runs on Node.js 20 and later (see `engines`).
+ARG NODE_IMAGE=node:26-trixie-slim
+
 # Build: all dependencies, compile TypeScript, then drop the development ones.
-FROM node:20-bookworm-slim AS build
+FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
 RUN npm ci --no-audit --no-fund
@@ -10,19 +13,20 @@ COPY scripts ./scripts
 COPY src ./src
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
-# Run: production dependencies and the compiled code only, as the unprivileged `node` user.
-FROM node:20-bookworm-slim
+# Run: production dependencies and the compiled code only, as the unprivileged `node` user. No VOLUME: the
+# embedded database's DATA_DIR is only used without DATABASE_URL, and whoever wants it kept mounts it by name.
+FROM ${NODE_IMAGE}
 ENV NODE_ENV=production \
     PORT=3000 \
     DATA_DIR=/data
 WORKDIR /app
-COPY --from=build /app/package.json ./
-COPY --from=build /app/node_modules ./node_modules
-COPY --from=build /app/dist ./dist
+COPY --from=build --chown=root:root /app/package.json ./
+COPY --from=build --chown=root:root /app/node_modules ./node_modules
+COPY --from=build --chown=root:root /app/dist ./dist
 RUN mkdir -p /data && chown node:node /data
 USER node
-VOLUME ["/data"]
 EXPOSE 3000
+# The one health check of the image: it follows PORT, wherever the service is told to listen.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
 STOPSIGNAL SIGTERM
