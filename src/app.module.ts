@@ -18,6 +18,7 @@ import { DatabaseModule } from './database/database.module';
 import { DomainsModule } from './domains/domains.module';
 import { HealthModule } from './health/health.module';
 import { LinksModule } from './links/links.module';
+import { MetricsModule } from './metrics/metrics.module';
 import { PixelsModule } from './pixels/pixels.module';
 import { RedirectModule } from './redirect/redirect.module';
 import { SpacesModule } from './spaces/spaces.module';
@@ -27,6 +28,7 @@ import { StatsModule } from './stats/stats.module';
   imports: [
     ConfigModule,
     LoggingModule,
+    MetricsModule,
     ThrottlerModule.forRootAsync({
       inject: [APP_CONFIG],
       useFactory: (config: AppConfig) => ({

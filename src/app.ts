@@ -9,6 +9,7 @@ import { APP_LOG } from './common/logging.module';
 import { warnOfUntrustedProxy } from './common/proxy-warning';
 import type { AppConfig } from './config/app-config';
 import { APP_CONFIG } from './config/config.module';
+import { MetricsService } from './metrics/metrics.service';
 import { LeanRedirect } from './redirect/lean-redirect';
 
 /**
@@ -22,6 +23,7 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.set('query parser', 'simple');
   app.disable('x-powered-by');
   app.use(requestIdMiddleware);
+  app.use(app.get(MetricsService).middleware());
   if (config.trustProxy === false) app.use(warnOfUntrustedProxy());
   // Served over plain HTTP too (behind a TLS proxy or on a laptop): do not tell browsers to upgrade.
   app.use(helmet({ contentSecurityPolicy: { directives: { upgradeInsecureRequests: null } } }));

@@ -16,6 +16,8 @@ const PUBLIC_ALLOW_LIST = [
   // Contract section 8.
   'GET /health',
   'GET /health/ready',
+  // Prometheus scrapes it: behind its own token (METRICS_TOKEN) when one is set.
+  'GET /metrics',
   // The visitor routes of contract section 6 and what their pages load.
   'GET /',
   'GET /:alias',

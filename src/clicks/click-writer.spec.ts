@@ -2,6 +2,7 @@ import { ServiceUnavailableException } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
 import { loadConfig, type AppConfig } from '../config/app-config';
 import type { VisitorProfile } from '../targeting/visitor';
+import { MetricsService } from '../metrics/metrics.service';
 import { ClickWriter } from './click-writer';
 
 const VISITOR: VisitorProfile = {
@@ -48,7 +49,8 @@ class FakeDatabase {
 
 function writer(database: FakeDatabase, env: Record<string, string> = {}): ClickWriter {
   const config: AppConfig = loadConfig({ CLICK_BUFFER_MAX: '100', ...env });
-  return new ClickWriter(database as unknown as DataSource, config);
+  const dataSource = database as unknown as DataSource;
+  return new ClickWriter(dataSource, config, new MetricsService(dataSource));
 }
 
 describe('ClickWriter', () => {

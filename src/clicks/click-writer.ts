@@ -11,6 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
+import { MetricsService } from '../metrics/metrics.service';
 import type { VisitorProfile } from '../targeting/visitor';
 
 /** What a click needs of its link to be counted. */
@@ -170,6 +171,7 @@ export class ClickWriter implements OnModuleInit, BeforeApplicationShutdown {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly metrics: MetricsService,
   ) {
     this.strict = config.clickDurability === 'strict';
   }
@@ -271,8 +273,12 @@ export class ClickWriter implements OnModuleInit, BeforeApplicationShutdown {
     const waiting = this.strict ? this.waiting.splice(0, batch.clicks.length) : [];
     try {
       batch.tries += 1;
-      await this.dataSource.query(WRITE_BATCH, [batch.id, tuples(batch.clicks)]);
+      const written: { recorded: number }[] = await this.dataSource.query(WRITE_BATCH, [
+        batch.id,
+        tuples(batch.clicks),
+      ]);
       this.inFlight = null;
+      this.metrics.clicksWritten(written[0]?.recorded ?? 0);
       for (const waiter of waiting) waiter.resolve();
     } catch (error) {
       const state = sqlState(error);
@@ -340,6 +346,7 @@ export class ClickWriter implements OnModuleInit, BeforeApplicationShutdown {
         const rows: { granted: number; last_rotation: number | null; slots: number; rotates: boolean }[] =
           await this.dataSource.query(CLAIM, [linkId, tuples(claims), claims.length]);
         const plan = rows[0];
+        this.metrics.clicksWritten(plan?.granted ?? 0);
         claims.forEach((claim, index) => {
           if (plan === undefined || index >= plan.granted) claim.resolve(null);
           else {

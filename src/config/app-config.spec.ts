@@ -122,10 +122,18 @@ describe('loadConfig', () => {
     ['LOG_LEVEL', 'loud'],
     ['INITIAL_API_KEY', 'short'],
     ['INITIAL_API_KEY', `${'a'.repeat(40)} with spaces`],
+    ['METRICS_TOKEN', 'too-short'],
+    ['METRICS_TOKEN', 'a token with spaces in it'],
   ])('refuses %s=%s with an error naming the variable', (variable, value) => {
     const error = configError({ [variable]: value });
     expect(error.variable).toBe(variable);
     expect(error.message).toContain(variable);
+  });
+
+  it('never echoes a METRICS_TOKEN it refuses', () => {
+    const error = configError({ METRICS_TOKEN: 'secret token value that has spaces' });
+    expect(error.variable).toBe('METRICS_TOKEN');
+    expect(error.message).not.toContain('secret token');
   });
 
   it.each([

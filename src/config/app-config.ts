@@ -40,6 +40,8 @@ export interface AppConfig {
   trustProxy: TrustProxy;
   redirectStatus: RedirectStatus;
   logLevel: LogLevel;
+  /** When set, `GET /metrics` needs it as a bearer token; unset, the metrics are open. */
+  metricsToken: string | undefined;
 }
 
 export const CLICK_DURABILITIES = ['buffered', 'strict'] as const;
@@ -151,6 +153,15 @@ export function parseTrustProxy(raw: string | undefined): TrustProxy {
   return entries;
 }
 
+function metricsToken(env: Env): string | undefined {
+  const token = read(env, 'METRICS_TOKEN');
+  if (token === undefined) return undefined;
+  if (!/^[\x21-\x7e]{16,512}$/.test(token)) {
+    throw new ConfigError('METRICS_TOKEN', 'must be 16 to 512 printable characters without spaces');
+  }
+  return token;
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
   const redirectStatus = integer(env, 'REDIRECT_STATUS', 302, 100, 599);
   if (!(REDIRECT_STATUSES as readonly number[]).includes(redirectStatus)) {
@@ -183,5 +194,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     trustProxy: parseTrustProxy(read(env, 'TRUST_PROXY')),
     redirectStatus: redirectStatus as RedirectStatus,
     logLevel: logLevel as LogLevel,
+    metricsToken: metricsToken(env),
   };
 }

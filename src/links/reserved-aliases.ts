@@ -1,5 +1,5 @@
 /**
- * Aliases that would collide with the service's own routes (`/api`, `/docs`, `/health`) or with the paths
+ * Aliases that would collide with the service's own routes (`/api`, `/docs`, `/health`, `/metrics`) or with the paths
  * browsers and crawlers ask every host for. Compared without regard to case.
  */
 export const RESERVED_ALIASES: ReadonlySet<string> = new Set([
@@ -7,6 +7,7 @@ export const RESERVED_ALIASES: ReadonlySet<string> = new Set([
   'docs',
   'docs-json',
   'health',
+  'metrics',
   'assets',
   'static',
   'favicon',

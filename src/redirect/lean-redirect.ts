@@ -7,6 +7,7 @@ import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import { DomainsService } from '../domains/domains.service';
 import { LinkCache, type VisitLink } from '../links/link-cache';
+import { MetricsService, type RedirectOutcome } from '../metrics/metrics.service';
 import { isReservedAlias } from '../links/reserved-aliases';
 import { GeoIp } from '../targeting/geoip';
 import { profileVisitor, type VisitorProfile } from '../targeting/visitor';
@@ -18,6 +19,9 @@ import { VisitorRateLimit } from './visitor-rate-limit.guard';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 type TrustProxy = (address: string, hop: number) => boolean;
+
+/** The route label of what the fast path answers in the request metrics: the routes' own pattern for it. */
+const ROUTE = '/:alias';
 
 /** `/{alias}` and nothing else: one path segment of the alias alphabet. */
 const ALIAS_PATH = /^\/([A-Za-z0-9_-]{1,255})$/;
@@ -41,6 +45,7 @@ export class LeanRedirect {
     private readonly clicks: ClickWriter,
     private readonly geoip: GeoIp,
     private readonly limit: VisitorRateLimit,
+    private readonly metrics: MetricsService,
     pages: Pages,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
@@ -68,6 +73,7 @@ export class LeanRedirect {
     trust: TrustProxy,
   ): boolean {
     if (request.method !== 'GET' && request.method !== 'HEAD') return false;
+    const started = process.hrtime.bigint();
     const url = request.url ?? '';
     const mark = url.indexOf('?');
     const match = ALIAS_PATH.exec(mark === -1 ? url : url.slice(0, mark));
@@ -79,13 +85,13 @@ export class LeanRedirect {
     const domain = this.domains.cachedForHost(request.headers.host);
     const cached = domain === undefined ? undefined : this.links.peek(domain.id, alias);
     if (cached !== undefined && !this.limit.enabled) {
-      const answered = this.answer(request, response, cached, query, trust);
+      const answered = this.answer(request, response, cached, query, trust, started);
       if (answered === false) return false;
       if (answered === true) return true;
       this.settle(answered, request, response, routes);
       return true;
     }
-    this.settle(this.serve(request, response, alias, query, trust), request, response, routes);
+    this.settle(this.serve(request, response, alias, query, trust, started), request, response, routes);
     return true;
   }
 
@@ -114,13 +120,14 @@ export class LeanRedirect {
     alias: string,
     query: string,
     trust: TrustProxy,
+    started: bigint,
   ): Promise<boolean> {
     const domain = await this.domains.forHost(request.headers.host);
     const link = await this.links.get(domain.id, alias);
     if (link === null) return false;
     // Over the limit: the routes count it too, and answer with the 429 page.
     if (this.limit.enabled && (await this.limit.hit(proxyAddr(request, trust))) > 0) return false;
-    return this.answer(request, response, link, query, trust);
+    return this.answer(request, response, link, query, trust, started);
   }
 
   /**
@@ -133,9 +140,10 @@ export class LeanRedirect {
     link: VisitLink | null,
     query: string,
     trust: TrustProxy,
+    started: bigint,
   ): boolean | Promise<boolean> {
     if (link === null || link.hasPixels || firstStep(link, null) !== VisitStep.Visit) return false;
-    if (link.exhausted) return this.expired(request, response, link);
+    if (link.exhausted) return this.expired(request, response, link, started);
     const address = proxyAddr(request, trust);
     const visitor = profileVisitor({
       userAgent: request.headers['user-agent'],
@@ -144,15 +152,16 @@ export class LeanRedirect {
       country: this.geoip.countryOf(address),
     });
     if (!isCounted(visitor, request.method))
-      return this.redirect(request, response, link, visitor, null, query);
+      return this.redirect(request, response, link, visitor, null, query, started, 'bot');
     const counted = this.clicks.count(
       { id: link.id, clicksLimit: link.clicksLimit, rotates: rotates(link) },
       visitor,
     );
     if (!(counted instanceof Promise))
-      return this.redirect(request, response, link, visitor, counted.rotation, query);
+      return this.redirect(request, response, link, visitor, counted.rotation, query, started, 'redirected');
     return counted.then((click) => {
-      if (click !== null) return this.redirect(request, response, link, visitor, click.rotation, query);
+      if (click !== null)
+        return this.redirect(request, response, link, visitor, click.rotation, query, started, 'redirected');
       // Refused (the limit reached, or the link changed): the routes answer this one from the database; the
       // next visits are answered as expired here, until the link changes and leaves the cache.
       if (link.clicksLimit !== null && link.clicksLimit > 0) link.exhausted = true;
@@ -161,7 +170,12 @@ export class LeanRedirect {
   }
 
   /** What the routes answer for an expired link: its expiration_url, or the 410 page. */
-  private expired(request: IncomingMessage, response: ServerResponse, link: VisitLink): true {
+  private expired(
+    request: IncomingMessage,
+    response: ServerResponse,
+    link: VisitLink,
+    started: bigint,
+  ): true {
     assignRequestId(request, response);
     if (link.expirationUrl !== null) {
       response.writeHead(302, {
@@ -169,12 +183,25 @@ export class LeanRedirect {
         'Cache-Control': 'private, no-store',
       });
       response.end();
+      this.answered(request, 302, 'expired', started);
       return true;
     }
     const page = this.expiredPage;
     response.writeHead(410, page.headers);
     response.end(request.method === 'HEAD' ? undefined : page.body);
+    this.answered(request, 410, 'expired', started);
     return true;
+  }
+
+  /** The metrics of an answer of the fast path: the visit's outcome, and the request as the routes count theirs. */
+  private answered(
+    request: IncomingMessage,
+    status: number,
+    outcome: RedirectOutcome,
+    started: bigint,
+  ): void {
+    this.metrics.redirect(outcome);
+    this.metrics.observe(request.method ?? 'GET', ROUTE, status, started);
   }
 
   private redirect(
@@ -184,6 +211,8 @@ export class LeanRedirect {
     visitor: VisitorProfile,
     rotation: number | null,
     query: string,
+    started: bigint,
+    outcome: RedirectOutcome,
   ): true {
     const destination = destinationOf(link, visitor, rotation);
     const location =
@@ -196,6 +225,7 @@ export class LeanRedirect {
       'X-Request-Id': requestIdOf(request),
     });
     response.end();
+    this.answered(request, this.config.redirectStatus, outcome, started);
     if (this.logEach) this.logger.debug(`${request.method} ${request.url} ${this.config.redirectStatus}`);
     return true;
   }

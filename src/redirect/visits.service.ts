@@ -12,6 +12,7 @@ import { countersOf } from '../links/link-counter.entity';
 import type { Link } from '../links/link.entity';
 import { LinksService } from '../links/links.service';
 import { ClickWriter } from '../clicks/click-writer';
+import { MetricsService } from '../metrics/metrics.service';
 import { GeoIp } from '../targeting/geoip';
 import { profileVisitor, type VisitorProfile } from '../targeting/visitor';
 import { AttemptLimiter } from './attempt-limiter';
@@ -69,6 +70,7 @@ export class VisitsService {
     private readonly geoip: GeoIp,
     private readonly pages: Pages,
     private readonly limiter: AttemptLimiter,
+    private readonly metrics: MetricsService,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -86,16 +88,19 @@ export class VisitsService {
   async gate(request: Request, response: Response, alias: string): Promise<ResolvedLink | null> {
     const { domain, found } = await this.resolve(request, alias);
     if (found === null) {
+      this.metrics.redirect('not_found');
       if (domain.notFoundPage !== null) this.redirect(response, domain.notFoundPage, 302);
       else this.notFound(response);
       return null;
     }
     const step = firstStep(visitRules(found.link), countersOf(found.link).clicks);
     if (step === VisitStep.NotFound) {
+      this.metrics.redirect('not_found');
       this.notFound(response);
       return null;
     }
     if (step === VisitStep.Expired) {
+      this.metrics.redirect('expired');
       this.expired(response, found.link);
       return null;
     }
@@ -112,9 +117,11 @@ export class VisitsService {
     if (found === null) return;
     switch (firstStep(visitRules(found.link), countersOf(found.link).clicks)) {
       case VisitStep.Password:
+        this.metrics.redirect('password');
         this.passwordPage(response, found.link, carried(request), 200, null);
         return;
       case VisitStep.Consent:
+        this.metrics.redirect('consent');
         this.consentPage(response, found.link, carried(request), '');
         return;
       case VisitStep.Visit:
@@ -216,6 +223,7 @@ export class VisitsService {
     if (link.sensitiveContent) {
       const token =
         link.redirectPasswordHash === null ? '' : issueVisitToken(link.id, link.redirectPasswordHash);
+      this.metrics.redirect('consent');
       this.consentPage(response, link, carry, token);
     } else {
       await this.visit(request, response, found);
@@ -228,6 +236,7 @@ export class VisitsService {
     const { query, referrer } = carried(request);
     const visitor = this.profile(request, referrer);
     if (!isCounted(visitor, request.method)) {
+      this.metrics.redirect('bot');
       this.redirect(
         response,
         mergeQuery(destinationOf(link, visitor, null), query),
@@ -241,10 +250,12 @@ export class VisitsService {
     );
     if (counted === null) {
       // The limit was reached, or the period ended, since the link was read.
+      this.metrics.redirect('expired');
       this.expired(response, link);
       return;
     }
     const destination = locationUrl(mergeQuery(destinationOf(link, visitor, counted.rotation), query));
+    this.metrics.redirect('redirected');
     if (found.hasPixels) {
       const { html, allow } = pixelMarkup(await this.links.pixelsOf(link.id));
       const refresh = `<meta http-equiv="refresh" content="1; url=${escapeHtml(destination)}" />`;

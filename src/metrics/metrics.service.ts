@@ -1,0 +1,187 @@
+import { Injectable, type OnModuleInit } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { DataSource } from 'typeorm';
+
+/** What a visit of a short link ended in. */
+export const REDIRECT_OUTCOMES = [
+  'redirected',
+  'expired',
+  'password',
+  'consent',
+  'not_found',
+  'bot',
+] as const;
+export type RedirectOutcome = (typeof REDIRECT_OUTCOMES)[number];
+
+/** The route label of requests that matched no route: their paths are the client's, not a bounded set. */
+export const UNMATCHED_ROUTE = '(unmatched)';
+
+/** Seconds: from a cached redirect (well under a millisecond) to a request that waited on a timeout. */
+const HTTP_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const QUERY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
+
+const TIMED = Symbol('timed');
+
+interface TimedClient {
+  query: (...args: unknown[]) => unknown;
+  [TIMED]?: true;
+}
+
+interface PoolStats {
+  totalCount: number;
+  idleCount: number;
+  waitingCount: number;
+  on?(event: 'acquire', listener: (client: TimedClient) => void): void;
+}
+
+/**
+ * The service's Prometheus metrics, in a registry of its own: requests by route and status, redirects by outcome,
+ * clicks written, the database pool and query latency, and Node's process metrics. Label values come from bounded
+ * sets (route patterns, statuses, outcomes), never from what a client sends.
+ */
+@Injectable()
+export class MetricsService implements OnModuleInit {
+  readonly registry = new Registry();
+  private readonly requests = new Counter({
+    name: 'http_requests_total',
+    help: 'HTTP requests answered, by method, route pattern and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    registers: [this.registry],
+  });
+  private readonly durations = new Histogram({
+    name: 'http_request_duration_seconds',
+    help: 'Time from a request to its answer, by method, route pattern and status.',
+    labelNames: ['method', 'route', 'status'] as const,
+    buckets: HTTP_BUCKETS,
+    registers: [this.registry],
+  });
+  private readonly redirects = new Counter({
+    name: 'shortlink_redirects_total',
+    help: 'Visits of short links, by outcome.',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
+  private readonly clicks = new Counter({
+    name: 'shortlink_clicks_written_total',
+    help: 'Click rows committed to the database.',
+    registers: [this.registry],
+  });
+  private readonly queries = new Histogram({
+    name: 'db_query_duration_seconds',
+    help: 'Time from sending a statement to the database to its answer.',
+    buckets: QUERY_BUCKETS,
+    registers: [this.registry],
+  });
+  /** The request series bound by their labels, so that a request costs no label hashing (the set is bounded). */
+  private readonly series = new Map<
+    string,
+    { count: { inc(): void }; time: { observe(value: number): void } }
+  >();
+  /** The counter of each outcome, bound once: the redirect path counts without a label lookup. */
+  private readonly outcomes = new Map(
+    REDIRECT_OUTCOMES.map((outcome) => [outcome, this.redirects.labels(outcome)] as const),
+  );
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+    collectDefaultMetrics({ register: this.registry });
+    for (const outcome of REDIRECT_OUTCOMES) this.redirects.labels(outcome).inc(0);
+    this.clicks.inc(0);
+  }
+
+  onModuleInit(): void {
+    const pool = this.pool();
+    if (pool === null) return;
+    const stats = pool;
+    new Gauge({
+      name: 'db_pool_connections',
+      help: 'Connections of the database pool, by state.',
+      labelNames: ['state'] as const,
+      registers: [this.registry],
+      collect() {
+        this.labels('in_use').set(stats.totalCount - stats.idleCount);
+        this.labels('idle').set(stats.idleCount);
+      },
+    });
+    new Gauge({
+      name: 'db_pool_waiting_requests',
+      help: 'Queries waiting for a connection of the pool.',
+      registers: [this.registry],
+      collect() {
+        this.set(stats.waitingCount);
+      },
+    });
+    // Each connection the pool hands out has its promise-returning queries timed (wrapped once).
+    pool.on?.('acquire', (client) => {
+      if (client[TIMED] === true) return;
+      client[TIMED] = true;
+      const query = client.query.bind(client);
+      client.query = (...args: unknown[]) => {
+        const result = query(...args);
+        if (result instanceof Promise) {
+          const end = this.queries.startTimer();
+          result.then(
+            () => end(),
+            () => end(),
+          );
+        }
+        return result;
+      };
+    });
+  }
+
+  /** Records a visit's outcome. */
+  redirect(outcome: RedirectOutcome): void {
+    this.outcomes.get(outcome)!.inc();
+  }
+
+  clicksWritten(count: number): void {
+    if (count > 0) this.clicks.inc(count);
+  }
+
+  /** Records an answered request once it is sent; `route` is the route's pattern, never the path itself. */
+  observe(method: string, route: string, status: number, startedNs: bigint): void {
+    const key = `${method} ${status} ${route}`;
+    let series = this.series.get(key);
+    if (series === undefined) {
+      const labels = { method, route, status: String(status) };
+      series = { count: this.requests.labels(labels), time: this.durations.labels(labels) };
+      this.series.set(key, series);
+    }
+    series.count.inc();
+    series.time.observe(Number(process.hrtime.bigint() - startedNs) / 1e9);
+  }
+
+  /** Express middleware: every request the routes answer, labelled by the pattern of the route that answered. */
+  middleware() {
+    return (
+      request: IncomingMessage & { route?: { path?: unknown }; baseUrl?: string },
+      response: ServerResponse,
+      next: () => void,
+    ): void => {
+      const started = process.hrtime.bigint();
+      response.once('finish', () => {
+        const path = request.route?.path;
+        const route = typeof path === 'string' ? `${request.baseUrl ?? ''}${path}` : UNMATCHED_ROUTE;
+        this.observe(request.method ?? 'GET', route, response.statusCode, started);
+      });
+      next();
+    };
+  }
+
+  text(): Promise<string> {
+    return this.registry.metrics();
+  }
+
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
+  /** The pg pool under TypeORM, when the driver has one. */
+  private pool(): PoolStats | null {
+    const master = (this.dataSource.driver as { master?: unknown }).master;
+    if (typeof master !== 'object' || master === null || !('totalCount' in master)) return null;
+    return master as PoolStats;
+  }
+}
