@@ -22,6 +22,8 @@ const PUBLIC_ALLOW_LIST = [
   'GET /',
   'GET /:alias',
   'GET /:alias/\\+',
+  // The QR code of a short link: what anyone may print.
+  'GET /:alias/qr',
   'POST /:alias/password',
   'POST /:alias/sensitive-consent',
   // Reloading a form's address shows the link's first page again.

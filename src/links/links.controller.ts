@@ -1,6 +1,19 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
+import type { Request, Response } from 'express';
 import type { Account } from '../auth/account.entity';
 import { CurrentAccount } from '../auth/current-account.decorator';
 import { dataEnvelope, deletedEnvelope } from '../common/envelope';
@@ -9,6 +22,8 @@ import { paginatedEnvelope } from '../common/pagination';
 import { LinkListQueryDto } from './dto/link-list-query.dto';
 import { CreateLinkDto, UpdateLinkDto } from './dto/link.dto';
 import { LinksService } from './links.service';
+import { QrQueryDto } from '../qr/qr-query.dto';
+import { sendQr } from '../qr/qr-code';
 
 @ApiTags('links')
 @ApiBearerAuth()
@@ -19,6 +34,18 @@ export class LinksController {
   @Get()
   async list(@CurrentAccount() account: Account, @Query() query: LinkListQueryDto, @Req() request: Request) {
     return paginatedEnvelope(request, query.pageRequest(), await this.links.list(account.id, query));
+  }
+
+  /** The QR code of the link's short URL: SVG, or PNG with `format=png`. */
+  @Get(':id/qr')
+  async qr(
+    @CurrentAccount() account: Account,
+    @Param('id', IdPipe) id: number,
+    @Query() query: QrQueryDto,
+    @Res() response: Response,
+  ): Promise<void> {
+    const link = await this.links.show(account.id, id);
+    await sendQr(response, link.short_url, query);
   }
 
   @Get(':id')

@@ -1,4 +1,4 @@
-import { Controller, Get, Header, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Header, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
@@ -6,6 +6,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Public } from '../auth/public.decorator';
 import { ResourceNotFoundException } from '../common/exceptions';
+import { sendQr } from '../qr/qr-code';
+import { QrQueryDto } from '../qr/qr-query.dto';
 import { PIXELS_SCRIPT_PATH } from './pixel-markup';
 import { StatsPageService } from './stats-page.service';
 import { VisitorRateLimitGuard } from './visitor-rate-limit.guard';
@@ -64,6 +66,19 @@ export class RedirectController {
   @Post(':alias/sensitive-consent')
   consent(@Req() request: Request, @Res() response: Response, @Param('alias') alias: string): Promise<void> {
     return this.visits.submitConsent(request, response, alias);
+  }
+
+  /** The QR code of a short link that can be visited (as its stats page, a disabled link has none). */
+  @Get(':alias/qr')
+  async qr(
+    @Req() request: Request,
+    @Res() response: Response,
+    @Param('alias') alias: string,
+    @Query() query: QrQueryDto,
+  ): Promise<void> {
+    const shortUrl = await this.visits.shortUrlOf(request, alias);
+    if (shortUrl === null) this.visits.notFound(response);
+    else await sendQr(response, shortUrl, query);
   }
 
   @Get(':alias/stats')

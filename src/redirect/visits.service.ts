@@ -206,6 +206,13 @@ export class VisitsService {
     );
   }
 
+  /** The short URL of an enabled link, on the domain the request came to; null for none. */
+  async shortUrlOf(request: Request, alias: string): Promise<string | null> {
+    const { found } = await this.resolve(request, alias);
+    if (found === null || found.link.disabled) return null;
+    return `${domainUrl(found.domain, this.domains.scheme)}/${found.link.alias}`;
+  }
+
   /** `GET /`: the domain's index page, where it has one. */
   async root(request: Request, response: Response): Promise<void> {
     const domain = await this.domains.forHost(request.headers.host);
