@@ -44,6 +44,24 @@ export function nestsDeeperThan(text: Buffer, max: number): boolean {
 
 type Parser = (request: Request, response: Response, next: (error?: unknown) => void) => void;
 
+/** Routes that take many links in one body: up to 1,000 links of 10 KB each. */
+const BULK_PATHS: ReadonlySet<string> = new Set(['/api/v1/links/bulk']);
+export const BULK_BODY_LIMIT = '10mb';
+
+function jsonParser(limit: string): Parser {
+  return json({
+    limit,
+    verify: (_request, _response, body) => {
+      if (nestsDeeperThan(body, MAX_JSON_DEPTH)) throw new BadRequestException('Bad request.');
+    },
+  });
+}
+
+const bulkParsers: Parser[] = [
+  jsonParser(BULK_BODY_LIMIT),
+  urlencoded({ extended: true, limit: BULK_BODY_LIMIT, parameterLimit: 1000 }),
+];
+
 const parsers: Parser[] = [
   json({
     limit: BODY_LIMIT,
@@ -62,7 +80,8 @@ const parsers: Parser[] = [
 @Injectable()
 export class BodyParserMiddleware implements NestMiddleware {
   async use(request: Request, response: Response, next: NextFunction): Promise<void> {
-    for (const parser of parsers) {
+    const path = (request.originalUrl ?? request.url).split('?')[0];
+    for (const parser of BULK_PATHS.has(path) ? bulkParsers : parsers) {
       await new Promise<void>((resolve, reject) => {
         parser(request, response, (error?: unknown) =>
           error === undefined ? resolve() : reject(toHttp(error)),

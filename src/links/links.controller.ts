@@ -20,7 +20,7 @@ import { dataEnvelope, deletedEnvelope } from '../common/envelope';
 import { IdPipe } from '../common/id.pipe';
 import { paginatedEnvelope } from '../common/pagination';
 import { LinkListQueryDto } from './dto/link-list-query.dto';
-import { CreateLinkDto, UpdateLinkDto } from './dto/link.dto';
+import { BulkCreateLinksDto, CreateLinkDto, UpdateLinkDto } from './dto/link.dto';
 import { LinksService } from './links.service';
 import { QrQueryDto } from '../qr/qr-query.dto';
 import { sendQr } from '../qr/qr-code';
@@ -51,6 +51,12 @@ export class LinksController {
   @Get(':id')
   async show(@CurrentAccount() account: Account, @Param('id', IdPipe) id: number) {
     return dataEnvelope(await this.links.show(account.id, id));
+  }
+
+  /** Up to 1,000 links in one transaction: all are created, or none and a 422 names the item and field. */
+  @Post('bulk')
+  async storeMany(@CurrentAccount() account: Account, @Body() dto: BulkCreateLinksDto) {
+    return dataEnvelope(await this.links.createMany(account.id, dto.links));
   }
 
   @Post()

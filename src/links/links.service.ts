@@ -54,6 +54,13 @@ function sent<T>(value: T | undefined): value is T {
   return value !== undefined;
 }
 
+/** A new link, checked and ready to insert. */
+interface PreparedLink {
+  link: Link;
+  alias: string | null;
+  pixelIds: number[];
+}
+
 @Injectable()
 export class LinksService {
   constructor(
@@ -128,6 +135,59 @@ export class LinksService {
 
   async create(accountId: number, dto: CreateLinkDto): Promise<LinkResponse> {
     const errors: FieldErrors = {};
+    const prepared = await this.prepare(accountId, dto, errors, '');
+    if (Object.keys(errors).length > 0) throw new ValidationFailedException(errors);
+    await this.insertWithAlias(prepared.link, prepared.alias, prepared.pixelIds, null);
+    this.created([prepared.link]);
+    return this.show(accountId, prepared.link.id);
+  }
+
+  /**
+   * Creates every link or none, in one transaction: each is checked as `create` checks one, and a refusal names
+   * the item and its field (`links.7.url`). The answers come in the order of the request.
+   */
+  async createMany(accountId: number, dtos: CreateLinkDto[]): Promise<LinkResponse[]> {
+    const errors: FieldErrors = {};
+    const prepared: PreparedLink[] = [];
+    for (const [index, dto] of dtos.entries()) {
+      prepared.push(await this.prepare(accountId, dto, errors, `links.${index}.`));
+    }
+    if (Object.keys(errors).length > 0) throw new ValidationFailedException(errors);
+    await this.dataSource.transaction(async (manager) => {
+      for (const [index, item] of prepared.entries()) {
+        await this.insertWithAlias(item.link, item.alias, item.pixelIds, manager, `links.${index}.alias`);
+      }
+    });
+    const links = prepared.map((item) => item.link);
+    this.created(links);
+    const stored = await this.links.find({
+      where: { accountId, id: In(links.map((link) => link.id)) },
+      relations: { counter: true },
+    });
+    const byId = new Map(stored.map((link) => [link.id, link]));
+    return this.respond(
+      accountId,
+      links.map((link) => byId.get(link.id)!),
+    );
+  }
+
+  /** What follows a create's commit: visits see the new links, and titles not given are looked up. */
+  private created(links: Link[]): void {
+    for (const link of links) {
+      // This instance's visits see the new link at once (an unknown alias may be cached); the others hear it.
+      this.feed.publish(linkChange(link.domainId, link.alias));
+      if (link.title === null) this.fetchTitleLater(link);
+    }
+  }
+
+  /** A new link checked against the account's resources, its field errors added under `prefix`. */
+  private async prepare(
+    accountId: number,
+    dto: CreateLinkDto,
+    errors: FieldErrors,
+    prefix: string,
+  ): Promise<PreparedLink> {
+    const own: FieldErrors = {};
     const domainField = dto.domain !== undefined && dto.domain !== null ? 'domain' : 'domain_id';
     const domainId = dto.domain ?? dto.domain_id ?? null;
     const domain =
@@ -135,20 +195,19 @@ export class LinksService {
         ? await this.domains.defaultDomain()
         : await this.domains.usableBy(accountId, domainId);
     if (domain === null)
-      addError(errors, domainField, `The selected ${domainField.replace('_', ' ')} is invalid.`);
-    const spaceId = await this.checkSpace(accountId, dto.space_id ?? null, errors);
-    const pixelIds = await this.checkPixels(accountId, dto.pixel_ids ?? [], errors);
-    const targeting = this.checkTargeting(dto.targets_type ?? null, dto.targets ?? null, errors);
-    this.checkPeriod(dto.active_period_start_at ?? null, dto.active_period_end_at ?? null, errors);
+      addError(own, domainField, `The selected ${domainField.replace('_', ' ')} is invalid.`);
+    const spaceId = await this.checkSpace(accountId, dto.space_id ?? null, own);
+    const pixelIds = await this.checkPixels(accountId, dto.pixel_ids ?? [], own);
+    const targeting = this.checkTargeting(dto.targets_type ?? null, dto.targets ?? null, own);
+    this.checkPeriod(dto.active_period_start_at ?? null, dto.active_period_end_at ?? null, own);
     const privacy = dto.privacy ?? LinkPrivacy.Public;
     if (privacy === LinkPrivacy.Password && (dto.password ?? null) === null) {
-      addError(errors, 'password', 'The password field is required when privacy is 2.');
+      addError(own, 'password', 'The password field is required when privacy is 2.');
     }
-    if (Object.keys(errors).length > 0) throw new ValidationFailedException(errors);
-
+    for (const [field, messages] of Object.entries(own)) errors[`${prefix}${field}`] = messages;
     const link = this.links.create({
       accountId,
-      domainId: domain!.id,
+      domainId: domain?.id,
       spaceId,
       url: dto.url,
       title: dto.title ?? null,
@@ -168,11 +227,7 @@ export class LinksService {
       expirationUrl: dto.expiration_url ?? null,
       disabled: dto.disabled ?? false,
     });
-    await this.insertWithAlias(link, dto.alias ?? null, pixelIds);
-    // This instance's visits see the new link at once (an unknown alias may be cached); the others hear it.
-    this.feed.publish(linkChange(link.domainId, link.alias));
-    if (link.title === null) this.fetchTitleLater(link);
-    return this.show(accountId, link.id);
+    return { link, alias: dto.alias ?? null, pixelIds };
   }
 
   async update(accountId: number, id: number, dto: UpdateLinkDto): Promise<LinkResponse> {
@@ -304,21 +359,31 @@ export class LinksService {
     return rows.flatMap((row) => (row.pixel === undefined ? [] : [toPixelResponse(row.pixel)]));
   }
 
-  /** Inserts the link with the alias asked for, or with a random one that grows a character per collision. */
-  private async insertWithAlias(link: Link, alias: string | null, pixelIds: number[]): Promise<void> {
+  /**
+   * Inserts the link with the alias asked for, or with a random one that grows a character per collision. Inside
+   * `manager`'s transaction each attempt is a savepoint, so a collision undoes that attempt alone; a taken alias
+   * that was asked for is refused under `aliasField`.
+   */
+  private async insertWithAlias(
+    link: Link,
+    alias: string | null,
+    pixelIds: number[],
+    manager: EntityManager | null,
+    aliasField = 'alias',
+  ): Promise<void> {
     let length = RANDOM_ALIAS_LENGTH;
     for (let attempt = 0; attempt < RANDOM_ALIAS_ATTEMPTS; attempt += 1) {
       link.alias = alias ?? randomAlias(length);
       if (alias === null && isReservedAlias(link.alias)) continue;
       try {
-        await this.dataSource.transaction(async (manager) => {
-          await manager.save(link);
-          await this.replacePixels(manager, link.id, pixelIds);
+        await (manager ?? this.dataSource.manager).transaction(async (inner) => {
+          await inner.save(link);
+          await this.replacePixels(inner, link.id, pixelIds);
         });
         return;
       } catch (error) {
         if (!isUniqueViolation(error, LINK_ALIAS_UNIQUE)) throw error;
-        if (alias !== null) throw ValidationFailedException.of('alias', ALIAS_TAKEN);
+        if (alias !== null) throw ValidationFailedException.of(aliasField, ALIAS_TAKEN);
         // The failed insert may have assigned an id: start the next attempt clean.
         delete (link as Partial<Link>).id;
         length += 1;

@@ -184,3 +184,46 @@ export class UpdateLinkDto extends LinkFieldsDto {
   @FormUrl()
   url?: string;
 }
+
+export const MAX_BULK_LINKS = 1000;
+
+/** Builds a CreateLinkDto of each item (targets included, as a single create does), keeping anything else as is. */
+function toLinks({ value }: { value: unknown }): unknown {
+  const list = Array.isArray(value)
+    ? value
+    : typeof value === 'object' && value !== null
+      ? Object.values(value as Record<string, unknown>)
+      : value;
+  if (!Array.isArray(list)) return list;
+  return list.map((item: unknown) =>
+    typeof item === 'object' && item !== null ? plainToInstance(CreateLinkDto, item) : item,
+  );
+}
+
+/** `POST /api/v1/links/bulk`: up to 1,000 links, each as a create takes it. */
+export class BulkCreateLinksDto {
+  @Required()
+  @Transform(toLinks)
+  @IsArray({ message: 'The links field must be an array.' })
+  @ValidateBy(
+    {
+      name: 'bulkSize',
+      validator: {
+        // Not a list at all is IsArray's to say.
+        validate: (value) => !Array.isArray(value) || (value.length >= 1 && value.length <= MAX_BULK_LINKS),
+      },
+    },
+    { message: `The links field must have between 1 and ${MAX_BULK_LINKS} items.` },
+  )
+  @ValidateBy(
+    {
+      name: 'linkObjects',
+      validator: {
+        validate: (value) => !Array.isArray(value) || value.every((item) => item instanceof CreateLinkDto),
+      },
+    },
+    { message: 'Each link must be an object of link fields.' },
+  )
+  @ValidateNested({ each: true })
+  links!: CreateLinkDto[];
+}

@@ -1,0 +1,216 @@
+import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
+import { apiClient } from './support/api';
+import { unique, UA } from './support/visitors';
+
+interface Created {
+  id: number;
+  alias: string;
+  url: string;
+  short_url: string;
+  title: string | null;
+  targets_type: string | null;
+  targets: { key: string; value: string }[] | null;
+}
+
+function invalid(fields: Record<string, string>) {
+  return {
+    message: Object.fromEntries(Object.entries(fields).map(([field, reason]) => [field, [reason]])),
+    status: 422,
+  };
+}
+
+describe('POST /api/v1/links/bulk', () => {
+  let t: TestApp;
+  let owner: TestAccount;
+  let other: TestAccount;
+  const { call, form, json } = apiClient(() => t);
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    owner = await createAccount(t);
+    other = await createAccount(t);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  async function linkCount(account: TestAccount): Promise<number> {
+    const response = await call(account, 'get', '/api/v1/links');
+    return (response.body as { meta: { total: number } }).meta.total;
+  }
+
+  it('creates every link in the order sent, each as a single create would, and they can be visited', async () => {
+    const alias = unique('bulk');
+    const response = await json(owner, 'post', '/api/v1/links/bulk', {
+      links: [
+        { url: 'https://example.com/one', alias, title: 'One' },
+        { url: 'https://example.com/two', title: 'Two' },
+        {
+          url: 'https://example.com/three',
+          title: 'Three',
+          targets_type: 'countries',
+          targets: [{ key: 'gb', value: 'https://example.co.uk/' }],
+        },
+      ],
+    });
+    expect(response.status).toBe(201);
+    expect(response.body).toEqual({ data: expect.any(Array) as unknown, status: 200 });
+    const created = response.body.data as Created[];
+    expect(created.map((link) => [link.url, link.title])).toEqual([
+      ['https://example.com/one', 'One'],
+      ['https://example.com/two', 'Two'],
+      ['https://example.com/three', 'Three'],
+    ]);
+    expect(created[0].alias).toBe(alias);
+    expect(created[1].alias).toMatch(/^[0-9a-z]{5,}$/);
+    expect(created[2].targets_type).toBe('countries');
+    expect(created[2].targets).toEqual([{ key: 'GB', value: 'https://example.co.uk/' }]);
+    for (const link of created) {
+      const shown = await call(owner, 'get', `/api/v1/links/${link.id}`);
+      expect(shown.body.data).toEqual(link);
+    }
+    const visit = await t.http().get(`/${alias}`).set('User-Agent', UA.macSafari);
+    expect([visit.status, visit.headers.location]).toEqual([302, 'https://example.com/one']);
+  });
+
+  it('takes a form body in bracket notation', async () => {
+    const response = await form(
+      owner,
+      'post',
+      '/api/v1/links/bulk',
+      'links[0][url]=https://example.com/a&links[0][title]=A&links[1][url]=https://example.com/b&links[1][title]=B',
+    );
+    expect(response.status).toBe(201);
+    expect((response.body.data as Created[]).map((link) => link.title)).toEqual(['A', 'B']);
+  });
+
+  it('creates 1,000 links in one request', async () => {
+    const before = await linkCount(owner);
+    const links = Array.from({ length: 1000 }, (_, index) => ({
+      url: `https://example.com/item/${index}`,
+      title: `Item ${index}`,
+    }));
+    const response = await json(owner, 'post', '/api/v1/links/bulk', { links });
+    expect(response.status).toBe(201);
+    const created = response.body.data as Created[];
+    expect(created).toHaveLength(1000);
+    expect(created[999].url).toBe('https://example.com/item/999');
+    expect(new Set(created.map((link) => link.alias)).size).toBe(1000);
+    expect(await linkCount(owner)).toBe(before + 1000);
+  });
+
+  describe('all or nothing', () => {
+    it('refuses the whole request when one item is invalid, naming the item and field', async () => {
+      const before = await linkCount(owner);
+      const links = Array.from({ length: 9 }, (_, index) => ({ url: `https://example.com/ok/${index}` }));
+      links[7] = { url: 'javascript:alert(1)' };
+      const response = await json(owner, 'post', '/api/v1/links/bulk', { links });
+      expect(response.status).toBe(422);
+      expect(response.body).toEqual(
+        invalid({ 'links.7.url': 'The url field must be an http or https URL.' }),
+      );
+      expect(await linkCount(owner)).toBe(before);
+    });
+
+    it('names every item that breaks a field rule', async () => {
+      const response = await json(owner, 'post', '/api/v1/links/bulk', {
+        links: [
+          { url: 'https://example.com/fine' },
+          { url: 'ftp://example.com/x' },
+          { url: 'https://example.com/y', clicks_limit: 'many' },
+        ],
+      });
+      expect(response.status).toBe(422);
+      expect(response.body).toEqual(
+        invalid({
+          'links.1.url': 'The url field must be an http or https URL.',
+          'links.2.clicks_limit': 'The clicks limit field must be an integer.',
+        }),
+      );
+    });
+
+    it('names every item that names another account’s resource, and creates none', async () => {
+      const space = await form(other, 'post', '/api/v1/spaces', { name: 'Theirs' });
+      const pixel = await form(other, 'post', '/api/v1/pixels', {
+        name: 'Theirs',
+        type: 'facebook',
+        value: '123456789012345',
+      });
+      const before = await linkCount(owner);
+      const response = await json(owner, 'post', '/api/v1/links/bulk', {
+        links: [
+          { url: 'https://example.com/fine' },
+          { url: 'https://example.com/x', space_id: space.body.data.id as number },
+          { url: 'https://example.com/y', pixel_ids: [pixel.body.data.id as number] },
+        ],
+      });
+      expect(response.status).toBe(422);
+      expect(response.body).toEqual(
+        invalid({
+          'links.1.space_id': 'The selected space id is invalid.',
+          'links.2.pixel_ids.0': 'The selected pixel is invalid.',
+        }),
+      );
+      expect(await linkCount(owner)).toBe(before);
+    });
+
+    it('rolls back the links already inserted when an alias turns out taken within the same request', async () => {
+      const alias = unique('twice');
+      const before = await linkCount(owner);
+      const response = await json(owner, 'post', '/api/v1/links/bulk', {
+        links: [
+          { url: 'https://example.com/first', alias },
+          { url: 'https://example.com/second' },
+          { url: 'https://example.com/third', alias: alias.toUpperCase() },
+        ],
+      });
+      expect(response.status).toBe(422);
+      expect(response.body).toEqual(invalid({ 'links.2.alias': 'The alias has already been taken.' }));
+      expect(await linkCount(owner)).toBe(before);
+      const visit = await t.http().get(`/${alias}`).set('User-Agent', UA.macSafari);
+      expect(visit.status).toBe(404);
+    });
+
+    it('refuses an alias another link already has', async () => {
+      const alias = unique('held');
+      await json(owner, 'post', '/api/v1/links', { url: 'https://example.com/held', alias });
+      const response = await json(owner, 'post', '/api/v1/links/bulk', {
+        links: [{ url: 'https://example.com/new' }, { url: 'https://example.com/clash', alias }],
+      });
+      expect(response.body).toEqual(invalid({ 'links.1.alias': 'The alias has already been taken.' }));
+    });
+  });
+
+  it.each([
+    ['no links field', {}, 'The links field is required.'],
+    ['an empty list', { links: [] }, 'The links field must have between 1 and 1000 items.'],
+    ['a string', { links: 'https://example.com' }, 'The links field must be an array.'],
+    [
+      'items that are not objects',
+      { links: ['https://example.com'] },
+      'Each link must be an object of link fields.',
+    ],
+  ])('refuses %s with a 422 on links', async (_case, body, message) => {
+    const response = await json(owner, 'post', '/api/v1/links/bulk', body);
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual({
+      message: { links: expect.arrayContaining([message]) as unknown },
+      status: 422,
+    });
+  });
+
+  it('refuses 1,001 links', async () => {
+    const links = Array.from({ length: 1001 }, (_, index) => ({ url: `https://example.com/${index}` }));
+    const response = await json(owner, 'post', '/api/v1/links/bulk', { links });
+    expect(response.status).toBe(422);
+    expect(response.body).toEqual(invalid({ links: 'The links field must have between 1 and 1000 items.' }));
+  });
+
+  it('needs a key', async () => {
+    const response = await t
+      .http()
+      .post('/api/v1/links/bulk')
+      .send({ links: [{ url: 'https://example.com' }] });
+    expect(response.status).toBe(401);
+  });
+});
