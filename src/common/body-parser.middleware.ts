@@ -5,7 +5,7 @@ import {
   Injectable,
   type NestMiddleware,
 } from '@nestjs/common';
-import { json, urlencoded } from 'body-parser';
+import { json, text, urlencoded } from 'body-parser';
 import type { NextFunction, Request, Response } from 'express';
 
 /** Large enough for a link with 100 targets of 2048-character URLs. */
@@ -45,7 +45,7 @@ export function nestsDeeperThan(text: Buffer, max: number): boolean {
 type Parser = (request: Request, response: Response, next: (error?: unknown) => void) => void;
 
 /** Routes that take many links in one body: up to 1,000 links of 10 KB each. */
-const BULK_PATHS: ReadonlySet<string> = new Set(['/api/v1/links/bulk']);
+const BULK_PATHS: ReadonlySet<string> = new Set(['/api/v1/links/bulk', '/api/v1/links/import']);
 export const BULK_BODY_LIMIT = '10mb';
 
 function jsonParser(limit: string): Parser {
@@ -59,6 +59,8 @@ function jsonParser(limit: string): Parser {
 
 const bulkParsers: Parser[] = [
   jsonParser(BULK_BODY_LIMIT),
+  // An imported CSV file, as the body itself.
+  text({ type: ['text/csv', 'application/csv'], limit: BULK_BODY_LIMIT }),
   urlencoded({ extended: true, limit: BULK_BODY_LIMIT, parameterLimit: 1000 }),
 ];
 

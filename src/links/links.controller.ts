@@ -21,6 +21,10 @@ import { IdPipe } from '../common/id.pipe';
 import { paginatedEnvelope } from '../common/pagination';
 import { LinkListQueryDto } from './dto/link-list-query.dto';
 import { BulkCreateLinksDto, CreateLinkDto, UpdateLinkDto } from './dto/link.dto';
+import { LINK_CSV_HEADER, linkCsvLines, linksFromCsv } from './link-csv';
+import { sendCsv } from '../common/csv-stream';
+import { createValidationPipe } from '../common/validation.pipe';
+import { ValidationFailedException } from '../common/exceptions';
 import { LinksService } from './links.service';
 import { QrQueryDto } from '../qr/qr-query.dto';
 import { sendQr } from '../qr/qr-code';
@@ -34,6 +38,35 @@ export class LinksController {
   @Get()
   async list(@CurrentAccount() account: Account, @Query() query: LinkListQueryDto, @Req() request: Request) {
     return paginatedEnvelope(request, query.pageRequest(), await this.links.list(account.id, query));
+  }
+
+  /** Every link the list's filters find, in its order, as CSV: streamed, whatever the number of links. */
+  @Get('export')
+  async export(
+    @CurrentAccount() account: Account,
+    @Query() query: LinkListQueryDto,
+    @Res() response: Response,
+  ): Promise<void> {
+    await sendCsv(
+      response,
+      'links.csv',
+      LINK_CSV_HEADER,
+      this.links.exportRows(account.id, query),
+      linkCsvLines,
+    );
+  }
+
+  /** The CSV of an export (or one like it) back: up to 1,000 links, created as a bulk create creates them. */
+  @Post('import')
+  async import(@CurrentAccount() account: Account, @Req() request: Request) {
+    if (typeof request.body !== 'string') {
+      throw ValidationFailedException.of('file', 'The file must be sent as a text/csv body.');
+    }
+    const dto = (await createValidationPipe().transform(
+      { links: linksFromCsv(request.body) },
+      { type: 'body', metatype: BulkCreateLinksDto },
+    )) as BulkCreateLinksDto;
+    return dataEnvelope(await this.links.createMany(account.id, dto.links));
   }
 
   /** The QR code of the link's short URL: SVG, or PNG with `format=png`. */

@@ -2,12 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { randomInt } from 'node:crypto';
 import { DataSource, In, Repository, type EntityManager } from 'typeorm';
+import { MAX_ID } from '../common/validation';
 import { isUniqueViolation } from '../common/database-errors';
 import { ResourceNotFoundException, ValidationFailedException, type FieldErrors } from '../common/exceptions';
 import type { Page } from '../common/pagination';
 import { hashSecret, needsRehash } from '../common/secret-hash';
 import { ClickWriter } from '../clicks/click-writer';
 import { ChangeFeed } from '../database/change-feed';
+import { cursorRows } from '../database/cursor';
 import { toDomainSummary } from '../domains/domain.mapper';
 import { DomainsService } from '../domains/domains.service';
 import { toPixelResponse, type PixelResponse } from '../pixels/pixel.mapper';
@@ -19,6 +21,7 @@ import type { CreateLinkDto, UpdateLinkDto } from './dto/link.dto';
 import type { TargetDto } from './dto/target.dto';
 import { countersOf } from './link-counter.entity';
 import { linkChange } from './link-cache';
+import type { LinkExportRow } from './link-csv';
 import {
   linkCountQuery,
   linkPageQuery,
@@ -54,6 +57,30 @@ function sent<T>(value: T | undefined): value is T {
   return value !== undefined;
 }
 
+/** What a list query asks for, as the list's SQL takes it. */
+function listOf(
+  accountId: number,
+  query: LinkListQueryDto,
+): { filter: LinkListFilter; order: LinkListOrder } {
+  return {
+    filter: {
+      accountId,
+      search:
+        query.search === undefined || query.search === null
+          ? null
+          : { by: query.search_by ?? 'title', term: query.search },
+      status: query.status === undefined || query.status === null || query.status === 0 ? null : query.status,
+      spaceId: query.space_id ?? null,
+      domainId: query.domain_id ?? null,
+      pixelId: query.pixel_id ?? null,
+    },
+    order: { by: query.sort_by ?? 'id', direction: query.direction() },
+  };
+}
+
+/** Links read for an export at a time: one statement each, beside the cursor that finds them. */
+const EXPORT_CHUNK = 1000;
+
 /** A new link, checked and ready to insert. */
 interface PreparedLink {
   link: Link;
@@ -78,18 +105,7 @@ export class LinksService {
     // Every visit this instance answered is counted in what the list shows and sorts by.
     await this.clicks.settle();
     const { page, perPage } = query.pageRequest();
-    const filter: LinkListFilter = {
-      accountId,
-      search:
-        query.search === undefined || query.search === null
-          ? null
-          : { by: query.search_by ?? 'title', term: query.search },
-      status: query.status === undefined || query.status === null || query.status === 0 ? null : query.status,
-      spaceId: query.space_id ?? null,
-      domainId: query.domain_id ?? null,
-      pixelId: query.pixel_id ?? null,
-    };
-    const order: LinkListOrder = { by: query.sort_by ?? 'id', direction: query.direction() };
+    const { filter, order } = listOf(accountId, query);
     const { ids: pageIds, total } = await this.pageAndTotal(filter, order, (page - 1) * perPage, perPage);
     const rows =
       pageIds.length === 0
@@ -125,6 +141,54 @@ export class LinksService {
     const counts = await countAll();
     if (counts.count <= offset) return { ids: [], total: counts.count };
     return { ids: await idsOf(linkPageQuery(filter, order, offset, limit, counts)), total: counts.count };
+  }
+
+  /**
+   * The links a list with these filters and this order finds, every page of them, a chunk at a time: their ids
+   * come through a database cursor, so that an export of any size holds one chunk in memory.
+   */
+  async *exportRows(accountId: number, query: LinkListQueryDto): AsyncGenerator<LinkExportRow[]> {
+    await this.clicks.settle();
+    const { filter, order } = listOf(accountId, query);
+    const ids = linkPageQuery(filter, order, 0, MAX_ID);
+    const domainUrls = new Map<number, string>();
+    for await (const rows of cursorRows<{ id: number }>(
+      this.dataSource,
+      ids.text,
+      ids.values,
+      EXPORT_CHUNK,
+    )) {
+      yield await this.exportChunk(
+        rows.map((row) => row.id),
+        domainUrls,
+      );
+    }
+  }
+
+  /** The exported columns of these links, in the order of `ids` (a link deleted meanwhile is left out). */
+  private async exportChunk(ids: number[], domainUrls: Map<number, string>): Promise<LinkExportRow[]> {
+    const rows = await this.dataSource.query<Omit<LinkExportRow, 'short_url'>[]>(
+      `SELECT l.id, l.alias, l.url, l.title, l.domain_id, l.space_id,
+              (SELECT string_agg(lp.pixel_id::text, ' ' ORDER BY lp.pixel_id) FROM link_pixels lp
+                WHERE lp.link_id = l.id) AS pixel_ids,
+              l.targets_type, l.targets, l.sensitive_content, l.privacy, l.active_period_start_at,
+              l.active_period_end_at, l.clicks_limit, l.expiration_url, l.disabled,
+              COALESCE(c.clicks, 0) AS clicks, l.created_at
+         FROM links l LEFT JOIN link_counters c ON c.link_id = l.id
+        WHERE l.id = ANY($1::int[])`,
+      [ids],
+    );
+    const unknown = [...new Set(rows.map((row) => row.domain_id))].filter((id) => !domainUrls.has(id));
+    for (const domain of (await this.domains.findByIds(unknown)).values()) {
+      domainUrls.set(domain.id, toDomainSummary(domain, this.domains.scheme).url);
+    }
+    const byId = new Map(rows.map((row) => [row.id, row]));
+    return ids.flatMap((id) => {
+      const row = byId.get(id);
+      return row === undefined
+        ? []
+        : [{ ...row, short_url: `${domainUrls.get(row.domain_id)}/${row.alias}` }];
+    });
   }
 
   async show(accountId: number, id: number): Promise<LinkResponse> {

@@ -3,13 +3,14 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ClicksModule } from '../clicks/clicks.module';
 import { LinksModule } from '../links/links.module';
 import { Click } from './click.entity';
+import { ClickExport, ClickExportController } from './click-export';
 import { StatsController } from './stats.controller';
 import { StatsService } from './stats.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Click]), LinksModule, ClicksModule],
-  controllers: [StatsController],
-  providers: [StatsService],
+  controllers: [StatsController, ClickExportController],
+  providers: [StatsService, ClickExport],
   exports: [StatsService],
 })
 export class StatsModule {}

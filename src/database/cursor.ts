@@ -1,0 +1,54 @@
+import { HttpException, HttpStatus } from '@nestjs/common';
+import QueryStream from 'pg-query-stream';
+import type { DataSource } from 'typeorm';
+
+/** How long one cursor may stay open: a download slower than this is cut rather than holding a snapshot on. */
+export const CURSOR_TIMEOUT_MS = 10 * 60_000;
+/** Cursors open at once in one process: each holds a pooled connection for as long as its client reads. */
+export const MAX_OPEN_CURSORS = 2;
+
+let open = 0;
+
+/**
+ * The rows of a statement, `size` at a time, read through a database cursor on a connection of its own: memory
+ * holds one chunk whatever the number of rows. The statement timeout of API requests does not fit a cursor that
+ * lives as long as a download; its own is {@link CURSOR_TIMEOUT_MS}. More than {@link MAX_OPEN_CURSORS} at once
+ * is a 429: the pool is kept for the API.
+ */
+export async function* cursorRows<T>(
+  dataSource: DataSource,
+  sql: string,
+  values: unknown[],
+  size: number,
+): AsyncGenerator<T[]> {
+  if (open >= MAX_OPEN_CURSORS) throw new HttpException('Too Many Attempts.', HttpStatus.TOO_MANY_REQUESTS);
+  open += 1;
+  const runner = dataSource.createQueryRunner('slave');
+  let stream: QueryStream | undefined;
+  try {
+    await runner.startTransaction();
+    await runner.query(`SET LOCAL statement_timeout = ${CURSOR_TIMEOUT_MS}`);
+    // pg's client-side read timeout applies to a cursor too: this one's is the cursor's own.
+    const query = Object.assign(new QueryStream(sql, values, { batchSize: size }), {
+      query_timeout: CURSOR_TIMEOUT_MS + 1000,
+    });
+    const client = (await runner.connect()) as { query(submittable: QueryStream): QueryStream };
+    stream = client.query(query);
+    let chunk: T[] = [];
+    for await (const row of stream as AsyncIterable<T>) {
+      chunk.push(row);
+      if (chunk.length === size) {
+        yield chunk;
+        chunk = [];
+      }
+    }
+    if (chunk.length > 0) yield chunk;
+    stream = undefined;
+    await runner.commitTransaction();
+  } finally {
+    open -= 1;
+    if (stream !== undefined) stream.destroy();
+    if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
+    await runner.release();
+  }
+}

@@ -1,0 +1,84 @@
+import { Controller, Get, Injectable, Param, Res } from '@nestjs/common';
+import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { stringify } from 'csv-stringify/sync';
+import type { Response } from 'express';
+import { DataSource } from 'typeorm';
+import type { Account } from '../auth/account.entity';
+import { CurrentAccount } from '../auth/current-account.decorator';
+import { ClickWriter } from '../clicks/click-writer';
+import { sendCsv } from '../common/csv-stream';
+import { isoDate } from '../common/dates';
+import { cursorRows } from '../database/cursor';
+import { IdPipe } from '../common/id.pipe';
+import { LinksService } from '../links/links.service';
+
+/** The recorded columns of a click, as exported; what the stats API counts by. */
+const CLICK_COLUMNS = [
+  'created_at',
+  'referrer',
+  'country',
+  'continent',
+  'browser',
+  'operating_system',
+  'device',
+  'language',
+] as const;
+
+type ClickRow = Record<(typeof CLICK_COLUMNS)[number], string | null> & { created_at: Date };
+
+const CHUNK = 1000;
+
+@Injectable()
+export class ClickExport {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly clicks: ClickWriter,
+  ) {}
+
+  /** A link's clicks, oldest first, a chunk at a time through a database cursor. */
+  async *rows(linkId: number): AsyncGenerator<ClickRow[]> {
+    await this.clicks.settle([linkId]);
+    yield* cursorRows<ClickRow>(
+      this.dataSource,
+      `SELECT ${CLICK_COLUMNS.join(', ')} FROM clicks WHERE link_id = $1 ORDER BY created_at, id`,
+      [linkId],
+      CHUNK,
+    );
+  }
+}
+
+function lines(rows: ClickRow[]): string {
+  return stringify(
+    rows.map((row) =>
+      CLICK_COLUMNS.map((column) => (column === 'created_at' ? isoDate(row.created_at) : row[column])),
+    ),
+  );
+}
+
+@ApiTags('stats')
+@ApiBearerAuth()
+@Controller('api/v1/stats')
+export class ClickExportController {
+  constructor(
+    private readonly links: LinksService,
+    private readonly exports: ClickExport,
+  ) {}
+
+  /** Every recorded click of the link, oldest first, as CSV: streamed, whatever their number. */
+  @Get(':linkId/export')
+  async export(
+    @CurrentAccount() account: Account,
+    @Param('linkId', IdPipe) linkId: number,
+    @Res() response: Response,
+  ): Promise<void> {
+    const link = await this.links.find(account.id, linkId);
+    await sendCsv(
+      response,
+      `clicks-${link.id}.csv`,
+      stringify([[...CLICK_COLUMNS]]),
+      this.exports.rows(link.id),
+      lines,
+    );
+  }
+}
