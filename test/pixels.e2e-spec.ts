@@ -1,7 +1,7 @@
 import type { Response } from 'supertest';
 import { PIXEL_TYPES, PIXEL_VALUE_PATTERNS, type PixelType } from '../src/pixels/pixel-types';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
-import { apiClient, ISO_DATE, type Body, type Verb } from './support/api';
+import { apiClient, ISO_DATE, metaLinks, type Body, type Verb } from './support/api';
 
 const PIXELS = '/api/v1/pixels';
 const LINKS = '/api/v1/links';
@@ -770,7 +770,16 @@ describe('Pixels API', () => {
       expect(response.body).toEqual({
         data: [second, first],
         links: { first: `${path}?page=1`, last: `${path}?page=1`, prev: null, next: null },
-        meta: { current_page: 1, from: 1, last_page: 1, path, per_page: 10, to: 2, total: 2 },
+        meta: {
+          current_page: 1,
+          from: 1,
+          last_page: 1,
+          links: metaLinks(path, 1, 1),
+          path,
+          per_page: 10,
+          to: 2,
+          total: 2,
+        },
         status: 200,
       });
     });
