@@ -53,7 +53,7 @@ export interface LinkData {
   short_url: string;
   title: string | null;
   targets_type: string | null;
-  targets: { key: string | null; value: string }[] | null;
+  targets: ({ key: string; value: string } | { value: string })[] | null;
   last_rotation: number | null;
   clicks: number;
   clicks_limit: number | null;
