@@ -2062,7 +2062,7 @@ describe('Links API', () => {
       expect(response.body).toEqual(invalid('space_id', 'The selected space id is invalid.'));
     });
 
-    it.each<[string, string, { key: string | null; value: string }[], string]>([
+    it.each<[string, string, ({ key: string; value: string } | { value: string })[], string]>([
       [
         'new targets for the same type',
         'targets[0][key]=fr&targets[0][value]=https://fr.example/',
