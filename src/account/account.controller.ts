@@ -1,16 +1,21 @@
 import { Controller, Get } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import { isoDate } from '../common/dates';
+import type { Account } from '../auth/account.entity';
+import { CurrentAccount } from '../auth/current-account.decorator';
 import { dataEnvelope } from '../common/envelope';
-import type { Account } from './account.entity';
-import { CurrentAccount } from './current-account.decorator';
+import { DomainsService } from '../domains/domains.service';
+import { toAccountResponse } from './account.mapper';
 
 @ApiTags('account')
 @ApiBearerAuth()
 @Controller('api/v1/account')
 export class AccountController {
+  constructor(private readonly domains: DomainsService) {}
+
+  /** phpShort's account fields, each a real value or null where this service has no such thing. */
   @Get()
-  show(@CurrentAccount() account: Account) {
-    return dataEnvelope({ id: account.id, name: account.name, created_at: isoDate(account.createdAt) });
+  async show(@CurrentAccount() account: Account) {
+    const defaultDomain = await this.domains.defaultDomain();
+    return dataEnvelope(toAccountResponse(account, defaultDomain.id));
   }
 }

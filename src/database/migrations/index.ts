@@ -4,6 +4,7 @@ import { Clicks1763884800000 } from './1763884800000-clicks';
 import { LinkCounters1764000000000 } from './1764000000000-link-counters';
 import { LinkLists1764100000000 } from './1764100000000-link-lists';
 import { ClickBatches1764200000000 } from './1764200000000-click-batches';
+import { AccountEmail1764300000000 } from './1764300000000-account-email';
 
 /** Every migration, in order. Listed here rather than globbed so that tests, the app and the CLI see the same set. */
 export const migrations = [
@@ -13,4 +14,5 @@ export const migrations = [
   LinkCounters1764000000000,
   LinkLists1764100000000,
   ClickBatches1764200000000,
+  AccountEmail1764300000000,
 ];
