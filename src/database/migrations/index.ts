@@ -5,6 +5,7 @@ import { LinkCounters1764000000000 } from './1764000000000-link-counters';
 import { LinkLists1764100000000 } from './1764100000000-link-lists';
 import { ClickBatches1764200000000 } from './1764200000000-click-batches';
 import { AccountEmail1764300000000 } from './1764300000000-account-email';
+import { PixelValues1764400000000 } from './1764400000000-pixel-values';
 
 /** Every migration, in order. Listed here rather than globbed so that tests, the app and the CLI see the same set. */
 export const migrations = [
@@ -15,4 +16,5 @@ export const migrations = [
   LinkLists1764100000000,
   ClickBatches1764200000000,
   AccountEmail1764300000000,
+  PixelValues1764400000000,
 ];
