@@ -1258,7 +1258,7 @@ describe('Visiting short links', () => {
   });
 
   describe('click records', () => {
-    it('keep the referrer host, country, continent, browser, OS, device and language, and no IP', async () => {
+    it('keep the referrer host, country, city, continent, browser, OS, device and language, and no IP', async () => {
       const account = await createAccount(proxied);
       const created = await link(account, {}, proxied);
       const before = new Date();
@@ -1276,6 +1276,7 @@ describe('Visiting short links', () => {
       expect(Object.keys(row).sort()).toEqual(
         [
           'browser',
+          'city',
           'continent',
           'country',
           'created_at',
@@ -1293,6 +1294,8 @@ describe('Visiting short links', () => {
         created_at: expect.any(Date),
         referrer: 'news.example.org',
         country: 'GB',
+        // No city database in tests but the stats test's: no city.
+        city: null,
         continent: 'EU',
         browser: 'Safari',
         operating_system: 'iOS',

@@ -52,7 +52,8 @@ const BATCH_ID_RETENTION = '1 day';
  */
 const CLICK_ROWS = `
   SELECT (e->>0)::int AS link_id, (e->>1)::timestamptz AS created_at, e->>2 AS referrer, e->>3 AS country,
-         e->>4 AS continent, e->>5 AS browser, e->>6 AS operating_system, e->>7 AS device, e->>8 AS language, ord
+         e->>4 AS continent, e->>5 AS browser, e->>6 AS operating_system, e->>7 AS device, e->>8 AS language,
+         e->>9 AS city, ord
     FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS x(e, ord)`;
 
 /**
@@ -65,9 +66,10 @@ const WRITE_BATCH = `
     INSERT INTO click_batches (id) VALUES ($1) RETURNING id
   ), rows AS (${CLICK_ROWS}
   ), recorded AS (
-    INSERT INTO clicks (link_id, created_at, referrer, country, continent, browser, operating_system, device, language)
+    INSERT INTO clicks (link_id, created_at, referrer, country, continent, browser, operating_system, device, language,
+                        city)
     SELECT r.link_id, r.created_at, r.referrer, r.country, r.continent, r.browser, r.operating_system, r.device,
-           r.language
+           r.language, r.city
       FROM rows r CROSS JOIN batch
      WHERE EXISTS (SELECT 1 FROM links l WHERE l.id = r.link_id)
      ORDER BY r.ord
@@ -118,9 +120,10 @@ const CLAIM = `
      WHERE c.link_id = p.link_id
   ), rows AS (${CLICK_ROWS}
   ), recorded AS (
-    INSERT INTO clicks (link_id, created_at, referrer, country, continent, browser, operating_system, device, language)
+    INSERT INTO clicks (link_id, created_at, referrer, country, continent, browser, operating_system, device, language,
+                        city)
     SELECT r.link_id, r.created_at, r.referrer, r.country, r.continent, r.browser, r.operating_system, r.device,
-           r.language
+           r.language, r.city
       FROM rows r CROSS JOIN plan p
      WHERE r.ord <= p.granted
      ORDER BY r.ord
@@ -139,6 +142,7 @@ function tuples(clicks: PendingClick[]): string {
       visitor.os,
       visitor.device,
       visitor.language,
+      visitor.city,
     ]),
   );
 }

@@ -91,6 +91,7 @@ export interface ClickRow {
   created_at: Date;
   referrer: string | null;
   country: string | null;
+  city: string | null;
   continent: string | null;
   browser: string | null;
   operating_system: string | null;
