@@ -326,7 +326,7 @@ describe('Stats', () => {
     });
 
     it.each(API_DIMENSIONS)(
-      'counts by %s as phpShort writes it, highest first, ties by value, unknown last',
+      'counts by %s as phpShort writes it, highest first, ties by value, unknown last (cities: known only)',
       async (name) => {
         const account = await createAccount(t);
         const created = await link(account);
@@ -344,7 +344,8 @@ describe('Stats', () => {
             { value: shownTieA, count: 2 },
             { value: shownTieB, count: 2 },
             { value: shownOne, count: 1 },
-            { value: null, count: 1 },
+            // Cities are listed only where known: without a city database, none is.
+            ...(name === 'city' ? [] : [{ value: null, count: 1 }]),
           ],
           status: 200,
         });

@@ -71,6 +71,12 @@ const BUCKET_FORMATS: Record<ClickBucket, string> = {
 
 const COUNTRY_NAMES_JSON = JSON.stringify(COUNTRY_NAMES);
 
+/**
+ * Cities are listed only where they are known: every city is unknown without a city database, and the list is
+ * then empty rather than one null.
+ */
+const KNOWN_ONLY: Partial<Record<StatsDimension, string>> = { city: 'AND city IS NOT NULL' };
+
 function today(): Date {
   const now = new Date();
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
@@ -134,7 +140,7 @@ export class StatsService {
   /**
    * The stats API's answer, as phpShort gives it: every value that has clicks in the range, with its count. For
    * `click`, the clicks per hour, day, month or year (see {@link clickBucket}); for a dimension, its values as
-   * phpShort writes them (null where unknown). Values are searched and sorted as text, in any case: by value with
+   * phpShort writes them (null where unknown, except cities, listed only where known). Values are searched and sorted as text, in any case: by value with
    * MySQL's order of nulls (first ascending, last descending); by count with equal counts by value, unknown last.
    */
   async report(linkId: number, name: StatsName, range: StatsRange, order: StatsOrder): Promise<StatsRow[]> {
@@ -144,11 +150,13 @@ export class StatsService {
     const params: unknown[] = [linkId, range.from.toISOString(), end.toISOString()];
     const parameter = (value: unknown) => `$${params.push(value)}`;
     let value: string;
+    let known = '';
     if (name === 'click' || name === 'clicks') {
       value = `to_char(created_at AT TIME ZONE 'UTC', '${BUCKET_FORMATS[clickBucket(range)]}')`;
     } else {
       value = PHPSHORT_VALUES[name];
       if (value.includes('$names')) value = value.replace('$names', parameter(COUNTRY_NAMES_JSON));
+      known = KNOWN_ONLY[name] ?? '';
     }
     const search =
       order.search === null
@@ -162,7 +170,7 @@ export class StatsService {
     return this.dataSource.query<StatsRow[]>(
       `SELECT value, count(*)::int AS count
          FROM (SELECT ${value} AS value FROM clicks
-                WHERE link_id = $1 AND created_at >= $2 AND created_at < $3) click
+                WHERE link_id = $1 AND created_at >= $2 AND created_at < $3 ${known}) click
         ${search}
         GROUP BY value
         ORDER BY ${sort}`,
