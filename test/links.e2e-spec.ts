@@ -472,10 +472,7 @@ describe('Links API', () => {
         short_url: `${domain.url}/${alias}`,
         title: 'From JSON',
         targets_type: 'rotations',
-        targets: [
-          { value: 'https://one.example/' },
-          { value: 'https://two.example/' },
-        ],
+        targets: [{ value: 'https://one.example/' }, { value: 'https://two.example/' }],
         sensitive_content: 1,
         privacy: 2,
         password: true,
@@ -2078,10 +2075,7 @@ describe('Links API', () => {
       [
         'rotations',
         'targets_type=rotations&targets[0][value]=https://1.example/&targets[1][value]=https://2.example/',
-        [
-          { value: 'https://1.example/' },
-          { value: 'https://2.example/' },
-        ],
+        [{ value: 'https://1.example/' }, { value: 'https://2.example/' }],
         'rotations',
       ],
     ])('replaces the whole targeting with %s', async (_label, body, targets, type) => {

@@ -141,7 +141,10 @@ function geoipCityDatabase(env: Env): string[] | undefined {
       accessSync(file, constants.R_OK);
       if (!statSync(file).isFile()) throw new Error('not a file');
     } catch {
-      throw new ConfigError('GEOIP_CITY_DATABASE', `must name readable .mmdb files, and "${file}" is not one`);
+      throw new ConfigError(
+        'GEOIP_CITY_DATABASE',
+        `must name readable .mmdb files, and "${file}" is not one`,
+      );
     }
   }
   return files;

@@ -9,7 +9,9 @@ export class PixelValues1764400000000 implements MigrationInterface {
   name = 'PixelValues1764400000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`UPDATE "pixels" SET "value" = replace("value", '/', '-') WHERE "type" = 'adroll'`);
+    await queryRunner.query(
+      `UPDATE "pixels" SET "value" = replace("value", '/', '-') WHERE "type" = 'adroll'`,
+    );
     await queryRunner.query(`
       UPDATE "pixels" SET "value" = substring("value" FROM '^AW-([0-9]+)')
        WHERE "type" = 'google-ads' AND "value" ~ '^AW-[0-9]+'`);
