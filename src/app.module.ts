@@ -2,6 +2,7 @@ import { Inject, Module, type MiddlewareConsumer, type NestModule } from '@nestj
 import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import type { Logger as Pino } from 'pino';
+import { AccountModule } from './account/account.module';
 import { AuthModule } from './auth/auth.module';
 import { ApiKeyGuard } from './auth/api-key.guard';
 import { BootstrapService } from './auth/bootstrap.service';
@@ -39,6 +40,7 @@ import { StatsModule } from './stats/stats.module';
     DatabaseModule.forRoot(),
     ChangeFeedModule,
     AuthModule,
+    AccountModule,
     HealthModule,
     SpacesModule,
     DomainsModule,

@@ -12,7 +12,10 @@ import { runMigrations } from './database/migrate';
 
 const USAGE = `Usage: cli <command> [options]
 
-  account:create --name NAME   create an account and its first API key
+  account:create --name NAME [--email EMAIL]
+                               create an account and its first API key
+  account:update --account ID [--name NAME] [--email EMAIL]
+                               change an account's name or email
   key:create --account ID      add an API key to an account
   key:revoke --key KEY         revoke an API key
   migration:run                apply pending migrations
@@ -49,6 +52,33 @@ function option(args: string[], name: string): string {
   return value;
 }
 
+/** An option that may be absent; given, it must have a value. */
+function optionalOption(args: string[], name: string): string | undefined {
+  const given = args.some((arg) => arg === `--${name}` || arg.startsWith(`--${name}=`));
+  return given ? option(args, name) : undefined;
+}
+
+function nameOption(args: string[], required: boolean): string | undefined {
+  const name = (required ? option(args, 'name') : optionalOption(args, 'name'))?.trim();
+  if (name !== undefined && name.length > 255) throw new UsageError('--name must be at most 255 characters');
+  return name;
+}
+
+/** An address of the form name@host.tld, at most 255 characters: what the account resource reports. */
+function emailOption(args: string[]): string | undefined {
+  const email = optionalOption(args, 'email')?.trim();
+  if (email !== undefined && (email.length > 255 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))) {
+    throw new UsageError('--email must be an email address of at most 255 characters');
+  }
+  return email;
+}
+
+function accountIdOption(args: string[]): string {
+  const id = option(args, 'account');
+  if (!/^[1-9]\d{0,9}$/.test(id)) throw new UsageError('--account must be an account id');
+  return id;
+}
+
 async function withAccounts<T>(work: (accounts: AccountsService) => Promise<T>): Promise<T> {
   const context = await NestFactory.createApplicationContext(CliModule, {
     logger: new StderrLogger('cli', { logLevels: ['error', 'warn'] }),
@@ -83,15 +113,36 @@ async function run(args: string[]): Promise<number> {
   const [command, ...rest] = args;
   switch (command) {
     case 'account:create': {
-      const name = option(rest, 'name').trim();
-      if (name.length > 255) throw new UsageError('--name must be at most 255 characters');
-      const { account, apiKey } = await withAccounts((accounts) => accounts.createAccount(name));
+      const name = nameOption(rest, true)!;
+      const email = emailOption(rest) ?? null;
+      const { account, apiKey } = await withAccounts((accounts) => accounts.createAccount(name, email));
       printResult({ id: account.id, name: account.name, api_key: apiKey });
       return 0;
     }
+    case 'account:update': {
+      const id = accountIdOption(rest);
+      const changes = { name: nameOption(rest, false), email: emailOption(rest) };
+      if (changes.name === undefined && changes.email === undefined) {
+        throw new UsageError('account:update needs --name or --email');
+      }
+      const account = await withAccounts((accounts) =>
+        // Ids are PostgreSQL integers: a larger one names no account (and would fail as a query).
+        Number(id) > MAX_ID
+          ? Promise.resolve(null)
+          : accounts.updateAccount(Number(id), {
+              ...(changes.name !== undefined && { name: changes.name }),
+              ...(changes.email !== undefined && { email: changes.email }),
+            }),
+      );
+      if (account === null) {
+        process.stderr.write(`No account with id ${id}\n`);
+        return 1;
+      }
+      printResult({ id: account.id, name: account.name, email: account.email });
+      return 0;
+    }
     case 'key:create': {
-      const id = option(rest, 'account');
-      if (!/^[1-9]\d{0,9}$/.test(id)) throw new UsageError('--account must be an account id');
+      const id = accountIdOption(rest);
       const issued = await withAccounts(async (accounts) => {
         // Ids are PostgreSQL integers: a larger one names no account (and would fail as a query).
         const account = Number(id) > MAX_ID ? null : await accounts.findById(Number(id));

@@ -4,6 +4,7 @@ import type { Server } from 'node:http';
 import request from 'supertest';
 import { Account } from '../src/auth/account.entity';
 import { AccountsService } from '../src/auth/accounts.service';
+import { DomainsService } from '../src/domains/domains.service';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { ISO_DATE } from './support/api';
 import { asArray, nestRoutes } from './support/routes';
@@ -142,15 +143,39 @@ describe('authentication', () => {
   });
 
   describe('a valid key', () => {
-    it('shows its account in the contract shape', async () => {
+    it('shows its account in the contract shape: phpShort’s fields', async () => {
       const account = await createAccount(t, `Account ${Date.now()}`);
       const response = await t.http().get('/api/v1/account').set('Authorization', account.auth);
       expect(response.status).toBe(200);
       expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
       expect(Object.keys(response.body)).toEqual(['data', 'status']);
-      expect(Object.keys(response.body.data)).toEqual(['id', 'name', 'created_at']);
+      expect(Object.keys(response.body.data)).toEqual([
+        'id',
+        'name',
+        'email',
+        'avatar_url',
+        'locale',
+        'timezone',
+        'plan',
+        'default_domain',
+        'default_space',
+        'default_stats',
+        'created_at',
+      ]);
       expect(response.body).toEqual({
-        data: { id: account.id, name: account.name, created_at: expect.stringMatching(ISO_DATE) },
+        data: {
+          id: account.id,
+          name: account.name,
+          email: null,
+          avatar_url: null,
+          locale: 'en',
+          timezone: 'UTC',
+          plan: null,
+          default_domain: (await t.app.get(DomainsService).defaultDomain()).id,
+          default_space: null,
+          default_stats: 0,
+          created_at: expect.stringMatching(ISO_DATE),
+        },
         status: 200,
       });
       const entity = await accountEntity(account);

@@ -1,4 +1,5 @@
 import { hashApiKey } from '../src/auth/api-key';
+import { DomainsService } from '../src/domains/domains.service';
 import { createTestApp, type TestApp } from './support/app';
 import {
   childEnv,
@@ -94,8 +95,21 @@ describe('cli (dist/cli.js)', () => {
 
       const response = await account(created.api_key);
       expect(response.status).toBe(200);
+      // phpShort's account fields: what this service has no such thing for is null.
       expect(response.body).toEqual({
-        data: { id: created.id, name: 'Acme Inc', created_at: expect.any(String) },
+        data: {
+          id: created.id,
+          name: 'Acme Inc',
+          email: null,
+          avatar_url: null,
+          locale: 'en',
+          timezone: 'UTC',
+          plan: null,
+          default_domain: (await t.app.get(DomainsService).defaultDomain()).id,
+          default_space: null,
+          default_stats: 0,
+          created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{6}Z$/),
+        },
         status: 200,
       });
     });
@@ -135,6 +149,32 @@ describe('cli (dist/cli.js)', () => {
       expectFailure(await runCli(['key:revoke', '--key', second.api_key]), 1, /\S/);
       expect((await account(created.api_key)).status).toBe(200);
     });
+
+    it('account:update --account ID --email EMAIL sets the email the account resource reports', async () => {
+      const result = await runCli([
+        'account:update',
+        '--account',
+        String(created.id),
+        '--email',
+        'ops@acme.example',
+      ]);
+      expectCode(result, 0);
+      expect(lastLine(result.stdout)).toBe(
+        `{"id": ${created.id}, "name": "Acme Inc", "email": "ops@acme.example"}`,
+      );
+      expectNoOtherSecret(result);
+      expect((await account(created.api_key)).body.data).toMatchObject({
+        name: 'Acme Inc',
+        email: 'ops@acme.example',
+      });
+
+      const renamed = await runCli(['account:update', '--account', String(created.id), '--name=Acme Ltd']);
+      expectCode(renamed, 0);
+      expect((await account(created.api_key)).body.data).toMatchObject({
+        name: 'Acme Ltd',
+        email: 'ops@acme.example',
+      });
+    });
   });
 
   it('account:create keeps a name with quotes and non-ASCII characters (JSON-escaped), and accepts --name=VALUE', async () => {
@@ -148,9 +188,24 @@ describe('cli (dist/cli.js)', () => {
     expect(response.body.data).toMatchObject({ id: parsed.id, name });
   });
 
+  it('account:create --email sets the email from the start', async () => {
+    const result = await runCli(['account:create', '--name', 'Mailed', '--email=team@mailed.example']);
+    expectCode(result, 0);
+    const parsed = issued(result);
+    expect((await account(parsed.api_key)).body.data).toMatchObject({
+      id: parsed.id,
+      email: 'team@mailed.example',
+    });
+  });
+
   describe('errors', () => {
     it('key:create for an unknown account exits 1 with a message on stderr and nothing JSON on stdout', async () => {
       expectFailure(await runCli(['key:create', '--account', '2147483000']), 1, /2147483000/);
+    });
+
+    it('account:update of an unknown account exits 1', async () => {
+      const result = await runCli(['account:update', '--account', '2147483000', '--email', 'a@b.example']);
+      expectFailure(result, 1, /2147483000/);
     });
 
     it('key:create for an id beyond the id range is an unknown account too: exit 1, a message, no stack trace', async () => {
@@ -188,6 +243,10 @@ describe('cli (dist/cli.js)', () => {
       ['key:create without --account', ['key:create']],
       ['key:create with a non-numeric --account', ['key:create', '--account', 'abc']],
       ['key:revoke without --key', ['key:revoke']],
+      ['an --email that is no address', ['account:create', '--name', 'x', '--email', 'nobody']],
+      ['an --email with a space', ['account:create', '--name', 'x', '--email', 'a b@c.example']],
+      ['account:update with nothing to change', ['account:update', '--account', '1']],
+      ['account:update without --account', ['account:update', '--email', 'a@b.example']],
     ])('%s exits 64 with the usage on stderr', async (_case, args) => {
       const result = await runCli(args);
       expectFailure(result, 64, /Usage/);

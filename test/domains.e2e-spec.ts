@@ -1,6 +1,6 @@
 import type { Response } from 'supertest';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
-import { apiClient, ISO_DATE, type Body, type Verb } from './support/api';
+import { apiClient, ISO_DATE, metaLinks, type Body, type Verb } from './support/api';
 
 const DOMAINS = '/api/v1/domains';
 const LINKS = '/api/v1/links';
@@ -275,6 +275,11 @@ describe('Domains API', () => {
         ['white space around it, trimmed', (l) => `  ${l}.example \t`, (l) => `${l}.example`],
         ['a single label', (l) => l, (l) => l],
         ['digits and hyphens', (l) => `1-${l}.2-3.example`, (l) => `1-${l}.2-3.example`],
+        // As phpShort does: the scheme and a trailing slash are dropped, not refused.
+        ['an http scheme, dropped', (l) => `http://${l}.example`, (l) => `${l}.example`],
+        ['an https scheme in upper case', (l) => `HTTPS://${l}.Example`, (l) => `${l}.example`],
+        ['a trailing slash, dropped', (l) => `${l}.example/`, (l) => `${l}.example`],
+        ['a scheme, a port and a slash', (l) => `https://${l}.example:8443/`, (l) => `${l}.example:8443`],
       ])('accepts %s', async (_label, sent, stored) => {
         const account = await createAccount(t);
         const label = uniqueLabel();
@@ -298,7 +303,9 @@ describe('Domains API', () => {
       });
 
       it.each<[string, string]>([
-        ['a scheme', 'http://x.com'],
+        ['another scheme', 'ftp://x.com'],
+        ['a URL with a path', 'https://x.com/path'],
+        ['two trailing slashes', 'x.com//'],
         ['a path', 'x.com/path'],
         ['a query', 'x.com?q=1'],
         ['a fragment', 'x.com#top'],
@@ -344,6 +351,7 @@ describe('Domains API', () => {
         ['missing', {}],
         ['empty', { name: '' }],
         ['white space only', { name: '  \t' }],
+        ['a scheme alone', { name: 'https://' }],
       ])('is required: %s is 422', async (_label, body) => {
         const account = await createAccount(t);
 
@@ -851,7 +859,16 @@ describe('Domains API', () => {
           prev: null,
           next: null,
         },
-        meta: { current_page: 1, from: 1, last_page: 1, path, per_page: 10, to: 2, total: 2 },
+        meta: {
+          current_page: 1,
+          from: 1,
+          last_page: 1,
+          links: metaLinks(path, 1, 1, `search=${token}&`),
+          path,
+          per_page: 10,
+          to: 2,
+          total: 2,
+        },
         status: 200,
       });
     });

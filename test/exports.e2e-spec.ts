@@ -235,6 +235,7 @@ describe('CSV export and import', () => {
         'created_at',
         'referrer',
         'country',
+        'city',
         'continent',
         'browser',
         'operating_system',

@@ -16,7 +16,7 @@ import {
   type TestAccount,
   type TestApp,
 } from './support/app';
-import { apiClient, ISO_DATE, type Body, type Verb } from './support/api';
+import { apiClient, ISO_DATE, metaLinks, type Body, type Verb } from './support/api';
 
 const LINKS = '/api/v1/links';
 const RANDOM_ALIAS = /^[0-9a-z]{5}$/;
@@ -46,7 +46,7 @@ const LINK_FIELDS = [
   'created_at',
   'updated_at',
 ];
-const META_FIELDS = ['current_page', 'from', 'last_page', 'path', 'per_page', 'to', 'total'];
+const META_FIELDS = ['current_page', 'from', 'last_page', 'links', 'path', 'per_page', 'to', 'total'];
 /** The host of APP_URL (unset in tests): the system domain every account may use. */
 const DEFAULT_DOMAIN = { name: 'localhost:3000', url: 'http://localhost:3000' };
 /** An id no test will ever reach: the largest a PostgreSQL integer holds. */
@@ -472,10 +472,7 @@ describe('Links API', () => {
         short_url: `${domain.url}/${alias}`,
         title: 'From JSON',
         targets_type: 'rotations',
-        targets: [
-          { key: null, value: 'https://one.example/' },
-          { key: null, value: 'https://two.example/' },
-        ],
+        targets: [{ value: 'https://one.example/' }, { value: 'https://two.example/' }],
         sensitive_content: 1,
         privacy: 2,
         password: true,
@@ -1521,9 +1518,9 @@ describe('Links API', () => {
 
         expect(link.targets_type).toBe('rotations');
         expect(link.targets).toEqual([
-          { key: null, value: 'https://a.example/' },
-          { key: null, value: 'https://b.example/' },
-          { key: null, value: 'https://c.example/' },
+          { value: 'https://a.example/' },
+          { value: 'https://b.example/' },
+          { value: 'https://c.example/' },
         ]);
         expect(link.last_rotation).toBeNull();
       });
@@ -1591,7 +1588,7 @@ describe('Links API', () => {
         expect(response.status).toBe(status);
         if (status === 201) {
           expect(response.body.data.targets).toHaveLength(100);
-          expect(response.body.data.targets[99]).toEqual({ key: null, value: 'https://r99.example/' });
+          expect(response.body.data.targets[99]).toEqual({ value: 'https://r99.example/' });
         } else {
           expect(response.body).toEqual(
             invalid('targets', 'The targets field must not have more than 100 items.'),
@@ -2062,7 +2059,7 @@ describe('Links API', () => {
       expect(response.body).toEqual(invalid('space_id', 'The selected space id is invalid.'));
     });
 
-    it.each<[string, string, { key: string | null; value: string }[], string]>([
+    it.each<[string, string, ({ key: string; value: string } | { value: string })[], string]>([
       [
         'new targets for the same type',
         'targets[0][key]=fr&targets[0][value]=https://fr.example/',
@@ -2078,10 +2075,7 @@ describe('Links API', () => {
       [
         'rotations',
         'targets_type=rotations&targets[0][value]=https://1.example/&targets[1][value]=https://2.example/',
-        [
-          { key: null, value: 'https://1.example/' },
-          { key: null, value: 'https://2.example/' },
-        ],
+        [{ value: 'https://1.example/' }, { value: 'https://2.example/' }],
         'rotations',
       ],
     ])('replaces the whole targeting with %s', async (_label, body, targets, type) => {
@@ -2110,7 +2104,7 @@ describe('Links API', () => {
       expect(replaced.body.data).toMatchObject({
         last_rotation: null,
         targets_type: 'rotations',
-        targets: [{ key: null, value: 'https://3.example/' }],
+        targets: [{ value: 'https://3.example/' }],
       });
     });
 
@@ -2408,7 +2402,16 @@ describe('Links API', () => {
       expect(response.body).toEqual({
         data: [],
         links: { first: `${path}?page=1`, last: `${path}?page=1`, prev: null, next: null },
-        meta: { current_page: 1, from: null, last_page: 1, path, per_page: 10, to: null, total: 0 },
+        meta: {
+          current_page: 1,
+          from: null,
+          last_page: 1,
+          links: metaLinks(path, 1, 1),
+          path,
+          per_page: 10,
+          to: null,
+          total: 0,
+        },
         status: 200,
       });
     });
@@ -2452,6 +2455,7 @@ describe('Links API', () => {
         current_page: 1,
         from: 1,
         last_page: 2,
+        links: metaLinks(path, 1, 2, 'search=page&'),
         path,
         per_page: 10,
         to: 10,

@@ -1,11 +1,11 @@
 import type { Response } from 'supertest';
 import { AccountsService } from '../src/auth/accounts.service';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
-import { apiClient, ISO_DATE, type Body, type Verb } from './support/api';
+import { apiClient, ISO_DATE, metaLinks, type Body, type Verb } from './support/api';
 
 const SPACES = '/api/v1/spaces';
 const SPACE_FIELDS = ['id', 'name', 'color', 'links_count', 'created_at', 'updated_at'];
-const META_FIELDS = ['current_page', 'from', 'last_page', 'path', 'per_page', 'to', 'total'];
+const META_FIELDS = ['current_page', 'from', 'last_page', 'links', 'path', 'per_page', 'to', 'total'];
 /** An id no test will ever reach: the largest a PostgreSQL integer holds. */
 const UNKNOWN_ID = 2_147_483_647;
 
@@ -773,7 +773,16 @@ describe('Spaces API', () => {
       expect(response.body).toEqual({
         data: [],
         links: { first: `${path}?page=1`, last: `${path}?page=1`, prev: null, next: null },
-        meta: { current_page: 1, from: null, last_page: 1, path, per_page: 10, to: null, total: 0 },
+        meta: {
+          current_page: 1,
+          from: null,
+          last_page: 1,
+          links: metaLinks(path, 1, 1),
+          path,
+          per_page: 10,
+          to: null,
+          total: 0,
+        },
         status: 200,
       });
     });
@@ -808,6 +817,7 @@ describe('Spaces API', () => {
         current_page: 1,
         from: 1,
         last_page: 2,
+        links: metaLinks(path, 1, 2),
         path,
         per_page: 10,
         to: 10,
@@ -830,6 +840,7 @@ describe('Spaces API', () => {
         current_page: 2,
         from: 11,
         last_page: 2,
+        links: metaLinks(secondPath, 2, 2),
         path: secondPath,
         per_page: 10,
         to: 12,
@@ -931,7 +942,20 @@ describe('Spaces API', () => {
         expect(response.body).toEqual({
           data: [],
           links: { first: `${path}?page=1`, last: `${path}?page=1`, prev: `${path}?page=4`, next: null },
-          meta: { current_page: 5, from: null, last_page: 1, path, per_page: 10, to: null, total: 3 },
+          meta: {
+            current_page: 5,
+            from: null,
+            last_page: 1,
+            links: [
+              { url: `${path}?page=4`, label: '&laquo; Previous', active: false },
+              { url: `${path}?page=1`, label: '1', active: false },
+              { url: null, label: 'Next &raquo;', active: false },
+            ],
+            path,
+            per_page: 10,
+            to: null,
+            total: 3,
+          },
           status: 200,
         });
       });
@@ -1110,6 +1134,7 @@ describe('Spaces API', () => {
           current_page: 1,
           from: 1,
           last_page: 2,
+          links: metaLinks(path, 1, 2, 'per_page=25&search=x&'),
           path,
           per_page: 25,
           to: 25,

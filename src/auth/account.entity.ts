@@ -8,6 +8,10 @@ export class Account {
   @Column({ type: 'varchar', length: 255 })
   name!: string;
 
+  /** Set with the CLI; reported by `GET /api/v1/account`, used for nothing else. */
+  @Column({ type: 'varchar', length: 255, nullable: true })
+  email!: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt!: Date;
 

@@ -28,9 +28,10 @@ export class AccountsService {
     return this.dataSource.getRepository(Account).findOneBy({ id });
   }
 
-  async createAccount(name: string, apiKey: string = generateApiKey()): Promise<IssuedKey> {
+  async createAccount(name: string, email: string | null = null): Promise<IssuedKey> {
+    const apiKey = generateApiKey();
     return this.dataSource.transaction(async (manager) => {
-      const account = await manager.getRepository(Account).save(manager.create(Account, { name }));
+      const account = await manager.getRepository(Account).save(manager.create(Account, { name, email }));
       await this.storeKey(manager, account.id, apiKey);
       return { account, apiKey };
     });
@@ -40,6 +41,14 @@ export class AccountsService {
     const apiKey = generateApiKey();
     await this.storeKey(this.dataSource.manager, account.id, apiKey);
     return { account, apiKey };
+  }
+
+  /** Changes what is given of an account's name and email; null when there is no such account. */
+  async updateAccount(id: number, changes: { name?: string; email?: string }): Promise<Account | null> {
+    const accounts = this.dataSource.getRepository(Account);
+    const account = await accounts.findOneBy({ id });
+    if (account === null) return null;
+    return accounts.save(Object.assign(account, changes));
   }
 
   /** Revokes a live key; false when no live key has that value. */

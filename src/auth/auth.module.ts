@@ -1,13 +1,11 @@
 import { Module } from '@nestjs/common';
 import { PassportModule } from '@nestjs/passport';
-import { AccountController } from './account.controller';
 import { AccountsService } from './accounts.service';
 import { BearerStrategy } from './bearer.strategy';
 import { RequestAccount } from './request-account';
 
 @Module({
   imports: [PassportModule.register({ session: false })],
-  controllers: [AccountController],
   providers: [AccountsService, BearerStrategy, RequestAccount],
   exports: [AccountsService, RequestAccount],
 })

@@ -7,6 +7,7 @@ import { ClickWriter } from './click-writer';
 
 const VISITOR: VisitorProfile = {
   country: 'GB',
+  city: 'London',
   continent: 'EU',
   os: 'Linux',
   browser: 'Firefox',

@@ -53,7 +53,8 @@ const BATCH_ID_RETENTION = '1 day';
  */
 const CLICK_ROWS = `
   SELECT (e->>0)::int AS link_id, (e->>1)::timestamptz AS created_at, e->>2 AS referrer, e->>3 AS country,
-         e->>4 AS continent, e->>5 AS browser, e->>6 AS operating_system, e->>7 AS device, e->>8 AS language, ord
+         e->>4 AS continent, e->>5 AS browser, e->>6 AS operating_system, e->>7 AS device, e->>8 AS language,
+         e->>9 AS city, ord
     FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS x(e, ord)`;
 
 /**
@@ -73,9 +74,10 @@ const WRITE_BATCH = `
      WHERE c.link_id = d.link_id
     RETURNING c.link_id
   ), recorded AS (
-    INSERT INTO clicks (link_id, created_at, referrer, country, continent, browser, operating_system, device, language)
+    INSERT INTO clicks (link_id, created_at, referrer, country, continent, browser, operating_system, device, language,
+                        city)
     SELECT r.link_id, r.created_at, r.referrer, r.country, r.continent, r.browser, r.operating_system, r.device,
-           r.language
+           r.language, r.city
       FROM rows r
      WHERE r.link_id IN (SELECT link_id FROM counted)
      ORDER BY r.ord
@@ -115,9 +117,10 @@ const CLAIM = `
      WHERE c.link_id = p.link_id
   ), rows AS (${CLICK_ROWS}
   ), recorded AS (
-    INSERT INTO clicks (link_id, created_at, referrer, country, continent, browser, operating_system, device, language)
+    INSERT INTO clicks (link_id, created_at, referrer, country, continent, browser, operating_system, device, language,
+                        city)
     SELECT r.link_id, r.created_at, r.referrer, r.country, r.continent, r.browser, r.operating_system, r.device,
-           r.language
+           r.language, r.city
       FROM rows r CROSS JOIN plan p
      WHERE r.ord <= p.granted
      ORDER BY r.ord
@@ -136,6 +139,7 @@ function tuples(clicks: PendingClick[]): string {
       visitor.os,
       visitor.device,
       visitor.language,
+      visitor.city,
     ]),
   );
 }

@@ -1,5 +1,5 @@
 import type { Request } from 'express';
-import { paginatedEnvelope, requestPath } from './pagination';
+import { pageWindow, paginatedEnvelope, requestPath } from './pagination';
 
 function fakeRequest(originalUrl: string, host = 'sho.rt', protocol = 'https'): Request {
   return {
@@ -27,7 +27,20 @@ describe('paginatedEnvelope', () => {
     ).toEqual({
       data: [],
       links: { first: `${path}?page=1`, last: `${path}?page=1`, prev: null, next: null },
-      meta: { current_page: 1, from: null, last_page: 1, path, per_page: 10, to: null, total: 0 },
+      meta: {
+        current_page: 1,
+        from: null,
+        last_page: 1,
+        links: [
+          { url: null, label: '&laquo; Previous', active: false },
+          { url: `${path}?page=1`, label: '1', active: true },
+          { url: null, label: 'Next &raquo;', active: false },
+        ],
+        path,
+        per_page: 10,
+        to: null,
+        total: 0,
+      },
       status: 200,
     });
   });
@@ -49,6 +62,13 @@ describe('paginatedEnvelope', () => {
       current_page: 2,
       from: 11,
       last_page: 3,
+      links: [
+        { url: `${path}?page=1`, label: '&laquo; Previous', active: false },
+        { url: `${path}?page=1`, label: '1', active: false },
+        { url: `${path}?page=2`, label: '2', active: true },
+        { url: `${path}?page=3`, label: '3', active: false },
+        { url: `${path}?page=3`, label: 'Next &raquo;', active: false },
+      ],
       path,
       per_page: 10,
       to: 20,
@@ -117,5 +137,43 @@ describe('paginatedEnvelope', () => {
       expect(url.searchParams.get('search')).toBe('a&b');
     }
     expect(envelope.meta.path).toBe(path);
+  });
+
+  it('marks no page active beyond the last', () => {
+    const envelope = paginatedEnvelope(
+      fakeRequest('/api/v1/spaces?page=9'),
+      { page: 9, perPage: 10 },
+      { items: [], total: 25 },
+    );
+    expect(envelope.meta.links.map((link) => [link.label, link.active])).toEqual([
+      ['&laquo; Previous', false],
+      ['1', false],
+      ['2', false],
+      ['3', false],
+      ['Next &raquo;', false],
+    ]);
+    expect(envelope.meta.links[0].url).toBe(`${path}?page=8`);
+  });
+});
+
+describe('pageWindow', () => {
+  it('lists every page while there are fewer than 14', () => {
+    expect(pageWindow(1, 1)).toEqual([1]);
+    expect(pageWindow(7, 13)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
+  });
+
+  it('near the start: the first ten, then the last two', () => {
+    expect(pageWindow(1, 14)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, null, 13, 14]);
+    expect(pageWindow(7, 50)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, null, 49, 50]);
+  });
+
+  it('near the end: the first two, then the last ten', () => {
+    expect(pageWindow(44, 50)).toEqual([1, 2, null, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50]);
+    expect(pageWindow(50, 50)).toEqual([1, 2, null, 41, 42, 43, 44, 45, 46, 47, 48, 49, 50]);
+  });
+
+  it('in the middle: both ends and three pages on each side of the current one', () => {
+    expect(pageWindow(8, 50)).toEqual([1, 2, null, 5, 6, 7, 8, 9, 10, 11, null, 49, 50]);
+    expect(pageWindow(25, 50)).toEqual([1, 2, null, 22, 23, 24, 25, 26, 27, 28, null, 49, 50]);
   });
 });

@@ -1,3 +1,4 @@
+import { accessSync, constants, statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { compile as compileProxyTrust } from 'proxy-addr';
 
@@ -38,6 +39,8 @@ export interface AppConfig {
   /** Links kept in each instance's memory for visits; 0 turns the cache off. */
   linkCacheSize: number;
   trustProxy: TrustProxy;
+  /** City database files (MaxMind DB format); undefined: the optional npm package's, where installed. */
+  geoipCityDatabase: string[] | undefined;
   redirectStatus: RedirectStatus;
   logLevel: LogLevel;
   /** When set, `GET /metrics` needs it as a bearer token; unset, the metrics are open. */
@@ -127,6 +130,28 @@ function initialApiKey(env: Env): string | undefined {
   return raw;
 }
 
+/** Comma-separated paths of readable MaxMind DB files (an IPv4 and an IPv6 file, or one for both). */
+function geoipCityDatabase(env: Env): string[] | undefined {
+  const raw = read(env, 'GEOIP_CITY_DATABASE');
+  if (raw === undefined) return undefined;
+  const files = raw
+    .split(',')
+    .map((file) => file.trim())
+    .filter((file) => file !== '');
+  for (const file of files) {
+    try {
+      accessSync(file, constants.R_OK);
+      if (!statSync(file).isFile()) throw new Error('not a file');
+    } catch {
+      throw new ConfigError(
+        'GEOIP_CITY_DATABASE',
+        `must name readable .mmdb files, and "${file}" is not one`,
+      );
+    }
+  }
+  return files;
+}
+
 export function parseTrustProxy(raw: string | undefined): TrustProxy {
   if (raw === undefined || raw === 'false') return false;
   if (raw === 'true') return true;
@@ -192,6 +217,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     clickBufferMax: integer(env, 'CLICK_BUFFER_MAX', 100_000, 100, 10_000_000),
     linkCacheSize: integer(env, 'LINK_CACHE_SIZE', 100_000, 0, 10_000_000),
     trustProxy: parseTrustProxy(read(env, 'TRUST_PROXY')),
+    geoipCityDatabase: geoipCityDatabase(env),
     redirectStatus: redirectStatus as RedirectStatus,
     logLevel: logLevel as LogLevel,
     metricsToken: metricsToken(env),

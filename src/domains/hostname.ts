@@ -1,5 +1,13 @@
 import { domainToASCII } from 'node:url';
 
+/** As phpShort reads a domain name that was sent as a URL: without an http(s) scheme and one trailing slash. */
+export function withoutScheme(value: string): string {
+  return value
+    .trim()
+    .replace(/^https?:\/\//i, '')
+    .replace(/\/$/, '');
+}
+
 const LABEL = /^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$/;
 
 /**

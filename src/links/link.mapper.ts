@@ -13,7 +13,8 @@ export interface LinkResponse {
   short_url: string;
   title: string | null;
   targets_type: string | null;
-  targets: { key: string | null; value: string }[] | null;
+  /** `[{"key", "value"}]`; rotations have no key: `[{"value"}]`, as phpShort sends them. */
+  targets: ({ key: string; value: string } | { value: string })[] | null;
   last_rotation: number | null;
   sensitive_content: 0 | 1;
   privacy: number;
@@ -55,7 +56,9 @@ export function toLinkResponse(link: Link, relations: LinkRelations): LinkRespon
     targets:
       link.targets === null
         ? null
-        : link.targets.map((target) => ({ key: rotations ? null : target.key, value: target.value })),
+        : link.targets.map((target) =>
+            rotations ? { value: target.value } : { key: target.key, value: target.value },
+          ),
     last_rotation: relations.counter.lastRotation,
     sensitive_content: link.sensitiveContent ? 1 : 0,
     privacy: link.privacy,

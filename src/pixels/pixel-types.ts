@@ -1,7 +1,4 @@
-/**
- * The pixel types and what each one's value looks like: a tracking id, never markup. The patterns follow the
- * ids each vendor issues, with room for their variants.
- */
+/** The pixel types, as phpShort names them. */
 export const PIXEL_TYPES = [
   'adroll',
   'bing',
@@ -17,24 +14,23 @@ export const PIXEL_TYPES = [
 
 export type PixelType = (typeof PIXEL_TYPES)[number];
 
-export const PIXEL_VALUE_PATTERNS: Record<PixelType, { pattern: RegExp; example: string }> = {
-  // Advertiser id, optionally with the pixel id: ABCDEFGHIJKLMNOPQRSTUV/WXYZ...
-  adroll: { pattern: /^[A-Z0-9]{16,32}(?:\/[A-Z0-9]{16,32})?$/, example: 'ABCDEFGHIJKLMNOPQRSTUV' },
-  bing: { pattern: /^\d{4,20}$/, example: '12345678' },
-  facebook: { pattern: /^\d{5,20}$/, example: '123456789012345' },
-  'google-ads': { pattern: /^AW-\d{5,15}(?:\/[A-Za-z0-9_-]{1,64})?$/, example: 'AW-123456789' },
-  'google-analytics': { pattern: /^(?:G-[A-Z0-9]{4,16}|UA-\d{4,12}-\d{1,4})$/, example: 'G-ABC123DEF4' },
-  'google-tag-manager': { pattern: /^GTM-[A-Z0-9]{4,12}$/, example: 'GTM-ABC1234' },
-  linkedin: { pattern: /^\d{3,20}$/, example: '1234567' },
-  pinterest: { pattern: /^\d{5,20}$/, example: '2612345678901' },
-  quora: { pattern: /^[a-f0-9]{32}$/, example: '0123456789abcdef0123456789abcdef' },
-  x: { pattern: /^[a-z0-9]{4,12}$/, example: 'o1a2b' },
-};
-
 export function isPixelType(value: unknown): value is PixelType {
   return typeof value === 'string' && (PIXEL_TYPES as readonly string[]).includes(value);
 }
 
-export function isValidPixelValue(type: PixelType, value: string): boolean {
-  return PIXEL_VALUE_PATTERNS[type].pattern.test(value);
+/** Laravel's `alpha_dash`, which phpShort applies to every pixel value: letters, digits, `-` and `_`. */
+const ALPHA_DASH = /^[\p{L}\p{M}\p{N}_-]+$/u;
+
+/**
+ * Why phpShort would refuse a pixel value, or null: a tracking id is letters, digits, `-` and `_` (never markup),
+ * and an AdRoll value joins its two ids, `ADVID-PIXID`. Each template writes the value as its vendor wants it
+ * (Google Ads: `AW-` and the bare number).
+ */
+export function pixelValueError(type: PixelType, value: string): string | null {
+  if (!ALPHA_DASH.test(value)) {
+    return 'The value field must only contain letters, numbers, dashes, and underscores.';
+  }
+  // phpShort's own rule: a dash, and not in first place.
+  if (type === 'adroll' && value.indexOf('-') < 1) return 'The value must be in ADVID-PIXID format.';
+  return null;
 }

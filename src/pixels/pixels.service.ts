@@ -10,7 +10,7 @@ import type { PixelListQueryDto } from './dto/pixel-list-query.dto';
 import type { CreatePixelDto, UpdatePixelDto } from './dto/pixel.dto';
 import { PIXEL_NAME_UNIQUE, Pixel } from './pixel.entity';
 import { toPixelResponse, type PixelResponse } from './pixel.mapper';
-import { isPixelType, isValidPixelValue, PIXEL_VALUE_PATTERNS } from './pixel-types';
+import { isPixelType, pixelValueError } from './pixel-types';
 
 @Injectable()
 export class PixelsService {
@@ -96,10 +96,6 @@ export class PixelsService {
 
 function assertValue(type: string, value: string): void {
   if (!isPixelType(type)) throw ValidationFailedException.of('type', 'The selected type is invalid.');
-  if (!isValidPixelValue(type, value)) {
-    throw ValidationFailedException.of(
-      'value',
-      `The value field must be a ${type} id such as ${PIXEL_VALUE_PATTERNS[type].example}.`,
-    );
-  }
+  const error = pixelValueError(type, value);
+  if (error !== null) throw ValidationFailedException.of('value', error);
 }

@@ -149,7 +149,7 @@ export class LeanRedirect {
       userAgent: request.headers['user-agent'],
       acceptLanguage: request.headers['accept-language'],
       referer: request.headers.referer,
-      country: this.geoip.countryOf(address),
+      ...this.geoip.locate(address),
     });
     if (!isCounted(visitor, request.method))
       return this.redirect(request, response, link, visitor, null, query, started, 'bot');

@@ -2,80 +2,63 @@ import type { PixelResponse } from '../pixels/pixel.mapper';
 import type { PixelType } from '../pixels/pixel-types';
 import { escapeHtml, type PageOptions } from './pages';
 
-/** Where the service serves the starter of script-based pixels. */
+/** Where the service serves the script that starts every vendor's tag, as phpShort's templates do inline. */
 export const PIXELS_SCRIPT_PATH = '/assets/pixels.js';
+
+/** The host each vendor's tag loads its script from (see assets/pixels.js). */
+const SCRIPT_HOSTS: Record<PixelType, string> = {
+  adroll: 'https://s.adroll.com',
+  bing: 'https://bat.bing.com',
+  facebook: 'https://connect.facebook.net',
+  'google-ads': 'https://www.googletagmanager.com',
+  'google-analytics': 'https://www.googletagmanager.com',
+  'google-tag-manager': 'https://www.googletagmanager.com',
+  linkedin: 'https://snap.licdn.com',
+  pinterest: 'https://s.pinimg.com',
+  quora: 'https://a.quora.com',
+  x: 'https://static.ads-twitter.com',
+};
 
 const image = (src: string) => `<img src="${escapeHtml(src)}" width="1" height="1" alt="" />`;
 
-/** The no-script form of each vendor's pixel: one image request, where the vendor offers one. */
-const IMAGE_PIXELS: Partial<Record<PixelType, (id: string) => string>> = {
-  facebook: (id) => `https://www.facebook.com/tr?id=${encodeURIComponent(id)}&ev=PageView&noscript=1`,
-  linkedin: (id) => `https://px.ads.linkedin.com/collect/?pid=${encodeURIComponent(id)}&fmt=gif`,
-  pinterest: (id) => `https://ct.pinterest.com/v3/?tid=${encodeURIComponent(id)}&event=pagevisit&noscript=1`,
-  quora: (id) => `https://q.quora.com/_/ad/${encodeURIComponent(id)}/pixel?tag=ViewContent&noscript=1`,
-  x: (id) => `https://analytics.twitter.com/i/adsct?txn_id=${encodeURIComponent(id)}&p_id=Twitter`,
-  bing: (id) => `https://bat.bing.com/action/0?ti=${encodeURIComponent(id)}&Ver=2`,
+/** What each template has for a browser without JavaScript, where its vendor offers something. */
+const NO_SCRIPT: Partial<Record<PixelType, (id: string) => string>> = {
+  bing: (id) => image(`https://bat.bing.com/action/0?ti=${id}&Ver=2`),
+  facebook: (id) => image(`https://www.facebook.com/tr?id=${id}&ev=PageView&noscript=1`),
+  'google-tag-manager': (id) =>
+    `<iframe src="${escapeHtml(`https://www.googletagmanager.com/ns.html?id=${id}`)}" width="0" height="0" title="Google Tag Manager" hidden></iframe>`,
+  linkedin: (id) => image(`https://px.ads.linkedin.com/collect/?pid=${id}&fmt=gif`),
+  pinterest: (id) => image(`https://ct.pinterest.com/v3/?event=init&tid=${id}&noscript=1`),
+  quora: (id) => image(`https://q.quora.com/_/ad/${id}/pixel?tag=ViewContent&noscript=1`),
+  x: (id) => image(`https://analytics.twitter.com/i/adsct?txn_id=${id}&p_id=Twitter`),
 };
 
-const IMAGE_HOSTS: Partial<Record<PixelType, string>> = {
-  facebook: 'https://www.facebook.com',
-  linkedin: 'https://px.ads.linkedin.com',
-  pinterest: 'https://ct.pinterest.com',
-  quora: 'https://q.quora.com',
-  x: 'https://analytics.twitter.com',
-  bing: 'https://bat.bing.com',
-};
-
-/** The markup that loads a link's pixels, and the sources its Content-Security-Policy must allow. */
+/**
+ * The markup that loads a link's pixels as phpShort's templates do (each vendor's tag, and its no-script image or
+ * frame), and the sources its Content-Security-Policy must allow. The tags are started by the service's own
+ * script from the pixels in a data attribute, so that the policy stays free of inline scripts.
+ */
 export function pixelMarkup(pixels: PixelResponse[]): {
   html: string;
   allow: NonNullable<PageOptions['allow']>;
 } {
-  const parts: string[] = [];
-  const images = new Set<string>();
-  const scripts = new Set<string>();
-  const frames = new Set<string>();
-  const gtagIds: string[] = [];
-  let adroll: string | null = null;
-
-  for (const pixel of pixels) {
-    const type = pixel.type as PixelType;
-    const imageUrl = IMAGE_PIXELS[type];
-    if (imageUrl !== undefined) {
-      parts.push(image(imageUrl(pixel.value)));
-      images.add(IMAGE_HOSTS[type]!);
-    } else if (type === 'google-tag-manager') {
-      const src = `https://www.googletagmanager.com/ns.html?id=${encodeURIComponent(pixel.value)}`;
-      parts.push(
-        `<iframe src="${escapeHtml(src)}" width="0" height="0" title="Google Tag Manager" hidden></iframe>`,
-      );
-      frames.add('https://www.googletagmanager.com');
-    } else if (type === 'google-analytics' || type === 'google-ads') {
-      if (gtagIds.length === 0) {
-        const src = `https://www.googletagmanager.com/gtag/js?id=${encodeURIComponent(pixel.value)}`;
-        parts.push(`<script async src="${escapeHtml(src)}"></script>`);
-      }
-      gtagIds.push(pixel.value);
-      scripts.add('https://www.googletagmanager.com');
-    } else if (type === 'adroll' && adroll === null) {
-      adroll = pixel.value;
-      parts.push('<script async src="https://s.adroll.com/j/roundtrip.js"></script>');
-      scripts.add('https://s.adroll.com');
-    }
+  if (pixels.length === 0) return { html: '', allow: {} };
+  const tags = pixels.map((pixel) => ({ type: pixel.type as PixelType, value: pixel.value }));
+  const fallbacks = tags
+    .map(({ type, value }) => NO_SCRIPT[type]?.(encodeURIComponent(value)))
+    .filter((markup): markup is string => markup !== undefined);
+  const parts = [
+    `<script src="${PIXELS_SCRIPT_PATH}" data-pixels="${escapeHtml(JSON.stringify(tags))}"></script>`,
+  ];
+  if (fallbacks.length > 0) parts.push(`<noscript>${fallbacks.join('')}</noscript>`);
+  const allow: NonNullable<PageOptions['allow']> = {
+    'script-src': ["'self'", ...new Set(tags.map(({ type }) => SCRIPT_HOSTS[type]))],
+    // The vendors' scripts report back to hosts of their own, with images and requests.
+    'img-src': ['https:'],
+    'connect-src': ['https:'],
+  };
+  if (tags.some(({ type }) => type === 'google-tag-manager')) {
+    allow['frame-src'] = ['https://www.googletagmanager.com'];
   }
-  if (gtagIds.length > 0 || adroll !== null) {
-    parts.push(
-      `<script src="${PIXELS_SCRIPT_PATH}" data-gtag="${escapeHtml(gtagIds.join(' '))}" data-adroll="${escapeHtml(adroll ?? '')}"></script>`,
-    );
-    scripts.add("'self'");
-  }
-  const allow: NonNullable<PageOptions['allow']> = { 'img-src': [...images] };
-  if (scripts.size > 0) {
-    allow['script-src'] = [...scripts];
-    // The vendors' scripts report back to their own hosts.
-    allow['connect-src'] = ['https:'];
-    allow['img-src'] = [...images, 'https:'];
-  }
-  if (frames.size > 0) allow['frame-src'] = [...frames];
   return { html: parts.join('\n'), allow };
 }

@@ -7,13 +7,16 @@ import { dataEnvelope } from '../common/envelope';
 import { verifySecret } from '../common/secret-hash';
 import { LinkPrivacy, type Link } from '../links/link.entity';
 import { LinksService } from '../links/links.service';
-import { STATS_NAMES, type StatsName } from '../stats/dto/stats-query.dto';
+import type { StatsDimension } from '../stats/dto/stats-query.dto';
 import { statsRange, StatsService, type StatsRow } from '../stats/stats.service';
 import { AttemptLimiter } from './attempt-limiter';
 import { escapeHtml, Pages } from './pages';
 import { VisitsService } from './visits.service';
 
-const DIMENSION_TITLES: Record<Exclude<StatsName, 'clicks'>, string> = {
+/** The dimensions the page shows (the city is not among them yet). */
+type PageDimension = Exclude<StatsDimension, 'city'>;
+
+const DIMENSION_TITLES: Record<PageDimension, string> = {
   referrer: 'Referrers',
   country: 'Countries',
   continent: 'Continents',
@@ -31,7 +34,7 @@ interface PublicStats {
   to: string;
   clicks: number;
   days: StatsRow[];
-  dimensions: Record<Exclude<StatsName, 'clicks'>, StatsRow[]>;
+  dimensions: Record<PageDimension, StatsRow[]>;
 }
 
 function day(date: Date): string {
@@ -151,7 +154,7 @@ export class StatsPageService {
     const range = statsRange(null, null);
     const first = { page: 1, perPage: 100 };
     const top = { page: 1, perPage: TOP };
-    const names = STATS_NAMES.filter((name): name is Exclude<StatsName, 'clicks'> => name !== 'clicks');
+    const names = Object.keys(DIMENSION_TITLES) as PageDimension[];
     const [days, clicks, ...lists] = await Promise.all([
       this.stats.query(link.id, 'clicks', range, first),
       this.stats.total(link.id, range),

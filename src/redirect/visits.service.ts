@@ -284,7 +284,7 @@ export class VisitsService {
       userAgent: request.headers['user-agent'],
       acceptLanguage: request.headers['accept-language'],
       referer: referrer,
-      country: this.geoip.countryOf(request.ip),
+      ...this.geoip.locate(request.ip),
     });
   }
 

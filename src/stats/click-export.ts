@@ -18,6 +18,7 @@ const CLICK_COLUMNS = [
   'created_at',
   'referrer',
   'country',
+  'city',
   'continent',
   'browser',
   'operating_system',

@@ -21,6 +21,10 @@ export class Click {
   @Column({ type: 'varchar', length: 2, nullable: true })
   country!: string | null;
 
+  /** The city's name (its country is `country`), where a city database is installed. */
+  @Column({ type: 'varchar', length: 128, nullable: true })
+  city!: string | null;
+
   @Column({ type: 'varchar', length: 2, nullable: true })
   continent!: string | null;
 

@@ -1,6 +1,6 @@
 import { ValidationFailedException } from '../common/exceptions';
 import { parseDay } from './dto/stats-query.dto';
-import { DEFAULT_RANGE_DAYS, statsRange } from './stats.service';
+import { clickBucket, dayOf, DEFAULT_RANGE_DAYS, defaultOrder, statsRange } from './stats.service';
 
 const DAY_MS = 86_400_000;
 const utc = (day: string) => new Date(`${day}T00:00:00.000Z`);
@@ -79,11 +79,54 @@ describe('statsRange', () => {
     });
   });
 
-  it('refuses more than 3660 days, and takes 3660', () => {
-    const from = utc('2016-01-01');
-    expect(statsRange(from, new Date(from.getTime() + 3659 * DAY_MS)).from).toEqual(from);
-    expect(fieldsOf(() => statsRange(from, new Date(from.getTime() + 3660 * DAY_MS)))).toEqual({
-      from: ['The range must not be longer than 3660 days.'],
+  it('starts at the given first day when only the end is given, and no later than the end', () => {
+    expect(statsRange(null, utc('2026-01-31'), utc('2025-06-01'))).toEqual({
+      from: utc('2025-06-01'),
+      to: utc('2026-01-31'),
     });
+    expect(statsRange(null, utc('2026-01-31'), utc('2026-02-10'))).toEqual({
+      from: utc('2026-01-31'),
+      to: utc('2026-01-31'),
+    });
+    // A start that is given wins, and is checked.
+    expect(statsRange(utc('2026-01-30'), utc('2026-01-31'), utc('2020-01-01')).from).toEqual(
+      utc('2026-01-30'),
+    );
+  });
+
+  it("refuses more than phpShort's 36500 days, and takes 36500", () => {
+    const from = utc('1926-01-01');
+    expect(statsRange(from, new Date(from.getTime() + 36_499 * DAY_MS)).from).toEqual(from);
+    expect(fieldsOf(() => statsRange(from, new Date(from.getTime() + 36_500 * DAY_MS)))).toEqual({
+      from: ['The range must not be longer than 36500 days.'],
+    });
+  });
+});
+
+describe('clickBucket', () => {
+  it.each([
+    ['2026-01-10', '2026-01-10', 'hour'],
+    ['2026-01-10', '2026-01-11', 'day'],
+    ['2026-01-01', '2026-03-31', 'day'],
+    ['2026-01-01', '2026-04-01', 'month'],
+    ['2025-01-01', '2026-12-31', 'month'],
+    ['2025-01-01', '2027-01-01', 'year'],
+  ])('%s to %s: per %s, as phpShort counts', (from, to, bucket) => {
+    expect(clickBucket({ from: utc(from), to: utc(to) })).toBe(bucket);
+  });
+});
+
+describe('defaultOrder', () => {
+  it('lists clicks over time oldest first, and other values most frequent first', () => {
+    expect(defaultOrder('click')).toEqual({ sortBy: 'value', direction: 'asc' });
+    expect(defaultOrder('clicks')).toEqual({ sortBy: 'value', direction: 'asc' });
+    expect(defaultOrder('city')).toEqual({ sortBy: 'count', direction: 'desc' });
+  });
+});
+
+describe('dayOf', () => {
+  it('is the UTC day of a moment', () => {
+    expect(dayOf(new Date('2026-01-10T23:59:59.999Z'))).toEqual(utc('2026-01-10'));
+    expect(dayOf(new Date('2026-01-11T00:00:00Z'))).toEqual(utc('2026-01-11'));
   });
 });

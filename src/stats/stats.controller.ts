@@ -1,13 +1,12 @@
-import { Controller, Get, Param, Query, Req } from '@nestjs/common';
+import { Controller, Get, Param, Query } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
-import type { Request } from 'express';
 import type { Account } from '../auth/account.entity';
 import { CurrentAccount } from '../auth/current-account.decorator';
+import { dataEnvelope } from '../common/envelope';
 import { IdPipe } from '../common/id.pipe';
-import { paginatedEnvelope } from '../common/pagination';
 import { LinksService } from '../links/links.service';
 import { StatsQueryDto } from './dto/stats-query.dto';
-import { statsRange, StatsService } from './stats.service';
+import { dayOf, defaultOrder, statsRange, StatsService } from './stats.service';
 
 @ApiTags('stats')
 @ApiBearerAuth()
@@ -18,21 +17,25 @@ export class StatsController {
     private readonly links: LinksService,
   ) {}
 
-  /** `[{"value", "count"}]`: clicks per day, or per value of a dimension, highest first. */
+  /**
+   * As phpShort answers it: `{"data": [{"value", "count"}], "status": 200}`, every value that has clicks, in one
+   * list. `click`: per hour, day, month or year, oldest first; a dimension: highest count first.
+   */
   @Get(':linkId')
   async show(
     @CurrentAccount() account: Account,
     @Param('linkId', IdPipe) linkId: number,
     @Query() query: StatsQueryDto,
-    @Req() request: Request,
   ) {
     const link = await this.links.find(account.id, linkId);
-    const range = statsRange(query.from, query.to);
-    const page = query.pageRequest();
-    return paginatedEnvelope(
-      request,
-      page,
-      await this.stats.query(link.id, query.name ?? 'clicks', range, page),
-    );
+    const range = statsRange(query.from, query.to, dayOf(link.createdAt));
+    const name = query.name ?? 'click';
+    const order = defaultOrder(name);
+    const rows = await this.stats.report(link.id, name, range, {
+      search: query.search ?? null,
+      sortBy: query.sort_by ?? order.sortBy,
+      direction: query.sort ?? order.direction,
+    });
+    return dataEnvelope(rows);
   }
 }

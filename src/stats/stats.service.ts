@@ -3,8 +3,11 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ClickWriter } from '../clicks/click-writer';
 import { ValidationFailedException } from '../common/exceptions';
+import type { SortDirection } from '../common/list-query.dto';
 import type { Page, PageRequest } from '../common/pagination';
-import type { StatsName } from './dto/stats-query.dto';
+import { substringPattern } from '../common/search';
+import { COUNTRY_NAMES } from '../targeting/allowed-values';
+import type { StatsDimension, StatsName, StatsSortBy } from './dto/stats-query.dto';
 
 export interface StatsRow {
   value: string | null;
@@ -17,17 +20,29 @@ export interface StatsRange {
   to: Date;
 }
 
+/** What a stats answer keeps, and in which order. */
+export interface StatsOrder {
+  /** Only the values that contain it, in any case; null for all. */
+  search: string | null;
+  sortBy: StatsSortBy;
+  direction: SortDirection;
+}
+
+/** How clicks over time are counted: per hour, day, month or year, by the length of the range. */
+export type ClickBucket = 'hour' | 'day' | 'month' | 'year';
+
 const DAY_MS = 86_400_000;
 export const DEFAULT_RANGE_DAYS = 30;
 /** Dates are written with four-digit years, in the API and in SQL: 9999-12-31 is the last day there is. */
 const LAST_DAY = new Date(Date.UTC(9999, 11, 31));
-/** Ten years of days is the most a per-day series lists. */
-const MAX_RANGE_DAYS = 3660;
+/** phpShort's longest range: a hundred years of days. */
+const MAX_RANGE_DAYS = 36_500;
 
-/** Columns of `clicks` by dimension name: a closed set, never client text, in the SQL. */
-const DIMENSIONS: Record<Exclude<StatsName, 'clicks'>, string> = {
+/** Raw columns of `clicks` by dimension, for the public page: a closed set, never client text, in the SQL. */
+const COLUMNS: Record<StatsDimension, string> = {
   referrer: 'referrer',
   country: 'country',
+  city: 'city',
   continent: 'continent',
   browser: 'browser',
   operating_system: 'operating_system',
@@ -35,15 +50,58 @@ const DIMENSIONS: Record<Exclude<StatsName, 'clicks'>, string> = {
   language: 'language',
 };
 
+/**
+ * Each dimension's value as phpShort writes it, from the stored codes: a country as `GB:United Kingdom`, a city
+ * as `GB:London`, a device in lower case. `$names` is the country names' JSON.
+ */
+const PHPSHORT_VALUES: Record<StatsDimension, string> = {
+  ...COLUMNS,
+  country: `country || ':' || COALESCE($names::jsonb ->> country, country)`,
+  city: `country || ':' || city`,
+  device: 'lower(device)',
+};
+
+/** Each bucket as phpShort names it (`Y-m-d H`, `Y-m-d`, `Y-m`, `Y`), in UTC: text that sorts as time does. */
+const BUCKET_FORMATS: Record<ClickBucket, string> = {
+  hour: 'YYYY-MM-DD HH24',
+  day: 'YYYY-MM-DD',
+  month: 'YYYY-MM',
+  year: 'YYYY',
+};
+
+const COUNTRY_NAMES_JSON = JSON.stringify(COUNTRY_NAMES);
+
+/**
+ * Cities are listed only where they are known: every city is unknown without a city database, and the list is
+ * then empty rather than one null.
+ */
+const KNOWN_ONLY: Partial<Record<StatsDimension, string>> = { city: 'AND city IS NOT NULL' };
+
 function today(): Date {
   const now = new Date();
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
 }
 
-/** The requested days: by default the last 30, today included. */
-export function statsRange(from: Date | null | undefined, to: Date | null | undefined): StatsRange {
+/** The UTC day a moment falls on. */
+export function dayOf(moment: Date): Date {
+  return new Date(Date.UTC(moment.getUTCFullYear(), moment.getUTCMonth(), moment.getUTCDate()));
+}
+
+/**
+ * The requested days, both included: by default up to today, from `firstDay` (no later than the last day) or
+ * else the last 30 days.
+ */
+export function statsRange(
+  from: Date | null | undefined,
+  to: Date | null | undefined,
+  firstDay?: Date,
+): StatsRange {
   const last = to ?? today();
-  const first = from ?? new Date(last.getTime() - (DEFAULT_RANGE_DAYS - 1) * DAY_MS);
+  const first =
+    from ??
+    (firstDay === undefined
+      ? new Date(last.getTime() - (DEFAULT_RANGE_DAYS - 1) * DAY_MS)
+      : new Date(Math.min(firstDay.getTime(), last.getTime())));
   if (first > last)
     throw ValidationFailedException.of('from', 'The from field must be a date before or equal to to.');
   // The range ends at midnight after `to`, which must still be a date of the four-digit years.
@@ -56,6 +114,22 @@ export function statsRange(from: Date | null | undefined, to: Date | null | unde
   return { from: first, to: last };
 }
 
+/** phpShort's buckets: hours for one day, days under 90 days, months under 730, years beyond. */
+export function clickBucket(range: StatsRange): ClickBucket {
+  const days = Math.round((range.to.getTime() - range.from.getTime()) / DAY_MS);
+  if (days < 1) return 'hour';
+  if (days < 90) return 'day';
+  if (days < 730) return 'month';
+  return 'year';
+}
+
+/** What phpShort answers when nothing is asked: clicks over time oldest first, other values most frequent first. */
+export function defaultOrder(name: StatsName): Pick<StatsOrder, 'sortBy' | 'direction'> {
+  return name === 'click' || name === 'clicks'
+    ? { sortBy: 'value', direction: 'asc' }
+    : { sortBy: 'count', direction: 'desc' };
+}
+
 @Injectable()
 export class StatsService {
   constructor(
@@ -63,14 +137,57 @@ export class StatsService {
     private readonly clicks: ClickWriter,
   ) {}
 
-  /** Clicks per day (every day of the range, oldest first), or counts per value of a dimension (highest first). */
+  /**
+   * The stats API's answer, as phpShort gives it: every value that has clicks in the range, with its count. For
+   * `click`, the clicks per hour, day, month or year (see {@link clickBucket}); for a dimension, its values as
+   * phpShort writes them (null where unknown, except cities, listed only where known). Values are searched and sorted as text, in any case: by value with
+   * MySQL's order of nulls (first ascending, last descending); by count with equal counts by value, unknown last.
+   */
+  async report(linkId: number, name: StatsName, range: StatsRange, order: StatsOrder): Promise<StatsRow[]> {
+    // Every visit this instance answered is counted in what it reports.
+    await this.clicks.settle([linkId]);
+    const end = new Date(range.to.getTime() + DAY_MS);
+    const params: unknown[] = [linkId, range.from.toISOString(), end.toISOString()];
+    const parameter = (value: unknown) => `$${params.push(value)}`;
+    let value: string;
+    let known = '';
+    if (name === 'click' || name === 'clicks') {
+      value = `to_char(created_at AT TIME ZONE 'UTC', '${BUCKET_FORMATS[clickBucket(range)]}')`;
+    } else {
+      value = PHPSHORT_VALUES[name];
+      if (value.includes('$names')) value = value.replace('$names', parameter(COUNTRY_NAMES_JSON));
+      known = KNOWN_ONLY[name] ?? '';
+    }
+    const search =
+      order.search === null
+        ? ''
+        : `WHERE value ILIKE ${parameter(substringPattern(order.search))} ESCAPE '\\'`;
+    const direction = order.direction === 'asc' ? 'ASC NULLS FIRST' : 'DESC NULLS LAST';
+    const sort =
+      order.sortBy === 'count'
+        ? `count ${order.direction === 'asc' ? 'ASC' : 'DESC'}, lower(value) ASC NULLS LAST, value ASC`
+        : `lower(value) ${direction}, value ${direction}`;
+    return this.dataSource.query<StatsRow[]>(
+      `SELECT value, count(*)::int AS count
+         FROM (SELECT ${value} AS value FROM clicks
+                WHERE link_id = $1 AND created_at >= $2 AND created_at < $3 ${known}) click
+        ${search}
+        GROUP BY value
+        ORDER BY ${sort}`,
+      params,
+    );
+  }
+
+  /**
+   * The raw rows, for the public stats page: clicks per day (every day of the range, oldest first), or counts per
+   * stored value of a dimension (country `GB`, language `en`, city `London`; highest first).
+   */
   async query(
     linkId: number,
-    name: StatsName,
+    name: 'clicks' | StatsDimension,
     range: StatsRange,
     page: PageRequest,
   ): Promise<Page<StatsRow>> {
-    // Every visit this instance answered is counted in what it reports.
     await this.clicks.settle([linkId]);
     const offset = (page.page - 1) * page.perPage;
     const end = new Date(range.to.getTime() + DAY_MS);
@@ -87,7 +204,7 @@ export class StatsService {
       );
       return { items: rows.map((row) => ({ value: row.day, count: row.count })), total: days };
     }
-    const column = DIMENSIONS[name];
+    const column = COLUMNS[name];
     const rows: { value: string | null; count: number; total: number }[] = await this.dataSource.query(
       `SELECT ${column} AS value, count(*)::int AS count, (count(*) OVER ())::int AS total
          FROM clicks

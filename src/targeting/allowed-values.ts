@@ -69,6 +69,11 @@ export function continentOf(countryCode: string): Continent | null {
   return data === undefined ? null : (data.continent as Continent);
 }
 
+/** Every country's English name by its ISO 3166-1 alpha-2 code, as phpShort writes stats values. */
+export const COUNTRY_NAMES: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(countryData as Record<string, { name: string }>).map(([code, data]) => [code, data.name]),
+);
+
 export function isLanguageCode(code: string): boolean {
   return /^[a-z]{2}$/.test(code) && ISO6391.validate(code);
 }

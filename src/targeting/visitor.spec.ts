@@ -29,6 +29,7 @@ function profile(userAgent: string | undefined, extra: Partial<Parameters<typeof
     acceptLanguage: undefined,
     referer: undefined,
     country: null,
+    city: null,
     ...extra,
   });
 }
@@ -76,6 +77,7 @@ describe('profileVisitor', () => {
 describe('matchTarget', () => {
   const visitor: VisitorProfile = {
     country: 'US',
+    city: null,
     continent: 'NA',
     os: 'Ubuntu',
     browser: 'Firefox',

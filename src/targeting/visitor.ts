@@ -5,6 +5,8 @@ import { continentOf, isLanguageCode, type Continent } from './allowed-values';
 /** What targeting and click records know of a visitor. Never the IP address itself. */
 export interface VisitorProfile {
   country: string | null;
+  /** The city's name, where a city database is installed. */
+  city: string | null;
   continent: Continent | null;
   /** One of the spec's operating systems, or null. */
   os: string | null;
@@ -26,6 +28,8 @@ export interface VisitorRequest {
   referer: string | undefined;
   /** ISO 3166-1 alpha-2 of the client address, or null when unknown. */
   country: string | null;
+  /** The city of the client address, or null when unknown. */
+  city: string | null;
 }
 
 const OS_NAMES: Record<string, string> = {
@@ -157,6 +161,7 @@ export function profileVisitor(request: VisitorRequest): VisitorProfile {
   const agent = agentProfile(request.userAgent ?? '');
   return {
     country: request.country,
+    city: request.city,
     continent: request.country === null ? null : continentOf(request.country),
     os: agent.os,
     browser: agent.browser,

@@ -27,3 +27,20 @@ export function apiClient(app: () => TestApp) {
 
   return { call, form, json };
 }
+
+/**
+ * Laravel's `meta.links` for a list of fewer than 14 pages: previous, every page, next. `query` is what a link
+ * carries before `page=` (`search=x&`).
+ */
+export function metaLinks(path: string, current: number, lastPage: number, query = '') {
+  const url = (page: number) => `${path}?${query}page=${page}`;
+  return [
+    { url: current > 1 ? url(current - 1) : null, label: '&laquo; Previous', active: false },
+    ...Array.from({ length: lastPage }, (_, index) => ({
+      url: url(index + 1),
+      label: String(index + 1),
+      active: index + 1 === current,
+    })),
+    { url: current < lastPage ? url(current + 1) : null, label: 'Next &raquo;', active: false },
+  ];
+}

@@ -53,7 +53,7 @@ export interface LinkData {
   short_url: string;
   title: string | null;
   targets_type: string | null;
-  targets: { key: string | null; value: string }[] | null;
+  targets: ({ key: string; value: string } | { value: string })[] | null;
   last_rotation: number | null;
   clicks: number;
   clicks_limit: number | null;
@@ -91,6 +91,7 @@ export interface ClickRow {
   created_at: Date;
   referrer: string | null;
   country: string | null;
+  city: string | null;
   continent: string | null;
   browser: string | null;
   operating_system: string | null;

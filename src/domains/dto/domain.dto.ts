@@ -1,14 +1,16 @@
 import { Transform } from 'class-transformer';
 import { IsString, ValidateBy } from 'class-validator';
 import { FormUrl, Nullable, Optional, Required } from '../../common/validation';
-import { canonicalHost } from '../hostname';
+import { canonicalHost, withoutScheme } from '../hostname';
 
 export class CreateDomainDto {
-  /** A hostname such as `sho.rt`, optionally with a port; unique across the service. */
+  /** A hostname such as `sho.rt`, optionally with a port (`https://sho.rt/` is read as `sho.rt`); unique across the service. */
   @Required()
-  @Transform(({ value }: { value: unknown }) =>
-    typeof value === 'string' && value.trim() === '' ? null : value,
-  )
+  @Transform(({ value }: { value: unknown }) => {
+    if (typeof value !== 'string') return value;
+    const name = withoutScheme(value);
+    return name === '' ? null : name;
+  })
   // Decorators apply bottom-up: IsString, last here, is checked first, so a number reads "must be a string".
   @ValidateBy(
     {
