@@ -27,6 +27,22 @@ export function requestIdMiddleware(
 }
 
 /**
+ * The level of a request's log line: errors for 5xx; `warn` for an API client's 4xx, which an operator may have
+ * to look into; `info` for a visitor's 4xx (an unknown or expired link, a wrong password, a rate limit), which is
+ * the normal course of a public service and must not bury the warnings that need the operator.
+ */
+export function requestLogLevel(
+  request: IncomingMessage,
+  response: ServerResponse,
+  error?: Error,
+): 'error' | 'warn' | 'info' {
+  if (error !== undefined || response.statusCode >= 500) return 'error';
+  if (response.statusCode < 400) return 'info';
+  const path = (request.url ?? '').split('?')[0];
+  return path === '/api' || path.startsWith('/api/') ? 'warn' : 'info';
+}
+
+/**
  * Structured request logs: one line a request with its id (a caller's X-Request-Id when it is sane, else a new
  * one, echoed back), never the Authorization header or cookies.
  */
@@ -39,12 +55,7 @@ export function loggerParams(config: AppConfig): Params {
         paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
         censor: '[redacted]',
       },
-      customLogLevel: (_request, response, error) =>
-        error !== undefined || response.statusCode >= 500
-          ? 'error'
-          : response.statusCode >= 400
-            ? 'warn'
-            : 'info',
+      customLogLevel: requestLogLevel,
       // Query strings are kept out of the log: a client may put anything there.
       serializers: {
         req: (request: { id: unknown; method: string; url: string }) => ({
