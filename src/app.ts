@@ -2,13 +2,16 @@ import { type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { Express, NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
+import { dirname } from 'node:path';
 import { Logger } from 'nestjs-pino';
 import { AppModule } from './app.module';
 import { requestIdMiddleware } from './common/logger';
 import { warnOfUntrustedProxy } from './common/proxy-warning';
 import type { AppConfig } from './config/app-config';
 import { APP_CONFIG } from './config/config.module';
+import { DOCS_ASSETS_PATH, DocsUi } from './docs/docs-ui';
 import { LeanRedirect } from './redirect/lean-redirect';
 
 /**
@@ -40,7 +43,19 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
       .addBearerAuth()
       .build(),
   );
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
+  // The documents from Nest's module; the UI from the service itself (see DocsUi).
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', ui: false });
+  const docs = new DocsUi(`${config.appName} API`, dirname(require.resolve('swagger-ui-dist/package.json')));
+  const http = app.getHttpAdapter().getInstance() as Pick<Express, 'get'>;
+  http.get('/docs', (request: Request, response: Response) => docs.sendPage(request, response));
+  http.get(
+    `${DOCS_ASSETS_PATH}/:name`,
+    (request: Request<{ name: string }>, response: Response, next: NextFunction) => {
+      docs.sendAsset(request, response, request.params.name).then((sent) => {
+        if (!sent) next();
+      }, next);
+    },
+  );
   return app;
 }
 

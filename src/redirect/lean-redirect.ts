@@ -33,7 +33,6 @@ const ALIAS_PATH = /^\/([A-Za-z0-9_-]{1,255})$/;
 export class LeanRedirect {
   private readonly logger = new Logger(LeanRedirect.name);
   private readonly logEach: boolean;
-  private readonly expiredPage: { headers: Record<string, string>; body: string };
 
   constructor(
     private readonly domains: DomainsService,
@@ -41,10 +40,9 @@ export class LeanRedirect {
     private readonly clicks: ClickWriter,
     private readonly geoip: GeoIp,
     private readonly limit: VisitorRateLimit,
-    pages: Pages,
+    private readonly pages: Pages,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    this.expiredPage = pages.expiredPage();
     // No line per redirect unless the operator asks for debug logs.
     this.logEach = config.logLevel === 'debug' || config.logLevel === 'trace';
   }
@@ -171,7 +169,8 @@ export class LeanRedirect {
       response.end();
       return true;
     }
-    const page = this.expiredPage;
+    // Made once per language, then served from memory.
+    const page = this.pages.expiredPage(request.headers['accept-language']);
     response.writeHead(410, page.headers);
     response.end(request.method === 'HEAD' ? undefined : page.body);
     return true;
