@@ -60,8 +60,8 @@ function chosenRange(request: Request): StatsRangeChoice | null {
 
 /** The days of a period, today included; "all" from the day the link was made. */
 export function periodOf(choice: StatsRangeChoice, createdAt: Date, last: Date = today()): StatsRange {
-  const days =
-    choice === 'all' ? Math.floor((last.getTime() - createdAt.getTime()) / DAY_MS) + 1 : Number(choice);
+  const created = Date.UTC(createdAt.getUTCFullYear(), createdAt.getUTCMonth(), createdAt.getUTCDate());
+  const days = choice === 'all' ? Math.round((last.getTime() - created) / DAY_MS) + 1 : Number(choice);
   const count = Math.min(MAX_DAYS, Math.max(1, days));
   return { from: new Date(last.getTime() - (count - 1) * DAY_MS), to: last };
 }

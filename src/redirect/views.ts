@@ -1,5 +1,6 @@
 import { html, type Html } from '../common/html';
 import type { Page } from './pages';
+import { PIXELS_SCRIPT_PATH } from './pixel-markup';
 import { statsPage } from './stats-view';
 import type { Translator } from './translator';
 
@@ -124,17 +125,23 @@ export const views = {
     };
   },
 
-  /** The page that loads a link's pixels, then forwards (a meta refresh, so it works without JavaScript). */
+  /**
+   * The page that loads a link's pixels, then forwards: the service's own script forwards once they have loaded;
+   * without JavaScript, an immediate refresh does (a delayed one would be a timed change of page, which WCAG
+   * 2.2.1 rules out).
+   */
   pixels(t: Translator, input: { destination: string; pixels: Html; allow: Page['allow'] }): Page {
     const link = html`<a class="url" href="${input.destination}">${input.destination}</a>`;
+    const scripts = input.allow?.['script-src'] ?? [];
     return {
       title: t.text('redirectingTitle'),
       heading: t.text('redirectingHeading'),
-      head: html`<meta http-equiv="refresh" content="1; url=${input.destination}" />`,
-      allow: input.allow,
+      head: html`<noscript><meta http-equiv="refresh" content="0; url=${input.destination}" /></noscript>`,
+      allow: { ...input.allow, 'script-src': scripts.includes("'self'") ? scripts : ["'self'", ...scripts] },
       body: html`<p>${t.html('redirectingText', { destination: link })}</p>
       <p class="muted">${t.text('redirectingHelp')}</p>
-      <div class="pixels" aria-hidden="true">${input.pixels}</div>`,
+      <div class="pixels" aria-hidden="true">${input.pixels}</div>
+      <script src="${PIXELS_SCRIPT_PATH}" data-forward="${input.destination}"></script>`,
     };
   },
 

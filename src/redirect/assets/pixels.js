@@ -1,7 +1,22 @@
-// Starts the script-based pixels of a redirect page. The page passes their ids in data attributes, so that the
-// Content-Security-Policy can stay free of inline scripts.
+// Starts the script-based pixels of a redirect page, and forwards the visitor once they have loaded. The page
+// passes ids and the destination in data attributes, so that the Content-Security-Policy can stay free of inline
+// scripts.
 (function () {
   var script = document.currentScript;
+  var forward = script.getAttribute('data-forward');
+  if (forward) {
+    var gone = false;
+    var go = function () {
+      if (gone) return;
+      gone = true;
+      window.location.replace(forward);
+    };
+    // Once the pixels have loaded (the load event waits for them), or after a second and a half at most.
+    window.addEventListener('load', function () {
+      setTimeout(go, 100);
+    });
+    setTimeout(go, 1500);
+  }
   var gtagIds = (script.getAttribute('data-gtag') || '').split(' ').filter(Boolean);
   if (gtagIds.length > 0) {
     window.dataLayer = window.dataLayer || [];
