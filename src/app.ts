@@ -2,7 +2,9 @@ import { type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import type { Express, NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
+import { dirname } from 'node:path';
 import { AppModule } from './app.module';
 import { AppLogger, requestIdMiddleware } from './common/logger';
 import { APP_LOG } from './common/logging.module';
@@ -10,6 +12,7 @@ import { warnOfUntrustedProxy } from './common/proxy-warning';
 import type { AppConfig } from './config/app-config';
 import { APP_CONFIG } from './config/config.module';
 import { MetricsService } from './metrics/metrics.service';
+import { DOCS_ASSETS_PATH, DocsUi } from './docs/docs-ui';
 import { LeanRedirect } from './redirect/lean-redirect';
 
 /**
@@ -42,7 +45,19 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
       .addBearerAuth()
       .build(),
   );
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json' });
+  // The documents from Nest's module; the UI from the service itself (see DocsUi).
+  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', ui: false });
+  const docs = new DocsUi(`${config.appName} API`, dirname(require.resolve('swagger-ui-dist/package.json')));
+  const http = app.getHttpAdapter().getInstance() as Pick<Express, 'get'>;
+  http.get('/docs', (request: Request, response: Response) => docs.sendPage(request, response));
+  http.get(
+    `${DOCS_ASSETS_PATH}/:name`,
+    (request: Request<{ name: string }>, response: Response, next: NextFunction) => {
+      docs.sendAsset(request, response, request.params.name).then((sent) => {
+        if (!sent) next();
+      }, next);
+    },
+  );
   return app;
 }
 

@@ -24,8 +24,9 @@ const NOT_FOUND = { status: 404, title: 'Link not found' };
 const EXPIRED = { status: 410, title: 'This link has expired' };
 const PASSWORD_PAGE = { status: 200, title: 'Password required', heading: 'This link is protected' };
 const CONSENT_PAGE = { status: 200, title: 'Sensitive content', heading: 'Sensitive content ahead' };
-const WRONG_PASSWORD = '<p class="error" role="alert">That password is not right. Try again.</p>';
-const PASSWORD_FIRST = '<p class="error" role="alert">Enter the password first.</p>';
+const WRONG_PASSWORD =
+  '<p class="error" id="password-error" role="alert">That password is not right. Try again.</p>';
+const PASSWORD_FIRST = '<p class="error" id="password-error" role="alert">Enter the password first.</p>';
 
 interface Visitor {
   /** null sends no User-Agent at all; a desktop Safari by default. */
@@ -142,7 +143,7 @@ describe('Visiting short links', () => {
     it('gets a 404 page', async () => {
       const html = expectPage(await get(`/${unique('nothing')}`), NOT_FOUND);
       expect(html).toContain(
-        '<p>There is no link at this address. Check the address for typing mistakes.</p>',
+        '<p>There is no link at this address. Check the address for typing mistakes, or ask whoever shared it for the right one.</p>',
       );
     });
 
@@ -205,7 +206,11 @@ describe('Visiting short links', () => {
       const account = await createAccount(t);
       const created = await link(account, period);
       const html = expectPage(await get(`/${created.alias}`), EXPIRED);
-      expect(html).toContain('<p>This link has expired and no longer leads anywhere.</p>');
+      expect(html).toContain(
+        '<p>It has reached the end of its active period or its limit of visits, and no longer leads anywhere.</p>',
+      );
+      // What the visitor can do next.
+      expect(html).toContain('<p>Ask whoever shared it for a link that still works.</p>');
       await expectClicks(account, created.id, 0);
     });
 
@@ -389,7 +394,10 @@ describe('Visiting short links', () => {
         const retryAfter = Number(response.headers['retry-after']);
         expect(retryAfter).toBeGreaterThan(15 * 60 - 30);
         expect(retryAfter).toBeLessThanOrEqual(15 * 60);
-        expect(html).toContain('<p>Wait 15 minutes before you try again.</p>');
+        expect(html).toContain('<p>A wrong password was entered too many times from this network.</p>');
+        expect(html).toContain(
+          '<p>Wait 15 minutes before you try again. If you do not know the password, ask whoever shared the link.</p>',
+        );
       }
       // Another visitor is not locked out, and the lock is per link.
       const other = await post(
@@ -635,7 +643,11 @@ describe('Visiting short links', () => {
       const response = await get(`/${created.alias}?b=2&a=3`);
       const html = expectPage(response, { status: 200, title: 'Redirecting', heading: 'Redirecting…' });
       const destination = 'https://example.com/landing?a=3&amp;b=2';
-      expect(html).toContain(`<meta http-equiv="refresh" content="1; url=${destination}" />`);
+      // The service's script forwards once the pixels have loaded; without scripts, an immediate refresh does.
+      expect(html).toContain(
+        `<noscript><meta http-equiv="refresh" content="0; url=${destination}" /></noscript>`,
+      );
+      expect(html).toContain(`<script src="/assets/pixels.js" data-forward="${destination}"></script>`);
       expect(html).toContain(`<a class="url" href="${destination}">${destination}</a>`);
       expect(html).toContain(
         '<noscript><img src="https://www.facebook.com/tr?id=123456789012345&amp;ev=PageView&amp;noscript=1" width="1" height="1" alt="" /></noscript>',
@@ -647,7 +659,8 @@ describe('Visiting short links', () => {
       expect(policy).toContain("img-src 'self' https:;");
       expect(policy).toContain("script-src 'self' https://connect.facebook.net;");
       expect(policy).toContain('connect-src https:;');
-      expect(html.match(/<script/g)).toHaveLength(1);
+      // The service's own two: the pixel starter and the forwarder.
+      expect(html.match(/<script/g)).toHaveLength(2);
       await expectClicks(account, created.id, 1);
     });
 
@@ -670,9 +683,13 @@ describe('Visiting short links', () => {
       expect(html).toContain(
         '<noscript><iframe src="https://www.googletagmanager.com/ns.html?id=GTM-ABC1234" width="0" height="0" title="Google Tag Manager" hidden></iframe></noscript>',
       );
-      expect(html.match(/<script/g)).toHaveLength(1);
+      // The service's own two: the pixel starter and the forwarder.
+      expect(html.match(/<script/g)).toHaveLength(2);
       const policy = String(response.headers['content-security-policy']);
       expect(policy).toContain("script-src 'self' https://www.googletagmanager.com https://s.adroll.com;");
+      expect(html).toContain(
+        '<script src="/assets/pixels.js" data-forward="https://example.com/landing"></script>',
+      );
       expect(policy).toContain('frame-src https://www.googletagmanager.com;');
       const script = await t.http().get('/assets/pixels.js');
       expect(script.status).toBe(200);
@@ -855,23 +872,39 @@ describe('Visiting short links', () => {
         title: `Preview of ${created.alias}`,
         heading: 'Link preview',
       });
-      expect(html).toContain(`<dt>Short link</dt>\n  <dd>${DEFAULT_URL}/${created.alias}</dd>`);
-      expect(html).toContain('<dt>Title</dt>\n  <dd>Landing page</dd>');
-      expect(html).toContain(`<dd class="url">${DESTINATION}</dd>`);
-      expect(html).toContain('<dt>Status</dt>\n  <dd>Active</dd>');
+      expect(html).toContain(
+        `<dt>Short link</dt><dd><a class="url" href="/${created.alias}">${DEFAULT_URL}/${created.alias}</a></dd>`,
+      );
+      expect(html).toContain('<dt>Title</dt><dd>Landing page</dd>');
+      expect(html).toContain(
+        `<dd><a class="url" href="${DESTINATION}" rel="noopener noreferrer nofollow">${DESTINATION}</a></dd>`,
+      );
+      expect(html).toContain('<dt>Status</dt><dd>Active</dd>');
+      // The way on goes through the short link, so that the visit is counted and its rules apply.
+      expect(html).toContain(
+        `<a class="button" href="/${created.alias}">Continue to ${new URL(DESTINATION).host}</a>`,
+      );
       await expectClicks(account, created.id, 0);
     });
 
     it('hides the destination of a password link, and says when a link has expired', async () => {
       const account = await createAccount(t);
-      const secret = await link(account, { url: 'https://secret.example/path', redirect_password: 'pw' });
+      const secret = await link(account, {
+        url: 'https://secret.example/private-path?token=1',
+        redirect_password: 'pw',
+      });
       const html = expectPage(await get(`/${secret.alias}/+`), {
         status: 200,
         title: `Preview of ${secret.alias}`,
         heading: 'Link preview',
       });
-      expect(html).toContain('<dd class="url">Hidden: this link has a password.</dd>');
-      expect(html).not.toContain('secret.example');
+      // The host, as the password page says it too, never the path or query.
+      expect(html).toContain(
+        '<dd>A page on secret.example. The full address is hidden: this link has a password.</dd>',
+      );
+      expect(html).not.toContain('private-path');
+      expect(html).not.toContain('token=1');
+      expect(html).toContain(`<a class="button" href="/${secret.alias}">Continue to secret.example</a>`);
       const expired = await link(account, { clicks_limit: '1' });
       await t.dataSource.query('UPDATE link_counters SET clicks = 1 WHERE link_id = $1', [expired.id]);
       const expiredHtml = expectPage(await get(`/${expired.alias}/+`), {
@@ -879,8 +912,10 @@ describe('Visiting short links', () => {
         title: `Preview of ${expired.alias}`,
         heading: 'Link preview',
       });
-      expect(expiredHtml).toContain('<dt>Status</dt>\n  <dd>Expired</dd>');
-      expect(expiredHtml).toContain('<dt>Title</dt>\n  <dd>No title</dd>');
+      expect(expiredHtml).toContain('<dt>Status</dt><dd>Expired</dd>');
+      expect(expiredHtml).toContain('<dt>Title</dt><dd>No title</dd>');
+      // An expired link leads nowhere: no way on is offered.
+      expect(expiredHtml).not.toContain('class="button"');
     });
 
     it('is a 404 page for an unknown or disabled link', async () => {
@@ -899,7 +934,122 @@ describe('Visiting short links', () => {
         title: `Preview of ${created.alias}`,
         heading: 'Link preview',
       });
-      expect(html).toContain(`<dd>http://${domain.name}/${created.alias}</dd>`);
+      expect(html).toContain(`">http://${domain.name}/${created.alias}</a></dd>`);
+    });
+  });
+
+  describe('what the interstitials say', () => {
+    it('names the domain and the destination host, never its path, on the password and consent pages', async () => {
+      const account = await createAccount(t);
+      const created = await link(account, {
+        url: 'https://shop.example/private/path?coupon=SECRET',
+        redirect_password: 'pw',
+        sensitive_content: '1',
+      });
+      const leads =
+        '<p class="leads">This link on <strong>localhost:3000</strong> leads to <strong>shop.example</strong>.</p>';
+      const password = expectPage(await get(`/${created.alias}`), PASSWORD_PAGE);
+      expect(password).toContain(leads);
+      const consent = expectPage(await post(`/${created.alias}/password`, { password: 'pw' }), {
+        status: 200,
+        title: 'Sensitive content',
+        heading: 'Sensitive content ahead',
+      });
+      expect(consent).toContain(leads);
+      for (const html of [password, consent]) {
+        expect(html).not.toContain('/private/path');
+        expect(html).not.toContain('SECRET');
+      }
+    });
+
+    it('names the host the targeting picks for this visitor, and "several sites" for a rotation', async () => {
+      const account = await createAccount(t);
+      const targeted = await link(account, {
+        sensitive_content: '1',
+        targets_type: 'languages',
+        targets: [{ key: 'de', value: 'https://de.example/start' }],
+      });
+      const german = await get(`/${targeted.alias}`, { language: 'de-DE' });
+      expect(german.text).toContain('<strong>de.example</strong>');
+      const english = await get(`/${targeted.alias}`, { language: 'en-GB' });
+      expect(english.text).toContain('leads to <strong>example.com</strong>.');
+      const rotating = await link(account, {
+        sensitive_content: '1',
+        targets_type: 'rotations',
+        targets: [{ value: 'https://a.example/' }, { value: 'https://b.example/' }],
+      });
+      expect((await get(`/${rotating.alias}`)).text).toContain(
+        'This link on <strong>localhost:3000</strong> leads to one of several sites.',
+      );
+      const sameHost = await link(account, {
+        sensitive_content: '1',
+        targets_type: 'rotations',
+        targets: [{ value: 'https://a.example/1' }, { value: 'https://a.example/2' }],
+      });
+      expect((await get(`/${sameHost.alias}`)).text).toContain('leads to <strong>a.example</strong>.');
+    });
+
+    it('offers a way back: to the referring page when there was one, else to the domain', async () => {
+      const account = await createAccount(t);
+      const created = await link(account, { redirect_password: 'pw', sensitive_content: '1' });
+      const referred = await get(`/${created.alias}`, { referer: 'https://news.example.org/today?id=1' });
+      expect(referred.text).toContain(
+        '<a class="back" href="https://news.example.org/today?id=1">Back to news.example.org</a>',
+      );
+      const direct = await get(`/${created.alias}`);
+      expect(direct.text).toContain('<a class="back" href="/">Not now: go to localhost:3000</a>');
+      // A referrer that is no web page is not offered as a way back.
+      const odd = await post(`/${created.alias}/password`, { password: 'pw', ref: 'javascript:alert(1)' });
+      expect(odd.text).toContain('<a class="back" href="/">Not now: go to localhost:3000</a>');
+      expect(odd.text).not.toContain('href="javascript:');
+    });
+
+    it('ties a wrong password message to its field', async () => {
+      const account = await createAccount(t);
+      const created = await link(account, { redirect_password: 'pw' });
+      const first = await get(`/${created.alias}`);
+      expect(first.text).not.toContain('aria-invalid="true"');
+      const wrong = expectPage(await post(`/${created.alias}/password`, { password: 'no' }), {
+        ...PASSWORD_PAGE,
+        status: 403,
+      });
+      expect(wrong).toContain(
+        '<input id="password" name="password" type="password" autocomplete="current-password" required autofocus aria-invalid="true" aria-describedby="password-error" />',
+      );
+      expect(wrong).toContain(WRONG_PASSWORD);
+    });
+
+    it.each([
+      ['es-ES,es;q=0.9', 'es', 'Contraseña necesaria', 'Este enlace está protegido'],
+      ['fr-CA, en;q=0.5', 'fr', 'Mot de passe requis', 'Ce lien est protégé'],
+      ['en;q=0.2, de;q=0.8', 'de', 'Passwort erforderlich', 'Dieser Link ist geschützt'],
+      ['it, pt;q=0.5', 'en', 'Password required', 'This link is protected'],
+      ['', 'en', 'Password required', 'This link is protected'],
+    ])('speaks the visitor’s language (%j gets %s)', async (language, lang, title, heading) => {
+      const account = await createAccount(t);
+      const created = await link(account, { redirect_password: 'pw' });
+      const response = await get(`/${created.alias}`, { language });
+      expectPage(response, { status: 200, title, heading, lang });
+      expect(response.headers.vary).toContain('Accept-Language');
+    });
+
+    it('speaks the visitor’s language on the 404 and 410 pages, the fast path’s included', async () => {
+      const account = await createAccount(t);
+      const limited = await link(account, { clicks_limit: '1' });
+      expect((await get(`/${limited.alias}`)).status).toBe(302);
+      // Once over its limit, the fast path answers the link from memory with its own copy of the page.
+      for (let attempt = 0; attempt < 2; attempt += 1) {
+        expectPage(await get(`/${limited.alias}`, { language: 'de' }), {
+          status: 410,
+          title: 'Dieser Link ist abgelaufen',
+          lang: 'de',
+        });
+      }
+      expectPage(await get(`/${unique('nothing')}`, { language: 'fr' }), {
+        status: 404,
+        title: 'Lien introuvable',
+        lang: 'fr',
+      });
     });
   });
 
@@ -931,7 +1081,9 @@ describe('Visiting short links', () => {
         heading: 'Link preview',
       });
       expect(html).toContain('<dd>&lt;script&gt;alert(&quot;t&quot;)&lt;/script&gt; &amp; &#39;x&#39;</dd>');
-      expect(html).toContain(`<dd class="url">${escapedUrl}</dd>`);
+      expect(html).toContain(
+        `<a class="url" href="${escapedUrl}" rel="noopener noreferrer nofollow">${escapedUrl}</a>`,
+      );
       expect(html).not.toContain('<script');
     });
 
@@ -968,10 +1120,11 @@ describe('Visiting short links', () => {
       });
       // The page sends the visitor on as a Location header would: to the WHATWG form, escaped.
       const sent = 'https://example.com/?q=%22%3E%3Cscript%3Ealert(1)%3C/script%3E&amp;r=%27x%27';
-      expect(html).toContain(`<meta http-equiv="refresh" content="1; url=${sent}" />`);
+      expect(html).toContain(`<noscript><meta http-equiv="refresh" content="0; url=${sent}" /></noscript>`);
+      expect(html).toContain(`<script src="/assets/pixels.js" data-forward="${sent}"></script>`);
       expect(html).toContain(`<a class="url" href="${sent}">${sent}</a>`);
-      // The one script is the service's pixel starter: the hostile destination adds none.
-      expect(html.match(/<script/g)).toEqual(['<script']);
+      // The scripts are the service's own, the pixel starter and the forwarder: the hostile destination adds none.
+      expect(html.match(/<script/g)).toEqual(['<script', '<script']);
       expect(html).toContain('<script src="/assets/pixels.js" data-pixels=');
     });
   });
@@ -1150,13 +1303,18 @@ describe('Visiting short links', () => {
       expectRedirect(await get(`/${alias}`), 'https://default.example/');
     });
 
-    it("sends GET / to the domain's index_page, else the 404 page", async () => {
+    it("sends GET / to the domain's index_page, else a page that names the service and the domain", async () => {
       const account = await createAccount(t);
       const withIndex = await createDomain(account, { index_page: 'https://example.com/home' });
       const without = await createDomain(account);
       expectRedirect(await get('/', { host: withIndex.name }), 'https://example.com/home');
-      expectPage(await get('/', { host: without.name }), NOT_FOUND);
-      expectPage(await get('/'), NOT_FOUND);
+      const own = expectPage(await get('/', { host: without.name }), {
+        status: 200,
+        title: 'localhost:3000',
+      });
+      expect(own).toContain(`<p>${without.name} serves short links.`);
+      const home = expectPage(await get('/'), { status: 200, title: 'localhost:3000' });
+      expect(home).toContain('<p>localhost:3000 serves short links.');
     });
   });
 

@@ -1,15 +1,13 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hashSecret, verifySecret } from '../src/common/secret-hash';
-import type { Response, Test } from 'supertest';
+import type { Test } from 'supertest';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { writeMmdb } from './support/mmdb';
-import { createLink, expectPage, formAction, IP, UA, unique, type LinkData } from './support/visitors';
+import { createLink, IP, UA, type LinkData } from './support/visitors';
 
 const STATS = '/api/v1/stats';
 const DAY_MS = 86_400_000;
-/** What the public page shows. */
 const DIMENSIONS = [
   'referrer',
   'country',
@@ -19,7 +17,6 @@ const DIMENSIONS = [
   'device',
   'language',
 ] as const;
-type Dimension = (typeof DIMENSIONS)[number];
 /** What the API answers: phpShort's names, and the continent. */
 const API_DIMENSIONS = [...DIMENSIONS, 'city'] as const;
 type ApiDimension = (typeof API_DIMENSIONS)[number];
@@ -46,25 +43,6 @@ const SHOWN: Record<ApiDimension, [string, string, string, string]> = {
 };
 
 const NOT_FOUND = { message: 'Resource not found.', status: 404 };
-const STATS_PASSWORD_PAGE = {
-  status: 200,
-  title: 'Password required',
-  heading: 'These statistics are protected',
-};
-
-interface StatsRow {
-  value: string | null;
-  count: number;
-}
-
-interface PublicStats {
-  alias: string;
-  from: string;
-  to: string;
-  clicks: number;
-  days: StatsRow[];
-  dimensions: Record<Dimension, StatsRow[]>;
-}
 
 type ClickSeed = { created_at?: string } & Partial<Record<ApiDimension, string | null>>;
 
@@ -530,245 +508,6 @@ describe('Stats', () => {
       const response = await stats(account, created.id, `?${query}`);
       expect(response.status).toBe(422);
       expect(response.body).toEqual(body);
-    });
-  });
-
-  describe('the public page, /{alias}/stats', () => {
-    function page(alias: string, options: { json?: boolean; auth?: string } = {}): Test {
-      const test = t.http().get(`/${alias}/stats`);
-      if (options.json === true) test.set('Accept', 'application/json');
-      if (options.auth !== undefined) test.set('Authorization', options.auth);
-      return test;
-    }
-
-    function submit(
-      alias: string,
-      password: string | undefined,
-      options: { json?: boolean; ip?: string } = {},
-    ): Test {
-      const test = t
-        .http()
-        .post(`/${alias}/stats`)
-        .set('X-Forwarded-For', options.ip ?? '192.0.2.10');
-      if (options.json === true) test.set('Accept', 'application/json');
-      return test.type('form').send(password === undefined ? {} : { password });
-    }
-
-    function expectStatsPage(response: Response, alias: string): string {
-      const html = expectPage(response, { status: 200, title: `Statistics of ${alias}` });
-      expect(html).toContain(`clicks from ${day(-29)} to ${day()} (UTC).</p>`);
-      return html;
-    }
-
-    function expectStatsJson(response: Response, alias: string, clicks: number) {
-      expect(response.status).toBe(200);
-      expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
-      expect(response.headers['cache-control']).toBe('private, no-store');
-      expect(Object.keys(response.body)).toEqual(['data', 'status']);
-      expect(response.body.status).toBe(200);
-      const data = response.body.data as PublicStats;
-      expect(Object.keys(data)).toEqual(['alias', 'from', 'to', 'clicks', 'days', 'dimensions']);
-      expect(data).toMatchObject({ alias, from: day(-29), to: day(), clicks });
-      expect(data.days).toHaveLength(30);
-      expect(data.days[0]).toEqual({ value: day(-29), count: 0 });
-      expect(data.days[29]).toEqual({ value: day(), count: clicks });
-      expect(Object.keys(data.dimensions)).toEqual([...DIMENSIONS]);
-      return data;
-    }
-
-    it('shows a public link’s stats as HTML, without counting a click', async () => {
-      const account = await createAccount(t);
-      const created = await link(account);
-      await insertClicks(created.id, [
-        { country: 'GB', referrer: 'news.example.org' },
-        { country: 'GB' },
-        { country: 'US' },
-      ]);
-      const html = expectStatsPage(await page(created.alias), created.alias);
-      expect(html).toContain(`<p>3 clicks from ${day(-29)} to ${day()} (UTC).</p>`);
-      expect(html).toContain('<caption>Clicks per day</caption>');
-      expect(html).toContain(`<tr><td>${day()}</td><td class="count">3</td></tr>`);
-      for (const caption of [
-        'Referrers',
-        'Countries',
-        'Continents',
-        'Browsers',
-        'Operating systems',
-        'Devices',
-        'Languages',
-      ]) {
-        expect(html).toContain(`<caption>${caption}</caption>`);
-      }
-      expect(html).toContain(
-        '<tr><td>GB</td><td class="count">2</td></tr><tr><td>US</td><td class="count">1</td></tr>',
-      );
-      expect(html).toContain(
-        '<tr><td>Unknown</td><td class="count">2</td></tr><tr><td>news.example.org</td><td class="count">1</td></tr>',
-      );
-      const [row] = await t.dataSource.query<{ clicks: number }[]>(
-        'SELECT clicks FROM link_counters WHERE link_id = $1',
-        [created.id],
-      );
-      expect(row.clicks).toBe(0);
-    });
-
-    it('answers JSON for Accept: application/json', async () => {
-      const account = await createAccount(t);
-      const created = await link(account);
-      const hosts = Array.from({ length: 12 }, (_, index) => `host${String(index).padStart(2, '0')}.example`);
-      await insertClicks(created.id, [
-        ...hosts.map((referrer) => ({ referrer, country: 'GB', device: 'Mobile' })),
-        { created_at: `${day(-30)}T12:00:00Z`, country: 'US' },
-      ]);
-      const data = expectStatsJson(await page(created.alias, { json: true }), created.alias, 12);
-      expect(data.dimensions.country).toEqual([{ value: 'GB', count: 12 }]);
-      expect(data.dimensions.device).toEqual([{ value: 'Mobile', count: 12 }]);
-      expect(data.dimensions.language).toEqual([{ value: null, count: 12 }]);
-      // The ten most frequent values of each dimension.
-      expect(data.dimensions.referrer).toEqual(hosts.slice(0, 10).map((value) => ({ value, count: 1 })));
-    });
-
-    it('escapes the values it shows', async () => {
-      const account = await createAccount(t);
-      const created = await link(account);
-      await insertClicks(created.id, [{ referrer: '<script>alert("x")</script>&' }]);
-      const html = expectStatsPage(await page(created.alias), created.alias);
-      expect(html).toContain('<td>&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;&amp;</td>');
-      expect(html).not.toContain('<script');
-    });
-
-    it('is a 404 for an unknown alias, as a page or JSON', async () => {
-      const alias = unique('nothing');
-      expectPage(await page(alias), { status: 404, title: 'Link not found' });
-      const json = await page(alias, { json: true });
-      expect(json.status).toBe(404);
-      expect(json.body).toEqual(NOT_FOUND);
-    });
-
-    it('is a 404 for a disabled link, as a page or JSON, even to its owner, as its redirect is', async () => {
-      const account = await createAccount(t);
-      const created = await link(account, { disabled: '1' });
-      expectPage(await page(created.alias), { status: 404, title: 'Link not found' });
-      const json = await page(created.alias, { json: true, auth: account.auth });
-      expect(json.status).toBe(404);
-      expect(json.body).toEqual(NOT_FOUND);
-      const posted = await submit(created.alias, 'anything');
-      expect(posted.status).toBe(404);
-    });
-
-    it('upgrades a stats password hash made with earlier scrypt parameters on the right password', async () => {
-      const account = await createAccount(t);
-      const created = await link(account, { privacy: '2', password: 'stats secret' });
-      const earlier = await hashSecret('stats secret', { N: 16384, r: 8, p: 1 });
-      await t.dataSource.query('UPDATE links SET password_hash = $1 WHERE id = $2', [earlier, created.id]);
-      expectStatsPage(await submit(created.alias, 'stats secret'), created.alias);
-      const [{ password_hash: upgraded }] = await t.dataSource.query<{ password_hash: string }[]>(
-        'SELECT password_hash FROM links WHERE id = $1',
-        [created.id],
-      );
-      expect(upgraded).toMatch(/^scrypt\$16384\$8\$5\$/);
-      await expect(verifySecret('stats secret', upgraded)).resolves.toBe(true);
-    });
-
-    it("keeps a private link's stats to its owner's key", async () => {
-      const owner = await createAccount(t);
-      const other = await createAccount(t);
-      const created = await link(owner, { privacy: '1' });
-      await insertClicks(created.id, [{ country: 'GB' }]);
-      for (const auth of [undefined, other.auth, 'Bearer not-a-key', owner.apiKey]) {
-        const html = expectPage(await page(created.alias, { auth }), {
-          status: 403,
-          title: 'Private statistics',
-        });
-        expect(html).toContain('<p>The statistics of this link are private.</p>');
-        const json = await page(created.alias, { auth, json: true });
-        expect(json.status).toBe(403);
-        expect(json.body).toEqual({ message: 'Forbidden.', status: 403 });
-      }
-      expectStatsPage(await page(created.alias, { auth: owner.auth }), created.alias);
-      expectStatsJson(await page(created.alias, { auth: owner.auth, json: true }), created.alias, 1);
-    });
-
-    it('asks for the stats password of a password link', async () => {
-      const account = await createAccount(t);
-      const created = await link(account, { privacy: '2', password: 'stats secret' });
-      await insertClicks(created.id, [{ country: 'GB' }, { country: 'GB' }]);
-      const html = expectPage(await page(created.alias), STATS_PASSWORD_PAGE);
-      expect(formAction(html)).toBe(`/${created.alias}/stats`);
-      expect(html).toContain('<input id="password" name="password" type="password"');
-      expect(html).not.toContain('<caption>');
-      const json = await page(created.alias, { json: true });
-      expect(json.status).toBe(401);
-      expect(json.body).toEqual({ message: 'Password required.', status: 401 });
-    });
-
-    it('refuses a wrong stats password with the form again, and shows the stats for the right one', async () => {
-      const account = await createAccount(t);
-      const created = await link(account, { privacy: '2', password: 'stats secret' });
-      await insertClicks(created.id, [{ country: 'GB' }, { country: 'GB' }]);
-      for (const password of ['Stats secret', '', undefined]) {
-        const html = expectPage(await submit(created.alias, password), {
-          ...STATS_PASSWORD_PAGE,
-          status: 403,
-        });
-        expect(html).toContain('<p class="error" role="alert">That password is not right. Try again.</p>');
-        expect(html).not.toContain('<caption>');
-      }
-      const wrongJson = await submit(created.alias, 'nope', { json: true });
-      expect(wrongJson.status).toBe(403);
-      expect(wrongJson.body).toEqual({ message: 'Password required.', status: 403 });
-      const html = expectStatsPage(await submit(created.alias, 'stats secret'), created.alias);
-      expect(html).toContain('<tr><td>GB</td><td class="count">2</td></tr>');
-      expectStatsJson(await submit(created.alias, 'stats secret', { json: true }), created.alias, 2);
-    });
-
-    it('does not take the redirect password for the stats password', async () => {
-      const account = await createAccount(t);
-      const created = await link(account, {
-        privacy: '2',
-        password: 'stats secret',
-        redirect_password: 'visit',
-      });
-      expectPage(await submit(created.alias, 'visit'), { ...STATS_PASSWORD_PAGE, status: 403 });
-    });
-
-    it("shows a password link's stats to its owner's key without the password", async () => {
-      const account = await createAccount(t);
-      const created = await link(account, { privacy: '2', password: 'stats secret' });
-      expectStatsPage(await page(created.alias, { auth: account.auth }), created.alias);
-    });
-
-    it('limits stats password attempts per visitor', async () => {
-      const account = await createAccount(t);
-      const created = await link(account, { privacy: '2', password: 'stats secret' });
-      for (let attempt = 1; attempt <= 5; attempt += 1) {
-        expect((await submit(created.alias, 'wrong', { ip: '198.51.100.20' })).status).toBe(403);
-      }
-      const locked = await submit(created.alias, 'stats secret', { ip: '198.51.100.20' });
-      expectPage(locked, { status: 429, title: 'Too many attempts' });
-      expect(Number(locked.headers['retry-after'])).toBeGreaterThan(15 * 60 - 30);
-      const lockedJson = await submit(created.alias, 'stats secret', { ip: '198.51.100.20', json: true });
-      expect(lockedJson.status).toBe(429);
-      expect(lockedJson.body).toEqual({ message: 'Too Many Attempts.', status: 429 });
-      expectStatsPage(await submit(created.alias, 'stats secret', { ip: '198.51.100.21' }), created.alias);
-    });
-
-    it('allows no more than 5 stats password guesses when a visitor sends many at once', async () => {
-      const account = await createAccount(t);
-      const created = await link(account, { privacy: '2', password: 'stats secret' });
-      const responses = await Promise.all(
-        Array.from({ length: 20 }, (_, index) =>
-          submit(created.alias, `guess-${index}`, { ip: '198.51.100.30' }),
-        ),
-      );
-      const statuses = responses.map((response) => response.status).sort();
-      expect(statuses).toEqual([...Array<number>(5).fill(403), ...Array<number>(15).fill(429)]);
-    });
-
-    it('shows a public link’s stats to a POST too', async () => {
-      const account = await createAccount(t);
-      const created = await link(account);
-      expectStatsPage(await submit(created.alias, 'anything'), created.alias);
     });
   });
 });

@@ -28,7 +28,7 @@ export async function sendCsv<T>(
       }
       if (response.destroyed) break;
       if (!response.write(lines(chunk))) {
-        await Promise.race([once(response, 'drain'), once(response, 'close')]);
+        await drained(response);
         if (response.destroyed) break;
       }
     }
@@ -46,4 +46,15 @@ export async function sendCsv<T>(
     response.write(header);
   }
   response.end();
+}
+
+/** Until the client has taken what was written, or has gone; the listener of the other event is removed. */
+async function drained(response: Response): Promise<void> {
+  const settled = new AbortController();
+  const { signal } = settled;
+  try {
+    await Promise.race([once(response, 'drain', { signal }), once(response, 'close', { signal })]);
+  } finally {
+    settled.abort();
+  }
 }

@@ -2,7 +2,8 @@ import { Logger } from '@nestjs/common';
 import type { ArgumentsHost } from '@nestjs/common';
 import pino from 'pino';
 import { HttpExceptionFilter } from './http-exception.filter';
-import { AppLogger, requestFields } from './logger';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { AppLogger, requestFields, requestLogLevel } from './logger';
 
 /** A Nest logger over a pino log whose lines are kept, parsed. */
 function captured(level = 'trace'): { logger: AppLogger; lines: Record<string, unknown>[] } {
@@ -87,5 +88,42 @@ describe('HttpExceptionFilter with AppLogger', () => {
       context: 'HttpExceptionFilter',
       req: { id: 'req-42', method: 'POST', path: '/api/v1/links' },
     });
+  });
+});
+
+function level(url: string, statusCode: number, error?: Error) {
+  return requestLogLevel({ url } as IncomingMessage, { statusCode } as ServerResponse, error);
+}
+
+describe('requestLogLevel', () => {
+  it.each([
+    ['/unknown-alias', 404],
+    ['/disabled', 404],
+    ['/expired', 410],
+    ['/protected/password', 403],
+    ['/protected/password', 429],
+    ['/private/stats', 403],
+    ['/a/b?x=1', 404],
+    ['/very-long?q=1', 414],
+    ['/apiary', 404],
+  ])('logs a visitor’s %s answered %i at info', (url, status) => {
+    expect(level(url, status)).toBe('info');
+  });
+
+  it.each([
+    ['/api/v1/links', 401],
+    ['/api/v1/links/9', 404],
+    ['/api/v1/spaces?x=1', 422],
+    ['/api', 404],
+  ])('keeps an API client’s %s answered %i at warn', (url, status) => {
+    expect(level(url, status)).toBe('warn');
+  });
+
+  it('logs 5xx and failed requests as errors, whoever made them, and success at info', () => {
+    expect(level('/some-alias', 503)).toBe('error');
+    expect(level('/api/v1/links', 500)).toBe('error');
+    expect(level('/some-alias', 200, new Error('socket hang up'))).toBe('error');
+    expect(level('/some-alias', 302)).toBe('info');
+    expect(level('/api/v1/links', 201)).toBe('info');
   });
 });

@@ -33,6 +33,22 @@ export function requestIdMiddleware(
   next();
 }
 
+/**
+ * The level of a request's log line: errors for 5xx; `warn` for an API client's 4xx, which an operator may have
+ * to look into; `info` for a visitor's 4xx (an unknown or expired link, a wrong password, a rate limit), which is
+ * the normal course of a public service and must not bury the warnings that need the operator.
+ */
+export function requestLogLevel(
+  request: IncomingMessage & { originalUrl?: string },
+  response: ServerResponse,
+  error?: Error,
+): 'error' | 'warn' | 'info' {
+  if (error !== undefined || response.statusCode >= 500) return 'error';
+  if (response.statusCode < 400) return 'info';
+  const path = (request.originalUrl ?? request.url ?? '').split('?')[0];
+  return path === '/api' || path.startsWith('/api/') ? 'warn' : 'info';
+}
+
 /** The process's structured log: JSON lines on stdout, at the configured level. */
 export function createLog(config: AppConfig): Pino {
   return pino({
@@ -67,12 +83,7 @@ export function requestLogger(log: Pino): HttpLogger {
   return pinoHttp({
     logger: log,
     genReqId: assignRequestId,
-    customLogLevel: (_request, response, error) =>
-      error !== undefined || response.statusCode >= 500
-        ? 'error'
-        : response.statusCode >= 400
-          ? 'warn'
-          : 'info',
+    customLogLevel: requestLogLevel,
     // Query strings are kept out of the log: a client may put anything there.
     serializers: {
       req: (request: IncomingMessage & { id?: unknown }) => requestFields(request),

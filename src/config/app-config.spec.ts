@@ -16,6 +16,7 @@ describe('loadConfig', () => {
     expect(loadConfig({})).toEqual({
       port: 3000,
       appUrl: 'http://localhost:3000',
+      appName: 'localhost:3000',
       databaseUrl: undefined,
       databaseStatementTimeoutMs: 3000,
       databasePoolTimeoutMs: 3000,
@@ -49,6 +50,7 @@ describe('loadConfig', () => {
       loadConfig({
         PORT: ' 8080 ',
         APP_URL: 'https://sho.rt/',
+        APP_NAME: ' Sho.rt links ',
         DATABASE_URL: 'postgresql://user:pw@db:5432/links',
         DATABASE_STATEMENT_TIMEOUT_MS: '15000',
         DATABASE_POOL_TIMEOUT_MS: '2000',
@@ -68,6 +70,7 @@ describe('loadConfig', () => {
     ).toEqual({
       port: 8080,
       appUrl: 'https://sho.rt',
+      appName: 'Sho.rt links',
       databaseUrl: 'postgresql://user:pw@db:5432/links',
       databaseStatementTimeoutMs: 15000,
       databasePoolTimeoutMs: 2000,
@@ -95,6 +98,8 @@ describe('loadConfig', () => {
     ['APP_URL', 'not a url'],
     ['APP_URL', 'https://sho.rt/path'],
     ['APP_URL', 'https://sho.rt/?q=1'],
+    ['APP_NAME', 'x'.repeat(101)],
+    ['APP_NAME', 'two\nlines'],
     ['DATABASE_URL', 'mysql://x'],
     ['DATABASE_URL', 'not a url'],
     ['DATABASE_STATEMENT_TIMEOUT_MS', '0'],

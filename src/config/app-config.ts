@@ -17,6 +17,8 @@ export interface AppConfig {
   port: number;
   /** Public base URL, without a trailing slash; its host is the system domain. */
   appUrl: string;
+  /** The service's name, as its root page and its API docs show it; the host of `appUrl` by default. */
+  appName: string;
   /** A PostgreSQL URL; undefined selects the embedded database under `dataDir`. */
   databaseUrl: string | undefined;
   /** The server cancels a statement after this long; the client gives up on the connection a second later. */
@@ -187,6 +189,16 @@ function metricsToken(env: Env): string | undefined {
   return token;
 }
 
+function appName(env: Env, appUrl: string): string {
+  const name = read(env, 'APP_NAME');
+  if (name === undefined) return new URL(appUrl).host;
+  // Shown in page titles and headings: one line of printable text.
+  if (name.length > 100 || [...name].some((character) => character < ' ' || character === '\u007f')) {
+    throw new ConfigError('APP_NAME', 'must be at most 100 characters, without control characters');
+  }
+  return name;
+}
+
 export function loadConfig(env: Env = process.env): AppConfig {
   const redirectStatus = integer(env, 'REDIRECT_STATUS', 302, 100, 599);
   if (!(REDIRECT_STATUSES as readonly number[]).includes(redirectStatus)) {
@@ -199,9 +211,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
   if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
     throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
   }
+  const appUrl = httpUrl(env, 'APP_URL', 'http://localhost:3000');
   return {
     port: integer(env, 'PORT', 3000, 0, 65535),
-    appUrl: httpUrl(env, 'APP_URL', 'http://localhost:3000'),
+    appUrl,
+    appName: appName(env, appUrl),
     databaseUrl: databaseUrl(env),
     // Defaults that answer a request within 5 s when the database stops answering, yet leave slow queries room.
     databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 3000, 100, 600_000),

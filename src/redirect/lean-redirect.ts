@@ -37,7 +37,6 @@ const ALIAS_PATH = /^\/([A-Za-z0-9_-]{1,255})$/;
 export class LeanRedirect {
   private readonly logger = new Logger(LeanRedirect.name);
   private readonly logEach: boolean;
-  private readonly expiredPage: { headers: Record<string, string>; body: string };
 
   constructor(
     private readonly domains: DomainsService,
@@ -46,10 +45,9 @@ export class LeanRedirect {
     private readonly geoip: GeoIp,
     private readonly limit: VisitorRateLimit,
     private readonly metrics: MetricsService,
-    pages: Pages,
+    private readonly pages: Pages,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {
-    this.expiredPage = pages.expiredPage();
     // No line per redirect unless the operator asks for debug logs.
     this.logEach = config.logLevel === 'debug' || config.logLevel === 'trace';
   }
@@ -186,7 +184,8 @@ export class LeanRedirect {
       this.answered(request, 302, 'expired', started);
       return true;
     }
-    const page = this.expiredPage;
+    // Made once per language, then served from memory.
+    const page = this.pages.expiredPage(request.headers['accept-language']);
     response.writeHead(410, page.headers);
     response.end(request.method === 'HEAD' ? undefined : page.body);
     this.answered(request, 410, 'expired', started);

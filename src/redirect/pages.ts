@@ -3,120 +3,89 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Response } from 'express';
+import { html, trusted, type Html } from '../common/html';
+import { pickLocale, type Locale } from './messages';
+import { translatorFor, type Translator } from './translator';
+import { views } from './views';
 
-export type PageName =
-  | 'not-found'
-  | 'expired'
-  | 'password'
-  | 'consent'
-  | 'pixels'
-  | 'preview'
-  | 'stats'
-  | 'too-many-attempts'
-  | 'too-many-requests'
-  | 'query-too-long'
-  | 'forbidden';
+export { escapeHtml } from '../common/html';
 
-const PAGE_NAMES: readonly PageName[] = [
-  'not-found',
-  'expired',
-  'password',
-  'consent',
-  'pixels',
-  'preview',
-  'stats',
-  'too-many-attempts',
-  'too-many-requests',
-  'query-too-long',
-  'forbidden',
-];
-
-export type PageValues = Record<string, string | number | null | undefined>;
-
-export const EXPIRED_TITLE = 'This link has expired';
-
-export interface PageOptions {
+/** A visitor page: its title and heading as text, its body as markup built by {@link views}. */
+export interface Page {
   title: string;
+  /** The `<h1>`; the title when absent. */
   heading?: string;
-  /** Markup for the head, such as a meta refresh: trusted, built by this module. */
-  head?: string;
+  /** Markup above the heading (the stats page's kicker). */
+  before?: Html;
+  body: Html;
+  /** Markup for the head, such as a meta refresh. */
+  head?: Html;
   /** Extra Content-Security-Policy sources, by directive (the pixels page loads vendors' images and scripts). */
   allow?: Partial<Record<'img-src' | 'script-src' | 'frame-src' | 'connect-src', string[]>>;
+  /** A page of several columns on a wide screen (the stats page). */
+  wide?: boolean;
 }
 
-const HTML_ESCAPES: Record<string, string> = {
-  '&': '&amp;',
-  '<': '&lt;',
-  '>': '&gt;',
-  '"': '&quot;',
-  "'": '&#39;',
-  '`': '&#96;',
-};
+/** The part of a page's options that the pixels markup decides. */
+export type PageOptions = Pick<Page, 'allow'>;
 
-export function escapeHtml(value: string): string {
-  return value.replace(/[&<>"'`]/g, (character) => HTML_ESCAPES[character]);
+export interface ComposedPage {
+  headers: Record<string, string>;
+  body: string;
 }
 
 /**
- * `{{name}}` is escaped; `{{{name}}}` is inserted as it is and is only ever given markup built here. One pass,
- * so braces inside a value are never read as a placeholder.
- */
-export function fill(template: string, values: PageValues, raw: Record<string, string> = {}): string {
-  return template.replace(/\{\{\{(\w+)\}\}\}|\{\{(\w+)\}\}/g, (_match, rawName?: string, name?: string) =>
-    rawName !== undefined ? (raw[rawName] ?? '') : escapeHtml(String(values[name!] ?? '')),
-  );
-}
-
-/**
- * The pages visitors see: small, accessible HTML from the templates beside this file, sent with a strict
- * Content-Security-Policy (no scripts unless a page needs a vendor's, styles only the one stylesheet).
+ * The pages visitors see: small, accessible HTML in the visitor's language (from `Accept-Language`), sent with a
+ * strict Content-Security-Policy (no scripts unless a page needs a vendor's, styles only the one stylesheet).
  */
 @Injectable()
 export class Pages {
-  private readonly templates: Record<PageName | 'layout', string>;
   private readonly style: string;
   private readonly styleHash: string;
+  private readonly expired = new Map<Locale, ComposedPage>();
 
   constructor() {
-    const directory = join(__dirname, 'templates');
-    const read = (name: string) => readFileSync(join(directory, name), 'utf8');
-    this.templates = Object.fromEntries(
-      [...PAGE_NAMES, 'layout'].map((name) => [name, read(`${name}.html`)]),
-    ) as Record<PageName | 'layout', string>;
-    this.style = read('style.css').trim();
+    this.style = readFileSync(join(__dirname, 'templates', 'style.css'), 'utf8').trim();
     this.styleHash = createHash('sha256').update(this.style).digest('base64');
   }
 
-  render(page: PageName, values: PageValues, options: PageOptions, raw: Record<string, string> = {}): string {
-    const body = fill(this.templates[page], values, raw);
-    return fill(
-      this.templates.layout,
-      { title: options.title, heading: options.heading ?? options.title },
-      { head: options.head ?? '', style: this.style, body },
-    );
+  /** The messages in the language the request asks for. */
+  translator(request: { headers: { 'accept-language'?: string } }): Translator {
+    return translatorFor(pickLocale(request.headers['accept-language']));
   }
 
-  send(
-    response: Response,
-    status: number,
-    page: PageName,
-    values: PageValues,
-    options: PageOptions,
-    raw: Record<string, string> = {},
-  ): void {
-    const composed = this.compose(page, values, options, raw);
+  render(t: Translator, page: Page): string {
+    return `<!doctype html>\n${
+      html`<html lang="${t.locale}">
+  <head>
+    <meta charset="utf-8" />
+    <meta name="viewport" content="width=device-width, initial-scale=1" />
+    <meta name="robots" content="noindex, nofollow" />
+    <meta name="referrer" content="no-referrer" />
+    ${page.head}
+    <title>${page.title}</title>
+    <style>${this.styleMarkup()}</style>
+  </head>
+  <body>
+    <main${page.wide === true ? html` class="wide"` : ''}>
+      ${page.before}<h1>${page.heading ?? page.title}</h1>
+      ${page.body}
+    </main>
+  </body>
+</html>
+`.markup
+    }`;
+  }
+
+  send(response: Response, status: number, t: Translator, page: Page): void {
+    const composed = this.compose(t, page);
     response.status(status).set(composed.headers).send(composed.body);
   }
 
   /** A page and the headers it is sent with, for a response that is not Express's (the lean redirect path). */
-  compose(
-    page: PageName,
-    values: PageValues,
-    options: PageOptions,
-    raw: Record<string, string> = {},
-  ): { headers: Record<string, string>; body: string } {
-    const allow = options.allow ?? {};
-    const sources = (directive: keyof NonNullable<PageOptions['allow']>, base: string[]) =>
+  compose(t: Translator, page: Page): ComposedPage {
+    const allow = page.allow ?? {};
+    const sources = (directive: keyof NonNullable<Page['allow']>, base: string[]) =>
       `${directive} ${[...base, ...(allow[directive] ?? [])].join(' ')}`;
     const policy = [
       "default-src 'none'",
@@ -134,37 +103,48 @@ export class Pages {
       headers: {
         'Content-Type': 'text/html; charset=utf-8',
         'Content-Security-Policy': policy,
+        'Content-Language': t.locale,
+        Vary: 'Accept-Language',
         'Cache-Control': 'private, no-store',
         'X-Robots-Tag': 'noindex, nofollow',
       },
-      body: this.render(page, values, options, raw),
+      body: this.render(t, page),
     };
   }
 
-  /** The page of a link that has expired, as the visit routes send it with 410. */
-  expiredPage(): { headers: Record<string, string>; body: string } {
-    return this.compose('expired', {}, { title: EXPIRED_TITLE });
+  /** The page of a link that has expired, as the visit routes send it with 410: made once per language. */
+  expiredPage(acceptLanguage?: string): ComposedPage {
+    const locale = pickLocale(acceptLanguage);
+    let page = this.expired.get(locale);
+    if (page === undefined) {
+      const t = translatorFor(locale);
+      page = this.compose(t, views.expired(t));
+      this.expired.set(locale, page);
+    }
+    return page;
   }
 
   /** 429 with `Retry-After`, and the wait in words. */
   sendTooManyAttempts(response: Response, waitMs: number): void {
-    const wait = this.retryAfter(response, waitMs);
-    this.send(response, 429, 'too-many-attempts', { wait }, { title: 'Too many attempts' });
+    const t = this.translator(response.req);
+    this.send(response, 429, t, views.tooManyAttempts(t, this.retryAfter(response, waitMs)));
   }
 
   /** 429 for a client over the visitor routes' rate limit. */
   sendTooManyRequests(response: Response, waitMs: number): void {
-    const wait = this.retryAfter(response, waitMs);
-    this.send(response, 429, 'too-many-requests', { wait }, { title: 'Too many requests' });
+    const t = this.translator(response.req);
+    this.send(response, 429, t, views.tooManyRequests(t, this.retryAfter(response, waitMs)));
   }
 
-  /** Sets `Retry-After` and says the wait in words. */
-  private retryAfter(response: Response, waitMs: number): string {
+  /** Sets `Retry-After`, and returns the wait it says. */
+  private retryAfter(response: Response, waitMs: number): number {
     const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-    const minutes = Math.ceil(seconds / 60);
     response.set('Retry-After', String(seconds));
-    return seconds < 60
-      ? `${seconds} second${seconds === 1 ? '' : 's'}`
-      : `${minutes} minute${minutes === 1 ? '' : 's'}`;
+    return seconds * 1000;
+  }
+
+  private styleMarkup(): Html {
+    // The stylesheet is this service's own file, hashed into the policy as it is.
+    return trusted(this.style);
   }
 }

@@ -1,6 +1,7 @@
 import type { PixelResponse } from '../pixels/pixel.mapper';
 import type { PixelType } from '../pixels/pixel-types';
-import { escapeHtml, type PageOptions } from './pages';
+import { escapeHtml } from '../common/html';
+import type { PageOptions } from './pages';
 
 /** Where the service serves the script that starts every vendor's tag, as phpShort's templates do inline. */
 export const PIXELS_SCRIPT_PATH = '/assets/pixels.js';

@@ -18,9 +18,11 @@ import { profileVisitor, type VisitorProfile } from '../targeting/visitor';
 import { AttemptLimiter } from './attempt-limiter';
 import { locationUrl } from '../common/url-rules';
 import { mergeQuery, visitorQueryFits } from './destination';
-import { escapeHtml, EXPIRED_TITLE, Pages } from './pages';
+import { trusted } from '../common/html';
+import { Pages } from './pages';
 import { pixelMarkup } from './pixel-markup';
 import { destinationOf, firstStep, isCounted, rotates, VisitStep, type VisitRules } from './visit-plan';
+import { hostOf, views, type LeadsTo } from './views';
 import { issueVisitToken, verifyVisitToken } from './visit-token';
 
 const ALIAS = /^[A-Za-z0-9_-]{1,255}$/;
@@ -110,7 +112,8 @@ export class VisitsService {
   /** `GET /{alias}`. */
   async open(request: Request, response: Response, alias: string): Promise<void> {
     if (!visitorQueryFits(carried(request).query)) {
-      this.pages.send(response, 414, 'query-too-long', {}, { title: 'Address too long' });
+      const t = this.pages.translator(request);
+      this.pages.send(response, 414, t, views.queryTooLong(t));
       return;
     }
     const found = await this.gate(request, response, alias);
@@ -118,11 +121,11 @@ export class VisitsService {
     switch (firstStep(visitRules(found.link), countersOf(found.link).clicks)) {
       case VisitStep.Password:
         this.metrics.redirect('password');
-        this.passwordPage(response, found.link, carried(request), 200, null);
+        this.passwordPage(request, response, found, carried(request), 200, null);
         return;
       case VisitStep.Consent:
         this.metrics.redirect('consent');
-        this.consentPage(response, found.link, carried(request), '');
+        this.consentPage(request, response, found, carried(request), '');
         return;
       case VisitStep.Visit:
         await this.visit(request, response, found);
@@ -154,7 +157,7 @@ export class VisitsService {
     this.limiter.fail(key);
     const password = (request.body as Record<string, unknown> | undefined)?.password;
     if (typeof password !== 'string' || !(await verifySecret(password, link.redirectPasswordHash))) {
-      this.passwordPage(response, link, carry, 403, 'That password is not right. Try again.');
+      this.passwordPage(request, response, found, carry, 403, 'passwordWrong');
       return;
     }
     this.limiter.succeed(key);
@@ -176,7 +179,7 @@ export class VisitsService {
     const token = (request.body as Record<string, unknown> | undefined)?.token;
     // Consent cannot skip the password: the form carries proof that it was given.
     if (link.redirectPasswordHash !== null && !verifyVisitToken(token, link.id, link.redirectPasswordHash)) {
-      this.passwordPage(response, link, carried(request), 403, 'Enter the password first.');
+      this.passwordPage(request, response, found, carried(request), 403, 'passwordFirst');
       return;
     }
     await this.visit(request, response, found);
@@ -190,19 +193,20 @@ export class VisitsService {
       return;
     }
     const { link, domain } = found;
-    const status = linkStatus(link, countersOf(link).clicks) === LinkStatus.Expired ? 'Expired' : 'Active';
+    const t = this.pages.translator(request);
     this.pages.send(
       response,
       200,
-      'preview',
-      {
+      t,
+      views.preview(t, {
+        alias: link.alias,
         shortUrl: `${domainUrl(domain, this.domains.scheme)}/${link.alias}`,
-        linkTitle: link.title ?? 'No title',
-        // A password keeps the destination to those who know it.
-        destination: link.redirectPasswordHash !== null ? 'Hidden: this link has a password.' : link.url,
-        status,
-      },
-      { title: `Preview of ${link.alias}`, heading: 'Link preview' },
+        title: link.title,
+        destination: link.url,
+        // A password keeps the destination to those who know it: only its host is shown.
+        hidden: link.redirectPasswordHash !== null,
+        active: linkStatus(link, countersOf(link).clicks) === LinkStatus.Active,
+      }),
     );
   }
 
@@ -213,11 +217,15 @@ export class VisitsService {
     return `${domainUrl(found.domain, this.domains.scheme)}/${found.link.alias}`;
   }
 
-  /** `GET /`: the domain's index page, where it has one. */
+  /** `GET /`: the domain's index page, where it has one; else a page that says what this service is. */
   async root(request: Request, response: Response): Promise<void> {
     const domain = await this.domains.forHost(request.headers.host);
-    if (domain.indexPage !== null) this.redirect(response, domain.indexPage, 302);
-    else this.notFound(response);
+    if (domain.indexPage !== null) {
+      this.redirect(response, domain.indexPage, 302);
+      return;
+    }
+    const t = this.pages.translator(request);
+    this.pages.send(response, 200, t, views.root(t, { name: this.config.appName, domain: domain.name }));
   }
 
   private async continueAfterPassword(
@@ -231,7 +239,7 @@ export class VisitsService {
       const token =
         link.redirectPasswordHash === null ? '' : issueVisitToken(link.id, link.redirectPasswordHash);
       this.metrics.redirect('consent');
-      this.consentPage(response, link, carry, token);
+      this.consentPage(request, response, found, carry, token);
     } else {
       await this.visit(request, response, found);
     }
@@ -265,15 +273,8 @@ export class VisitsService {
     this.metrics.redirect('redirected');
     if (found.hasPixels) {
       const { html, allow } = pixelMarkup(await this.links.pixelsOf(link.id));
-      const refresh = `<meta http-equiv="refresh" content="1; url=${escapeHtml(destination)}" />`;
-      this.pages.send(
-        response,
-        200,
-        'pixels',
-        { destination },
-        { title: 'Redirecting', heading: 'Redirecting…', head: refresh, allow },
-        { pixels: html },
-      );
+      const t = this.pages.translator(request);
+      this.pages.send(response, 200, t, views.pixels(t, { destination, pixels: trusted(html), allow }));
       return;
     }
     this.redirect(response, destination, this.config.redirectStatus);
@@ -297,38 +298,63 @@ export class VisitsService {
 
   /** The HTML 404 page, for visitor addresses that name nothing. */
   notFound(response: Response): void {
-    this.pages.send(response, 404, 'not-found', {}, { title: 'Link not found' });
+    const t = this.pages.translator(response.req);
+    this.pages.send(response, 404, t, views.notFound(t));
   }
 
   private expired(response: Response, link: Link): void {
-    if (link.expirationUrl !== null) this.redirect(response, link.expirationUrl, 302);
-    else this.pages.send(response, 410, 'expired', {}, { title: EXPIRED_TITLE });
+    if (link.expirationUrl !== null) {
+      this.redirect(response, link.expirationUrl, 302);
+      return;
+    }
+    const page = this.pages.expiredPage(response.req.headers['accept-language']);
+    response.status(410).set(page.headers).send(page.body);
+  }
+
+  /**
+   * Where the link leads this visitor, as the password and consent pages say it: the host of the destination that
+   * targeting picks for them; for a rotation, its one host, or null when its values are on several.
+   */
+  private leadsTo(request: Request, found: ResolvedLink): LeadsTo {
+    const { link, domain } = found;
+    if (rotates(link)) {
+      const hosts = new Set((link.targets ?? []).map((target) => hostOf(target.value)));
+      return { domain: domain.name, host: hosts.size === 1 ? [...hosts][0] : null };
+    }
+    return { domain: domain.name, host: hostOf(destinationOf(link, this.profile(request, ''), null)) };
   }
 
   private passwordPage(
+    request: Request,
     response: Response,
-    link: Link,
+    found: ResolvedLink,
     carry: Carried,
     status: number,
-    error: string | null,
+    error: 'passwordWrong' | 'passwordFirst' | null,
   ): void {
+    const t = this.pages.translator(request);
+    const form = { action: `/${found.link.alias}/password`, query: carry.query, referrer: carry.referrer };
     this.pages.send(
       response,
       status,
-      'password',
-      { action: `/${link.alias}/password`, query: carry.query, referrer: carry.referrer },
-      { title: 'Password required', heading: 'This link is protected' },
-      { error: error === null ? '' : `<p class="error" role="alert">${escapeHtml(error)}</p>` },
+      t,
+      views.password(t, { form, leads: this.leadsTo(request, found), error }),
     );
   }
 
-  private consentPage(response: Response, link: Link, carry: Carried, token: string): void {
-    this.pages.send(
-      response,
-      200,
-      'consent',
-      { action: `/${link.alias}/sensitive-consent`, query: carry.query, referrer: carry.referrer, token },
-      { title: 'Sensitive content', heading: 'Sensitive content ahead' },
-    );
+  private consentPage(
+    request: Request,
+    response: Response,
+    found: ResolvedLink,
+    carry: Carried,
+    token: string,
+  ): void {
+    const t = this.pages.translator(request);
+    const form = {
+      action: `/${found.link.alias}/sensitive-consent`,
+      query: carry.query,
+      referrer: carry.referrer,
+    };
+    this.pages.send(response, 200, t, views.consent(t, { form, token, leads: this.leadsTo(request, found) }));
   }
 }

@@ -4,13 +4,14 @@ import { ClicksModule } from '../clicks/clicks.module';
 import { LinksModule } from '../links/links.module';
 import { Click } from './click.entity';
 import { ClickExport, ClickExportController } from './click-export';
+import { ClickSeries } from './click-series';
 import { StatsController } from './stats.controller';
 import { StatsService } from './stats.service';
 
 @Module({
   imports: [TypeOrmModule.forFeature([Click]), LinksModule, ClicksModule],
   controllers: [StatsController, ClickExportController],
-  providers: [StatsService, ClickExport],
-  exports: [StatsService],
+  providers: [StatsService, ClickExport, ClickSeries],
+  exports: [StatsService, ClickSeries],
 })
 export class StatsModule {}

@@ -117,6 +117,8 @@ export interface PageExpectation {
   title: string;
   /** The `<h1>`; the title when absent. */
   heading?: string;
+  /** The page's language: English when absent. */
+  lang?: string;
 }
 
 /**
@@ -134,7 +136,8 @@ export function expectPage(response: PageResponse, expected: PageExpectation): s
   expect(policy).not.toContain('unsafe-inline');
   expect(policy).not.toContain('unsafe-eval');
   const html = response.text;
-  expect(html.startsWith('<!doctype html>\n<html lang="en">')).toBe(true);
+  expect(html.startsWith(`<!doctype html>\n<html lang="${expected.lang ?? 'en'}">`)).toBe(true);
+  expect(response.headers['content-language']).toBe(expected.lang ?? 'en');
   expect(html).toContain(`<title>${expected.title}</title>`);
   expect(html).toContain(`<h1>${expected.heading ?? expected.title}</h1>`);
   // Nothing inline runs: no script without a source, no event handler attribute, no style attribute.

@@ -1,6 +1,21 @@
-// Starts the pixels of a redirect page as phpShort's templates do, each with its vendor's own base code. The page
-// lists the pixels in a data attribute, so that the Content-Security-Policy can stay free of inline scripts.
+// The redirect page's own script, loaded twice with different data attributes, so that the Content-Security-Policy
+// can stay free of inline scripts: `data-pixels` starts the pixels as phpShort's templates do, each with its
+// vendor's own base code; `data-forward` forwards the visitor once they have loaded.
 (function (w, d) {
+  var forward = d.currentScript.getAttribute('data-forward');
+  if (forward) {
+    var gone = false;
+    var go = function () {
+      if (gone) return;
+      gone = true;
+      w.location.replace(forward);
+    };
+    // Once the pixels have loaded (the load event waits for them), or after a second and a half at most.
+    w.addEventListener('load', function () {
+      setTimeout(go, 100);
+    });
+    setTimeout(go, 1500);
+  }
   var pixels = JSON.parse(d.currentScript.getAttribute('data-pixels') || '[]');
 
   function ids(type) {
