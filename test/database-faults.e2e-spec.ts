@@ -1,4 +1,4 @@
-import type { Pool } from 'pg';
+import { Client, type Pool } from 'pg';
 import { DataSource, type QueryFailedError } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { dataSourceOptions } from '../src/database/data-source-options';
@@ -12,6 +12,7 @@ import {
 } from './support/process';
 import { TcpProxy } from './support/tcp-proxy';
 import { onRealPostgres } from './support/test-database';
+import { UA, unique } from './support/visitors';
 
 /** The contract: a client learns within this long that the database is away. */
 const BUDGET_MS = 5_000;
@@ -71,6 +72,44 @@ describe('database faults', () => {
       return { status: response.status, body, ms: Date.now() - started };
     } catch {
       return { status: 'no answer', ms: Date.now() - started };
+    }
+  }
+
+  /** A visit to a short link as a browser makes it: the status, where it leads, and how long it took. */
+  async function visit(
+    alias: string,
+  ): Promise<{ status: number | 'no answer'; location?: string; ms: number }> {
+    const started = Date.now();
+    try {
+      const response = await fetch(`${server.url}/${alias}`, {
+        redirect: 'manual',
+        headers: { 'User-Agent': UA.macSafari },
+        signal: AbortSignal.timeout(BUDGET_MS + 2_000),
+      });
+      await response.arrayBuffer();
+      return {
+        status: response.status,
+        location: response.headers.get('location') ?? undefined,
+        ms: Date.now() - started,
+      };
+    } catch {
+      return { status: 'no answer', ms: Date.now() - started };
+    }
+  }
+
+  /** The link's counter and click rows, read straight from the database. */
+  async function recorded(linkId: number): Promise<{ counter: number; rows: number }> {
+    const client = new Client({ connectionString: process.env.DATABASE_URL });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ counter: number; rows: number }>(
+        `SELECT (SELECT clicks FROM link_counters WHERE link_id = $1)::int AS counter,
+                (SELECT count(*) FROM clicks WHERE link_id = $1)::int AS rows`,
+        [linkId],
+      );
+      return rows[0];
+    } finally {
+      await client.end();
     }
   }
 
@@ -158,6 +197,74 @@ describe('database faults', () => {
     expect(await timed('/health/ready')).toMatchObject({ status: 200 });
     expect(server.running).toBe(true);
   });
+
+  it.each(['freeze', 'cut'] as const)(
+    'answers every visit within 5 s while the database is away (%s): the redirect or 503, and records each redirect once it is back',
+    async (fault) => {
+      const create = async (url: string, fields: Record<string, unknown> = {}) => {
+        const created = await timed('/api/v1/links', {
+          method: 'POST',
+          body: JSON.stringify({ url, alias: unique('fault'), ...fields }),
+        });
+        expect(created.status).toBe(201);
+        return (created as { body: { data: { id: number; alias: string } } }).body.data;
+      };
+      // Seen before the fault, so cached where the instance caches; the limited one always asks the database.
+      const seen = await create('https://example.com/seen');
+      const limited = await create('https://example.com/limited', { clicks_limit: 100 });
+      expect((await visit(seen.alias)).status).toBe(302);
+      expect((await visit(limited.alias)).status).toBe(302);
+      const unseen = await create('https://example.com/unseen');
+
+      if (fault === 'freeze') proxy.freeze();
+      else proxy.cut();
+      const during = await Promise.all(
+        [seen, seen, limited, unseen, unseen].map((link) => visit(link.alias)),
+      );
+      const outcomes = during.map((answer) => ({
+        ok: (answer.status === 302 || answer.status === 503) && answer.ms < BUDGET_MS,
+        answer,
+      }));
+      expect(outcomes.filter((outcome) => !outcome.ok)).toEqual([]);
+      // A link whose visit must be written before the redirect cannot be served without the database.
+      expect(during[2].status).toBe(503);
+      const unavailable = await fetch(`${server.url}/${unseen.alias}`, {
+        redirect: 'manual',
+        signal: AbortSignal.timeout(BUDGET_MS + 2_000),
+      });
+      expect(unavailable.status).toBe(503);
+      expect(await unavailable.text()).not.toMatch(/\bat .*:\d+:\d+|QueryFailed|ECONN|SELECT/);
+      expect(await timed('/health')).toMatchObject({ status: 200 });
+      expect(await timed('/health/ready')).toMatchObject({ status: 503 });
+
+      proxy.restore();
+      expectAllSucceeded(await apiCalls(4));
+      expect((await visit(unseen.alias)).status).toBe(302);
+      // Every redirect answered is recorded, those answered during the fault too (held, then written once).
+      const links = [seen, seen, limited, unseen, unseen];
+      const during302 = (link: { alias: string }) =>
+        during.filter((answer, index) => answer.status === 302 && links[index] === link).length;
+      // An API read has the instance write what it holds.
+      for (const link of [seen, limited, unseen]) {
+        expect((await timed(`/api/v1/links/${link.id}`)).status).toBe(200);
+      }
+      const afterwards = {
+        seen: await recorded(seen.id),
+        unseen: await recorded(unseen.id),
+      };
+      expect(afterwards).toEqual({
+        seen: { counter: during302(seen) + 1, rows: during302(seen) + 1 },
+        unseen: { counter: during302(unseen) + 1, rows: during302(unseen) + 1 },
+      });
+      // A claim whose answer was lost may have reached the database all the same (a frozen network delivers it
+      // late): such a visit got 503 and may be counted. So a limit is never exceeded, and the count is at most the
+      // visits answered 503 over the redirects, never under them.
+      const claims = await recorded(limited.id);
+      expect(claims.rows).toBe(claims.counter);
+      expect(claims.counter).toBeGreaterThanOrEqual(during302(limited) + 1);
+      expect(claims.counter).toBeLessThanOrEqual(during302(limited) + 1 + 1);
+    },
+  );
 
   it('answers 503 within 5 s while every connection to the database is reset, and recovers when it is back', async () => {
     proxy.cut();

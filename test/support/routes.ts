@@ -1,6 +1,8 @@
 import { RequestMethod, type INestApplication, type Type } from '@nestjs/common';
-import { METHOD_METADATA, PATH_METADATA } from '@nestjs/common/constants';
+import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { MetadataScanner, ModulesContainer, Reflector } from '@nestjs/core';
+import { getMetadataStorage } from 'class-validator';
 import { IS_PUBLIC } from '../../src/auth/public.decorator';
 
 /** Walks the application's own router, so that a test covers every route, including routes added later. */
@@ -11,6 +13,10 @@ export interface NestRoute {
   method: string;
   path: string;
   isPublic: boolean;
+  /** The fields its `@Body()` DTO declares, as the validation pipe sees them. */
+  bodyFields: string[];
+  /** The parameters its `@Query()` DTO declares. */
+  queryFields: string[];
 }
 
 export function asArray(value: unknown): string[] {
@@ -21,6 +27,31 @@ export function asArray(value: unknown): string[] {
 function joinPath(...parts: string[]): string {
   const joined = `/${parts.join('/')}`.replace(/\/+/g, '/');
   return joined.length > 1 ? joined.replace(/\/$/, '') : joined;
+}
+
+/** The properties that class-validator knows of a DTO class, its parents' included. */
+function dtoFields(dto: unknown): string[] {
+  if (typeof dto !== 'function' || dto === Object || dto === String) return [];
+  const metadata = getMetadataStorage().getTargetValidationMetadatas(dto, '', true, false);
+  return [...new Set(metadata.map((entry) => entry.propertyName))].sort();
+}
+
+/** The fields of a handler's `@Body()` and `@Query()` parameters, read from the decorators' metadata. */
+function declaredFields(controller: Type, name: string): { bodyFields: string[]; queryFields: string[] } {
+  const args = (Reflect.getMetadata(ROUTE_ARGS_METADATA, controller, name) ?? {}) as Record<
+    string,
+    { index: number; data?: unknown }
+  >;
+  const types = (Reflect.getMetadata('design:paramtypes', controller.prototype, name) ?? []) as unknown[];
+  const fields = { bodyFields: [] as string[], queryFields: [] as string[] };
+  for (const [key, arg] of Object.entries(args)) {
+    const kind = Number(key.split(':')[0]);
+    // A whole DTO only: `@Body('password')` names one field, which is the field itself.
+    const named = typeof arg.data === 'string' ? [arg.data] : dtoFields(types[arg.index]);
+    if (kind === Number(RouteParamtypes.BODY)) fields.bodyFields.push(...named);
+    if (kind === Number(RouteParamtypes.QUERY)) fields.queryFields.push(...named);
+  }
+  return fields;
 }
 
 /** Every handler of every controller in the application, with its path and whether it says @Public(). */
@@ -38,12 +69,13 @@ export function nestRoutes(app: INestApplication): NestRoute[] {
         const handlerPath: unknown = Reflect.getMetadata(PATH_METADATA, handler);
         if (handlerPath === undefined) continue;
         const method = RequestMethod[Reflect.getMetadata(METHOD_METADATA, handler) as RequestMethod];
+        const fields = declaredFields(controller, name);
         const isPublic =
           reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, [handler, controller]) === true;
         for (const prefix of asArray(Reflect.getMetadata(PATH_METADATA, controller))) {
           for (const path of asArray(handlerPath)) {
             const full = joinPath(prefix, path);
-            routes.push({ route: `${method} ${full}`, method, path: full, isPublic });
+            routes.push({ route: `${method} ${full}`, method, path: full, isPublic, ...fields });
           }
         }
       }
