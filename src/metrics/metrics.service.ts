@@ -1,7 +1,8 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from 'prom-client';
+import { TallyCounter, TallyHistogram } from './tally';
 import { DataSource } from 'typeorm';
 
 /** What a visit of a short link ended in. */
@@ -44,25 +45,20 @@ interface PoolStats {
 @Injectable()
 export class MetricsService implements OnModuleInit {
   readonly registry = new Registry();
-  private readonly requests = new Counter({
-    name: 'http_requests_total',
-    help: 'HTTP requests answered, by method, route pattern and status.',
-    labelNames: ['method', 'route', 'status'] as const,
-    registers: [this.registry],
-  });
-  private readonly durations = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time from a request to its answer, by method, route pattern and status.',
-    labelNames: ['method', 'route', 'status'] as const,
-    buckets: HTTP_BUCKETS,
-    registers: [this.registry],
-  });
-  private readonly redirects = new Counter({
-    name: 'shortlink_redirects_total',
-    help: 'Visits of short links, by outcome.',
-    labelNames: ['outcome'] as const,
-    registers: [this.registry],
-  });
+  // Requests and visits are counted on every answer, the redirect's included: in plain numbers (see tally.ts).
+  private readonly requests = new TallyCounter(
+    'http_requests_total',
+    'HTTP requests answered, by method, route pattern and status.',
+  );
+  private readonly durations = new TallyHistogram(
+    'http_request_duration_seconds',
+    'Time from a request to its answer, by method, route pattern and status.',
+    HTTP_BUCKETS,
+  );
+  private readonly redirects = new TallyCounter(
+    'shortlink_redirects_total',
+    'Visits of short links, by outcome.',
+  );
   private readonly clicks = new Counter({
     name: 'shortlink_clicks_written_total',
     help: 'Click rows committed to the database.',
@@ -74,19 +70,21 @@ export class MetricsService implements OnModuleInit {
     buckets: QUERY_BUCKETS,
     registers: [this.registry],
   });
-  /** The request series bound by their labels, so that a request costs no label hashing (the set is bounded). */
+  /** The series of each request's labels: a request costs a Map lookup and arithmetic. */
   private readonly series = new Map<
     string,
-    { count: { inc(): void }; time: { observe(value: number): void } }
+    { key: string; labels: Record<string, string>; count: { value: number } }
   >();
-  /** The counter of each outcome, bound once: the redirect path counts without a label lookup. */
+  /** The series of each outcome, made once. */
   private readonly outcomes = new Map(
-    REDIRECT_OUTCOMES.map((outcome) => [outcome, this.redirects.labels(outcome)] as const),
+    REDIRECT_OUTCOMES.map((outcome) => [outcome, this.redirects.series$(outcome, { outcome })] as const),
   );
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {
     collectDefaultMetrics({ register: this.registry });
-    for (const outcome of REDIRECT_OUTCOMES) this.redirects.labels(outcome).inc(0);
+    for (const metric of [this.requests, this.durations, this.redirects]) {
+      this.registry.registerMetric(metric as unknown as Metric);
+    }
     this.clicks.inc(0);
   }
 
@@ -133,7 +131,7 @@ export class MetricsService implements OnModuleInit {
 
   /** Records a visit's outcome. */
   redirect(outcome: RedirectOutcome): void {
-    this.outcomes.get(outcome)!.inc();
+    this.outcomes.get(outcome)!.value += 1;
   }
 
   clicksWritten(count: number): void {
@@ -142,15 +140,15 @@ export class MetricsService implements OnModuleInit {
 
   /** Records an answered request once it is sent; `route` is the route's pattern, never the path itself. */
   observe(method: string, route: string, status: number, startedNs: bigint): void {
-    const key = `${method} ${status} ${route}`;
-    let series = this.series.get(key);
+    const name = `${method} ${status} ${route}`;
+    let series = this.series.get(name);
     if (series === undefined) {
       const labels = { method, route, status: String(status) };
-      series = { count: this.requests.labels(labels), time: this.durations.labels(labels) };
-      this.series.set(key, series);
+      series = { key: name, labels, count: this.requests.series$(name, labels) };
+      this.series.set(name, series);
     }
-    series.count.inc();
-    series.time.observe(Number(process.hrtime.bigint() - startedNs) / 1e9);
+    series.count.value += 1;
+    this.durations.observe(series.key, series.labels, Number(process.hrtime.bigint() - startedNs) / 1e9);
   }
 
   /** Express middleware: every request the routes answer, labelled by the pattern of the route that answered. */
