@@ -30,23 +30,12 @@ export const LINK_CSV_COLUMNS = [
   'created_at',
 ] as const;
 
-/** The columns import takes, as the create fields of the same names. */
-const IMPORTED = new Set([
-  'alias',
-  'url',
-  'title',
-  'domain_id',
-  'space_id',
-  'pixel_ids',
-  'targets_type',
-  'targets',
-  'sensitive_content',
-  'privacy',
-  'active_period_start_at',
-  'active_period_end_at',
-  'clicks_limit',
-  'expiration_url',
-  'disabled',
+/** Columns that describe an exported link and are not create fields: import passes them over. */
+const DESCRIPTIVE: ReadonlySet<string> = new Set(['id', 'short_url', 'clicks', 'created_at']);
+
+/** The columns import takes, as the create fields of the same names: the export's, and the secrets it never writes. */
+const IMPORTED: ReadonlySet<string> = new Set([
+  ...LINK_CSV_COLUMNS.filter((column) => !DESCRIPTIVE.has(column)),
   'password',
   'redirect_password',
 ]);
