@@ -138,6 +138,42 @@ interface AxeViolation {
     return (JSON.parse(result) as { violations: AxeViolation[] }).violations;
   }
 
+  it('lets an API user authorise in /docs and create a space with "Try it out"', async () => {
+    const account = await createAccount(t);
+    const name = unique('From the docs');
+    const { context, page } = await visitor({ width: 1280, height: 900 });
+    try {
+      await page.goto(`${base}/docs`);
+      await page.locator('button.authorize').first().click();
+      await page.locator('.modal-ux input').first().fill(account.apiKey);
+      await page.locator('.modal-ux .auth-btn-wrapper button.authorize').click();
+      await page.locator('.modal-ux button.btn-done').click();
+      const operation = page.locator('.opblock-post', {
+        has: page.locator('.opblock-summary-path[data-path="/api/v1/spaces"]'),
+      });
+      await operation.locator('.opblock-summary').click();
+      await operation.locator('button.try-out__btn').click();
+      await operation.locator('textarea.body-param__text').fill(JSON.stringify({ name, color: 3 }));
+      await operation.locator('button.execute').click();
+      const status = operation.locator('.live-responses-table tr.response .response-col_status').first();
+      await status.waitFor();
+      expect((await status.innerText()).trim()).toBe('201');
+      // The answer alone: the curl line above it shows the key.
+      await operation
+        .locator('.live-responses-table')
+        .first()
+        .screenshot({ path: join(DOCS, 'docs-try-it-out.png') });
+    } finally {
+      await context.close();
+    }
+    // The space exists, made by the key the page was given.
+    const spaces = await t
+      .http()
+      .get(`/api/v1/spaces?search=${encodeURIComponent(name)}`)
+      .set('Authorization', account.auth);
+    expect((spaces.body as { data: { name: string }[] }).data.map((space) => space.name)).toEqual([name]);
+  });
+
   it('walks the password page and the consent page to the destination', async () => {
     const account = await createAccount(t);
     const created = await link(account, {
