@@ -360,12 +360,21 @@ interface AxeViolation {
       pixels: {
         title: 'Redirecting',
         open: async (page) => {
-          // The page forwards once its pixels have loaded: a 204 answer to the forward keeps it on screen.
+          // The page forwards once its pixels have loaded: a 204 answer to the forward keeps it on screen. The
+          // page is judged once that forward is over, not while the browser is still on its way.
+          let forwarded = (): void => undefined;
+          const forward = new Promise<void>((resolve) => (forwarded = resolve));
           await page.route(
             (url) => url.toString().startsWith(destinationUrl),
-            (route) => route.fulfill({ status: 204 }),
+            async (route) => {
+              await route.fulfill({ status: 204 });
+              forwarded();
+            },
           );
-          return page.goto(`${base}/${made.pixels.alias}`);
+          const response = await page.goto(`${base}/${made.pixels.alias}`);
+          await Promise.race([forward, new Promise((resolve) => setTimeout(resolve, 5000))]);
+          await page.waitForFunction("!document.title.startsWith('Loading')");
+          return response;
         },
       },
       preview: {

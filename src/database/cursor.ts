@@ -1,6 +1,7 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
 import QueryStream from 'pg-query-stream';
 import type { DataSource } from 'typeorm';
+import type { DatabaseConnection } from './database.module';
 
 /** How long one cursor may stay open: a download slower than this is cut rather than holding a snapshot on. */
 export const CURSOR_TIMEOUT_MS = 10 * 60_000;
@@ -20,7 +21,12 @@ export async function* cursorRows<T>(
   sql: string,
   values: unknown[],
   size: number,
+  connection: DatabaseConnection,
 ): AsyncGenerator<T[]> {
+  if (connection.embedded !== null) {
+    yield* windowRows<T>(dataSource, sql, values, size);
+    return;
+  }
   if (open >= MAX_OPEN_CURSORS) throw new HttpException('Too Many Attempts.', HttpStatus.TOO_MANY_REQUESTS);
   open += 1;
   const runner = dataSource.createQueryRunner('slave');
@@ -50,5 +56,27 @@ export async function* cursorRows<T>(
     if (stream !== undefined) stream.destroy();
     if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
     await runner.release();
+  }
+}
+
+/**
+ * The embedded database has one session for every connection, and a cursor would hold it for the whole download:
+ * there, the rows come in windows of `size`, one statement each (the statement's own order decides the windows).
+ */
+async function* windowRows<T>(
+  dataSource: DataSource,
+  sql: string,
+  values: unknown[],
+  size: number,
+): AsyncGenerator<T[]> {
+  const limit = `$${values.length + 1}`;
+  const offset = `$${values.length + 2}`;
+  for (let start = 0; ; start += size) {
+    const rows = await dataSource.query<T[]>(
+      `SELECT * FROM (${sql}) AS windowed LIMIT ${limit} OFFSET ${offset}`,
+      [...values, size, start],
+    );
+    if (rows.length > 0) yield rows;
+    if (rows.length < size) return;
   }
 }

@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { randomInt } from 'node:crypto';
 import { DataSource, In, Repository, type EntityManager } from 'typeorm';
@@ -10,6 +10,7 @@ import { hashSecret, needsRehash } from '../common/secret-hash';
 import { ClickWriter } from '../clicks/click-writer';
 import { ChangeFeed } from '../database/change-feed';
 import { cursorRows } from '../database/cursor';
+import { DATABASE_CONNECTION, type DatabaseConnection } from '../database/database.module';
 import { toDomainSummary } from '../domains/domain.mapper';
 import { DomainsService } from '../domains/domains.service';
 import { toPixelResponse, type PixelResponse } from '../pixels/pixel.mapper';
@@ -99,6 +100,7 @@ export class LinksService {
     private readonly titles: TitleFetcher,
     private readonly feed: ChangeFeed,
     private readonly clicks: ClickWriter,
+    @Inject(DATABASE_CONNECTION) private readonly connection: DatabaseConnection,
   ) {}
 
   async list(accountId: number, query: LinkListQueryDto): Promise<Page<LinkResponse>> {
@@ -144,51 +146,44 @@ export class LinksService {
   }
 
   /**
-   * The links a list with these filters and this order finds, every page of them, a chunk at a time: their ids
-   * come through a database cursor, so that an export of any size holds one chunk in memory.
+   * The links a list with these filters and this order finds, every page of them, a chunk at a time, through a
+   * database cursor: an export of any size holds one chunk in memory. The list's own statement finds the ids in
+   * its order and the exported columns are joined to them, so that the download is one statement (on the embedded
+   * database, whose one session a cursor would hold, a statement per chunk).
    */
   async *exportRows(accountId: number, query: LinkListQueryDto): AsyncGenerator<LinkExportRow[]> {
     await this.clicks.settle();
     const { filter, order } = listOf(accountId, query);
     const ids = linkPageQuery(filter, order, 0, MAX_ID);
-    const domainUrls = new Map<number, string>();
-    for await (const rows of cursorRows<{ id: number }>(
+    // Every domain a link of the account can have, read before the cursor opens.
+    const domainIds = await this.dataSource.query<{ id: number }[]>(
+      'SELECT id FROM domains WHERE account_id = $1 OR account_id IS NULL',
+      [accountId],
+    );
+    const domains = await this.domains.findByIds(domainIds.map((row) => row.id));
+    const urls = new Map(
+      [...domains.values()].map((domain) => [domain.id, toDomainSummary(domain, this.domains.scheme).url]),
+    );
+    const rows = `
+      SELECT l.id, l.alias, l.url, l.title, l.domain_id, l.space_id,
+             (SELECT string_agg(lp.pixel_id::text, ' ' ORDER BY lp.pixel_id) FROM link_pixels lp
+               WHERE lp.link_id = l.id) AS pixel_ids,
+             l.targets_type, l.targets, l.sensitive_content, l.privacy, l.active_period_start_at,
+             l.active_period_end_at, l.clicks_limit, l.expiration_url, l.disabled,
+             COALESCE(c.clicks, 0) AS clicks, l.created_at
+        FROM (SELECT found.id, row_number() OVER () AS ord FROM (${ids.text}) AS found) AS page
+        JOIN links l ON l.id = page.id
+        LEFT JOIN link_counters c ON c.link_id = l.id
+       ORDER BY page.ord`;
+    for await (const chunk of cursorRows<Omit<LinkExportRow, 'short_url'>>(
       this.dataSource,
-      ids.text,
+      rows,
       ids.values,
       EXPORT_CHUNK,
+      this.connection,
     )) {
-      yield await this.exportChunk(
-        rows.map((row) => row.id),
-        domainUrls,
-      );
+      yield chunk.map((row) => ({ ...row, short_url: `${urls.get(row.domain_id)}/${row.alias}` }));
     }
-  }
-
-  /** The exported columns of these links, in the order of `ids` (a link deleted meanwhile is left out). */
-  private async exportChunk(ids: number[], domainUrls: Map<number, string>): Promise<LinkExportRow[]> {
-    const rows = await this.dataSource.query<Omit<LinkExportRow, 'short_url'>[]>(
-      `SELECT l.id, l.alias, l.url, l.title, l.domain_id, l.space_id,
-              (SELECT string_agg(lp.pixel_id::text, ' ' ORDER BY lp.pixel_id) FROM link_pixels lp
-                WHERE lp.link_id = l.id) AS pixel_ids,
-              l.targets_type, l.targets, l.sensitive_content, l.privacy, l.active_period_start_at,
-              l.active_period_end_at, l.clicks_limit, l.expiration_url, l.disabled,
-              COALESCE(c.clicks, 0) AS clicks, l.created_at
-         FROM links l LEFT JOIN link_counters c ON c.link_id = l.id
-        WHERE l.id = ANY($1::int[])`,
-      [ids],
-    );
-    const unknown = [...new Set(rows.map((row) => row.domain_id))].filter((id) => !domainUrls.has(id));
-    for (const domain of (await this.domains.findByIds(unknown)).values()) {
-      domainUrls.set(domain.id, toDomainSummary(domain, this.domains.scheme).url);
-    }
-    const byId = new Map(rows.map((row) => [row.id, row]));
-    return ids.flatMap((id) => {
-      const row = byId.get(id);
-      return row === undefined
-        ? []
-        : [{ ...row, short_url: `${domainUrls.get(row.domain_id)}/${row.alias}` }];
-    });
   }
 
   async show(accountId: number, id: number): Promise<LinkResponse> {

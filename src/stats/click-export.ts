@@ -1,4 +1,4 @@
-import { Controller, Get, Injectable, Param, Res } from '@nestjs/common';
+import { Controller, Get, Inject, Injectable, Param, Res } from '@nestjs/common';
 import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { stringify } from 'csv-stringify/sync';
@@ -10,6 +10,7 @@ import { ClickWriter } from '../clicks/click-writer';
 import { sendCsv } from '../common/csv-stream';
 import { isoDate } from '../common/dates';
 import { cursorRows } from '../database/cursor';
+import { DATABASE_CONNECTION, type DatabaseConnection } from '../database/database.module';
 import { IdPipe } from '../common/id.pipe';
 import { LinksService } from '../links/links.service';
 
@@ -35,6 +36,7 @@ export class ClickExport {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly clicks: ClickWriter,
+    @Inject(DATABASE_CONNECTION) private readonly connection: DatabaseConnection,
   ) {}
 
   /** A link's clicks, oldest first, a chunk at a time through a database cursor. */
@@ -45,6 +47,7 @@ export class ClickExport {
       `SELECT ${CLICK_COLUMNS.join(', ')} FROM clicks WHERE link_id = $1 ORDER BY created_at, id`,
       [linkId],
       CHUNK,
+      this.connection,
     );
   }
 }
