@@ -15,17 +15,18 @@ export async function sendCsv<T>(
   lines: (chunk: T[]) => string,
 ): Promise<void> {
   let started = false;
+  const start = () => {
+    started = true;
+    response.status(200).set({
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': `attachment; filename="${filename}"`,
+      'Cache-Control': 'no-store',
+    });
+    response.write(header);
+  };
   try {
     for await (const chunk of chunks) {
-      if (!started) {
-        started = true;
-        response.status(200).set({
-          'Content-Type': 'text/csv; charset=utf-8',
-          'Content-Disposition': `attachment; filename="${filename}"`,
-          'Cache-Control': 'no-store',
-        });
-        response.write(header);
-      }
+      if (!started) start();
       if (response.destroyed) break;
       if (!response.write(lines(chunk))) {
         await drained(response);
@@ -37,14 +38,8 @@ export async function sendCsv<T>(
     response.destroy(error instanceof Error ? error : new Error(String(error)));
     return;
   }
-  if (!started) {
-    response.status(200).set({
-      'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="${filename}"`,
-      'Cache-Control': 'no-store',
-    });
-    response.write(header);
-  }
+  // Nothing found: the header alone.
+  if (!started) start();
   response.end();
 }
 

@@ -23,6 +23,11 @@ export function domainUrl(domain: Domain, scheme: string): string {
   return `${scheme}//${domain.name}`;
 }
 
+/** A link's short URL on a domain. */
+export function shortUrl(domain: Domain, scheme: string, alias: string): string {
+  return `${domainUrl(domain, scheme)}/${alias}`;
+}
+
 export function toDomainResponse(domain: Domain, scheme: string): DomainResponse {
   return {
     id: domain.id,

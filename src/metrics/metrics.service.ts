@@ -2,7 +2,7 @@ import { Injectable, type OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from 'prom-client';
-import { TallyCounter, TallyHistogram } from './tally';
+import { TallyCounter, TallyHistogram, type HistogramSeries } from './tally';
 import { DataSource } from 'typeorm';
 
 /** What a visit of a short link ended in. */
@@ -70,11 +70,8 @@ export class MetricsService implements OnModuleInit {
     buckets: QUERY_BUCKETS,
     registers: [this.registry],
   });
-  /** The series of each request's labels: a request costs a Map lookup and arithmetic. */
-  private readonly series = new Map<
-    string,
-    { key: string; labels: Record<string, string>; count: { value: number } }
-  >();
+  /** The counter and histogram series of each request's labels: a request costs one Map lookup and arithmetic. */
+  private readonly series = new Map<string, { count: { value: number }; time: HistogramSeries }>();
   /** The series of each outcome, made once. */
   private readonly outcomes = new Map(
     REDIRECT_OUTCOMES.map((outcome) => [outcome, this.redirects.series$(outcome, { outcome })] as const),
@@ -140,15 +137,15 @@ export class MetricsService implements OnModuleInit {
 
   /** Records an answered request once it is sent; `route` is the route's pattern, never the path itself. */
   observe(method: string, route: string, status: number, startedNs: bigint): void {
-    const name = `${method} ${status} ${route}`;
-    let series = this.series.get(name);
+    const key = `${method} ${status} ${route}`;
+    let series = this.series.get(key);
     if (series === undefined) {
       const labels = { method, route, status: String(status) };
-      series = { key: name, labels, count: this.requests.series$(name, labels) };
-      this.series.set(name, series);
+      series = { count: this.requests.series$(key, labels), time: this.durations.series$(key, labels) };
+      this.series.set(key, series);
     }
     series.count.value += 1;
-    this.durations.observe(series.key, series.labels, Number(process.hrtime.bigint() - startedNs) / 1e9);
+    this.durations.record(series.time, Number(process.hrtime.bigint() - startedNs) / 1e9);
   }
 
   /** Express middleware: every request the routes answer, labelled by the pattern of the route that answered. */

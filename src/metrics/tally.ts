@@ -52,7 +52,7 @@ export class TallyCounter {
   }
 }
 
-interface HistogramSeries {
+export interface HistogramSeries {
   labels: Labels;
   /** Observations per bucket, not cumulative (the last one is +Inf). */
   buckets: Float64Array;
@@ -72,17 +72,26 @@ export class TallyHistogram {
     private readonly bounds: readonly number[],
   ) {}
 
-  observe(key: string, labels: Labels, value: number): void {
+  /** The series of these labels, to record into with {@link record}. */
+  series$(key: string, labels: Labels): HistogramSeries {
     let entry = this.series.get(key);
     if (entry === undefined) {
       entry = { labels, buckets: new Float64Array(this.bounds.length + 1), sum: 0, count: 0 };
       this.series.set(key, entry);
     }
+    return entry;
+  }
+
+  record(entry: HistogramSeries, value: number): void {
     let bucket = 0;
     while (bucket < this.bounds.length && value > this.bounds[bucket]) bucket += 1;
     entry.buckets[bucket] += 1;
     entry.sum += value;
     entry.count += 1;
+  }
+
+  observe(key: string, labels: Labels, value: number): void {
+    this.record(this.series$(key, labels), value);
   }
 
   get(): Promise<Scraped> {

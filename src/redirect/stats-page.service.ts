@@ -5,7 +5,7 @@ import { AccountsService } from '../auth/accounts.service';
 import { bearerToken } from '../auth/api-key';
 import { dataEnvelope } from '../common/envelope';
 import { verifySecret } from '../common/secret-hash';
-import { domainUrl } from '../domains/domain.mapper';
+import { shortUrl } from '../domains/domain.mapper';
 import { DomainsService } from '../domains/domains.service';
 import { LinkPrivacy, type Link } from '../links/link.entity';
 import { LinksService } from '../links/links.service';
@@ -270,7 +270,7 @@ export class StatsPageService {
       views.stats(t, {
         name: link.title ?? link.alias,
         alias: link.alias,
-        shortUrl: `${domainUrl(domain, this.domains.scheme)}/${link.alias}`,
+        shortUrl: shortUrl(domain, this.domains.scheme, link.alias),
         range: choice,
         from: range.from,
         to: range.to,

@@ -5,7 +5,7 @@ import { verifySecret } from '../common/secret-hash';
 import type { AppConfig } from '../config/app-config';
 import { APP_CONFIG } from '../config/config.module';
 import type { Domain } from '../domains/domain.entity';
-import { domainUrl } from '../domains/domain.mapper';
+import { shortUrl } from '../domains/domain.mapper';
 import { DomainsService } from '../domains/domains.service';
 import { linkStatus, LinkStatus } from '../links/link-status';
 import { countersOf } from '../links/link-counter.entity';
@@ -200,7 +200,7 @@ export class VisitsService {
       t,
       views.preview(t, {
         alias: link.alias,
-        shortUrl: `${domainUrl(domain, this.domains.scheme)}/${link.alias}`,
+        shortUrl: shortUrl(domain, this.domains.scheme, link.alias),
         title: link.title,
         destination: link.url,
         // A password keeps the destination to those who know it: only its host is shown.
@@ -214,7 +214,7 @@ export class VisitsService {
   async shortUrlOf(request: Request, alias: string): Promise<string | null> {
     const { found } = await this.resolve(request, alias);
     if (found === null || found.link.disabled) return null;
-    return `${domainUrl(found.domain, this.domains.scheme)}/${found.link.alias}`;
+    return shortUrl(found.domain, this.domains.scheme, found.link.alias);
   }
 
   /** `GET /`: the domain's index page, where it has one; else a page that says what this service is. */

@@ -78,8 +78,7 @@ export class GeoIp {
   }
 
   countryOf(address: string | undefined): string | null {
-    const bare = bareAddress(address);
-    return bare === null ? null : this.country(bare);
+    return this.locate(address).country;
   }
 
   /** Country and city; the city database's country where it knows the address, else the country database's. */
