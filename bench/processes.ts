@@ -128,6 +128,10 @@ export class Service {
     return dir === null ? [] : ['--cpu-prof', `--cpu-prof-dir=${dir}`];
   }
 
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
+
   /** Peak resident memory since start, in MB; null where it cannot be read. */
   get peakMemoryMb(): number | null {
     this.sampleMemory();
@@ -173,6 +177,10 @@ export class Service {
 export class Baseline {
   private child: ChildProcess | null = null;
   origin = '';
+
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
 
   async start(links: ReadonlyArray<readonly [string, string]>): Promise<void> {
     const child = track(fork(join(__dirname, 'baseline-server.js'), [], { stdio: 'inherit', execArgv: [] }));

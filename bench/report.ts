@@ -1,3 +1,5 @@
+import type { CpuPerRequest } from './cpu';
+
 /** One line of the bench's table. Timing targets and correctness checks are judged apart. */
 export interface Row {
   scenario: string;
@@ -15,6 +17,8 @@ export interface Row {
   /** What was checked, with the numbers: clicks answered versus recorded, totals, order. */
   check: string;
   peakMemoryMb?: number | null;
+  /** CPU per request of the timed runs of the service and of the baseline. */
+  cpu?: { service: CpuPerRequest; baseline: CpuPerRequest | null };
 }
 
 /** Resident memory every scenario must stay under. */
@@ -22,6 +26,18 @@ export const MEMORY_LIMIT_MB = 300;
 
 function fixed(value: number | undefined, digits: number): string {
   return value === undefined || Number.isNaN(value) ? '' : value.toFixed(digits);
+}
+
+/**
+ * `node N, pg N, all N; base N, all N`: CPU microseconds per request of the service process, of PostgreSQL and of
+ * the whole machine (the load generator included), then of the baseline process and the machine in its run.
+ */
+function cpuText(cpu: Row['cpu']): string {
+  if (cpu === undefined) return '';
+  const us = (value: number | null) => (value === null ? '?' : value.toFixed(0));
+  const { service, baseline } = cpu;
+  const text = `node ${us(service.server)}, pg ${us(service.postgres)}, all ${us(service.machine)}`;
+  return baseline === null ? text : `${text}; base ${us(baseline.server)}, all ${us(baseline.machine)}`;
 }
 
 export function grouped(value: number): string {
@@ -41,6 +57,7 @@ export function formatTable(rows: readonly Row[]): string {
     'RSS MB',
     'target',
     'result',
+    'CPU µs/request',
     'check',
   ];
   const right = new Set([1, 2, 3, 4, 5, 6, 7]);
@@ -55,6 +72,7 @@ export function formatTable(rows: readonly Row[]): string {
     row.peakMemoryMb === undefined || row.peakMemoryMb === null ? '' : row.peakMemoryMb.toFixed(0),
     row.target,
     row.met === null ? '' : row.met ? 'pass' : 'FAIL',
+    cpuText(row.cpu),
     `${row.correct === null ? '' : row.correct ? 'ok: ' : 'WRONG: '}${row.check}`,
   ]);
   const widths = header.map((title, column) =>

@@ -31,6 +31,9 @@ const ALIASES_PER_SCENARIO = 2000;
 const LEGEND = [
   'ratio: req/s of the service over req/s of the bare node:http baseline, measured in the same run, same load.',
   'RSS: peak resident memory of the service process in that scenario. p95 of a list row: its sequential calls.',
+  'CPU µs/request: of the service process (node), of every PostgreSQL process (pg) and of the whole machine (all,',
+  'the load generator included) per answer of the timed run; base: the baseline process and the machine in its',
+  'run. Unlike req/s, these hardly move with what else the machine does.',
   'check: 3xx answered versus click rows recorded, counted after the service stopped on SIGTERM; recorded may',
   'exceed answered by the requests in flight when the load stopped. Seq scans: of links, by that row alone.',
 ].join('\n');

@@ -113,14 +113,15 @@ export async function seedLinks(
   const counters = schema.counterColumns;
   if (counters !== null) {
     // A trigger may already have made each link's row: set its clicks; make the rows that are missing.
-    if (counters.has('clicks')) {
-      await db.query(`UPDATE link_counters c SET clicks = ${SEED_CLICKS} ${seeded} WHERE c.link_id = s.id`, [
-        before,
-      ]);
+    // Where lists sort by a copy of the clicks, the copy is up to date, as a list leaves it.
+    const clickColumns = ['clicks', 'listed_clicks'].filter((column) => counters.has(column));
+    if (clickColumns.length > 0) {
+      const set = clickColumns.map((column) => `${column} = ${SEED_CLICKS}`).join(', ');
+      await db.query(`UPDATE link_counters c SET ${set} ${seeded} WHERE c.link_id = s.id`, [before]);
     }
     const insert: Record<string, string> = { link_id: 'id' };
     if (counters.has('account_id')) insert.account_id = 'account_id';
-    if (counters.has('clicks')) insert.clicks = SEED_CLICKS;
+    for (const column of clickColumns) insert[column] = SEED_CLICKS;
     await db.query(
       `INSERT INTO link_counters (${Object.keys(insert).join(', ')})
        SELECT ${Object.values(insert).join(', ')} ${seeded}

@@ -1,5 +1,6 @@
 import type { BenchContext } from '../context';
 import { type Answer, type BurstResult } from '../http';
+import { measureCpu, type CpuPerRequest } from '../cpu';
 import { runLoad, type LoadResult, type LoadSpec } from '../load';
 import { grouped, type Row } from '../report';
 
@@ -63,6 +64,9 @@ export class Tally {
 export interface Comparison {
   service: LoadResult;
   baseline: LoadResult | null;
+  /** CPU per request of each timed run. */
+  serviceCpu: CpuPerRequest;
+  baselineCpu: CpuPerRequest | null;
 }
 
 /**
@@ -77,17 +81,27 @@ export async function compare(
   const { options, baseline, service, scratch } = context;
   const run = (origin: string, seconds: number) =>
     runLoad(options.load, { ...spec, origin, seconds }, scratch);
-  let baselineResult: LoadResult | null = null;
+  const measured = async (origin: string, pid: number | undefined) => {
+    const cpu = measureCpu(pid);
+    const result = await run(origin, options.duration);
+    return { result, cpu: cpu(result.answers) };
+  };
+  let baselineRun: { result: LoadResult; cpu: CpuPerRequest } | null = null;
   if (baseline !== null) {
     if (options.warmup > 0) await run(baseline.origin, options.warmup);
-    baselineResult = await run(baseline.origin, options.duration);
+    baselineRun = await measured(baseline.origin, baseline.pid);
   }
   if (baseline !== null && options.warmup > 0) {
     tally.addLoad(await run(service.origin, options.warmup), spec.connections);
   }
-  const serviceResult = await run(service.origin, options.duration);
-  tally.addLoad(serviceResult, spec.connections);
-  return { service: serviceResult, baseline: baselineResult };
+  const serviceRun = await measured(service.origin, service.pid);
+  tally.addLoad(serviceRun.result, spec.connections);
+  return {
+    service: serviceRun.result,
+    baseline: baselineRun?.result ?? null,
+    serviceCpu: serviceRun.cpu,
+    baselineCpu: baselineRun?.cpu ?? null,
+  };
 }
 
 /** A row's timing columns and verdict from a comparison: at least `minRatio` of the baseline, and a p99 bound. */
@@ -95,7 +109,7 @@ export function timedRow(
   scenario: string,
   comparison: Comparison | null,
   targets: { minRatio?: number; maxP99Ms?: number },
-): Pick<Row, 'scenario' | 'rps' | 'p50Ms' | 'p99Ms' | 'baselineRps' | 'target' | 'met'> {
+): Pick<Row, 'scenario' | 'rps' | 'p50Ms' | 'p99Ms' | 'baselineRps' | 'target' | 'met' | 'cpu'> {
   if (comparison === null) return { scenario, target: '', met: null };
   const { service, baseline } = comparison;
   const parts: string[] = [];
@@ -119,6 +133,7 @@ export function timedRow(
     baselineRps: baseline?.rps,
     target: parts.join(', '),
     met: parts.length === 0 ? null : met,
+    cpu: { service: comparison.serviceCpu, baseline: comparison.baselineCpu },
   };
 }
 

@@ -69,7 +69,7 @@ const WRITE_BATCH = `
     INSERT INTO click_batches (id) VALUES ($1) RETURNING id
   ), rows AS (${CLICK_ROWS}
   ), counted AS (
-    UPDATE link_counters c SET clicks = c.clicks + d.n
+    UPDATE link_counters c SET clicks = c.clicks + d.n, listed_behind = true
       FROM (SELECT link_id, count(*)::int AS n FROM rows CROSS JOIN batch GROUP BY link_id ORDER BY link_id) d
      WHERE c.link_id = d.link_id
     RETURNING c.link_id
@@ -110,6 +110,8 @@ const CLAIM = `
   ), counted AS (
     UPDATE link_counters c
        SET clicks = c.clicks + p.granted,
+           listed_clicks = c.clicks + p.granted,
+           listed_behind = false,
            last_rotation = CASE WHEN p.rotates AND p.granted > 0
                              THEN (COALESCE(p.last_rotation, -1) + p.granted) % p.slots
                              ELSE c.last_rotation END

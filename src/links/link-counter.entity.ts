@@ -6,9 +6,11 @@ import { Link } from './link.entity';
  * makes one for every link inserted (see the migration), so a link always has one.
  */
 @Entity('link_counters')
-@Index('IDX_link_counters_account_clicks', ['accountId', 'clicks', 'linkId'])
+@Index('IDX_link_counters_account_listed_clicks', ['accountId', 'listedClicks', 'linkId'])
 /** Partial: the counters at their link's clicks limit, which the list's status filter counts (see the migration). */
 @Index('IDX_link_counters_limit_reached', { synchronize: false })
+/** Partial: the counters whose listed copy of the clicks is behind. */
+@Index('IDX_link_counters_listed_behind', { synchronize: false })
 export class LinkCounter {
   @PrimaryColumn({ name: 'link_id', type: 'integer', primaryKeyConstraintName: 'PK_link_counters' })
   linkId!: number;
@@ -22,8 +24,27 @@ export class LinkCounter {
   @Column({ name: 'account_id', type: 'integer' })
   accountId!: number;
 
+  /** Every counted visit. Written in place by visits: no index reads it. */
   @Column({ type: 'integer', default: 0 })
   clicks!: number;
+
+  /**
+   * `clicks` as lists sort by it and as the index of the links at their limit holds it: brought up to date by a
+   * list that reads it (see `catchUpListedClicks`), and kept exact by the claims of links with a limit.
+   */
+  @Column({ name: 'listed_clicks', type: 'integer', default: 0, select: false, insert: false, update: false })
+  listedClicks?: number;
+
+  /** Set by visits when `clicks` moves past `listed_clicks`. */
+  @Column({
+    name: 'listed_behind',
+    type: 'boolean',
+    default: false,
+    select: false,
+    insert: false,
+    update: false,
+  })
+  listedBehind?: boolean;
 
   /**
    * A copy of the link's `clicks_limit`, kept by triggers on `links`, so that an index can hold the links at

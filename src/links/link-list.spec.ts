@@ -1,4 +1,11 @@
-import { linkCountQuery, linkPageQuery, type LinkListFilter, type LinkListOrder } from './link-list';
+import {
+  catchUpListedClicks,
+  linkCountQuery,
+  linkPageQuery,
+  readsListedClicks,
+  type LinkListFilter,
+  type LinkListOrder,
+} from './link-list';
 import { LinkStatus } from './link-status';
 
 const NONE: LinkListFilter = {
@@ -55,11 +62,32 @@ describe('linkPageQuery', () => {
     expect(text).not.toContain('50%');
   });
 
-  it('reads the clicks order from the counters alone when nothing is filtered', () => {
+  it('reads the clicks order from the counters alone when nothing is filtered, by their listed copy', () => {
     const { text } = linkPageQuery(NONE, { by: 'clicks', direction: 'ASC' }, 0, 10);
 
     expect(text).not.toMatch(/FROM links/);
-    expect(text).toMatch(/ORDER BY counter\.clicks ASC, counter\.link_id ASC/);
+    expect(text).toMatch(/ORDER BY counter\.listed_clicks ASC, counter\.link_id ASC/);
+  });
+});
+
+describe('the listed clicks', () => {
+  it('are brought up to date for the lists that sort or filter by them, and only those', () => {
+    expect(readsListedClicks(NONE, { by: 'clicks', direction: 'DESC' })).toBe(true);
+    expect(readsListedClicks({ ...NONE, status: LinkStatus.Active }, BY_TITLE)).toBe(true);
+    expect(readsListedClicks({ ...NONE, status: LinkStatus.Expired }, BY_ID)).toBe(true);
+    expect(readsListedClicks({ ...NONE, status: LinkStatus.Disabled }, BY_ID)).toBe(false);
+    expect(readsListedClicks(NONE, BY_ID)).toBe(false);
+    expect(readsListedClicks({ ...NONE, spaceId: 3, search: { by: 'url', term: 'x' } }, BY_TITLE)).toBe(
+      false,
+    );
+  });
+
+  it('are caught up for one account, the counters locked in link order as click batches lock them', () => {
+    const { text, values } = catchUpListedClicks(7);
+
+    expect(values).toEqual([7]);
+    expect(text).toMatch(/WHERE account_id = \$1 AND listed_behind\s+ORDER BY link_id FOR NO KEY UPDATE/);
+    expect(text).toMatch(/SET listed_clicks = c\.clicks, listed_behind = false/);
   });
 });
 

@@ -52,7 +52,7 @@ const SEARCH_KEYS: Record<LinkSearchBy, string> = {
 // Text regardless of case, as spaces and pixels sort their names; each key has its index (account_id, key, id).
 const SORT_KEYS: Record<LinkSortBy, string> = {
   id: 'link.id',
-  clicks: 'counter.clicks',
+  clicks: 'counter.listed_clicks',
   title: 'lower(link.title)',
   alias: 'lower(link.alias)',
   url: 'lower(link.url)',
@@ -126,6 +126,27 @@ function walkMayMiss(filter: LinkListFilter, order: LinkListOrder): boolean {
 }
 
 /**
+ * Visits update `link_counters.clicks` in place, which no index reads (so that PostgreSQL writes no index entry per
+ * counted batch); what the list sorts by and the status filter counts is `listed_clicks`, a copy that this
+ * statement brings up to date for the counters of the account that are behind, before such a list reads it. Rows
+ * are locked in link order, as the click batches lock them, so neither can deadlock the other.
+ */
+export function catchUpListedClicks(accountId: number): Sql {
+  return {
+    text: `UPDATE link_counters c SET listed_clicks = c.clicks, listed_behind = false
+             FROM (SELECT link_id FROM link_counters WHERE account_id = $1 AND listed_behind
+                    ORDER BY link_id FOR NO KEY UPDATE) behind
+            WHERE c.link_id = behind.link_id`,
+    values: [accountId],
+  };
+}
+
+/** Whether a list reads the listed clicks: sorted by clicks, or filtered by active or expired (the clicks limit). */
+export function readsListedClicks(filter: LinkListFilter, order: LinkListOrder): boolean {
+  return order.by === 'clicks' || filter.status === LinkStatus.Active || filter.status === LinkStatus.Expired;
+}
+
+/**
  * The ids of one page of links, in order, from indexes: each order walks its own, `(account_id, <key>, id)`
  * forwards or backwards (clicks: the counters' index), so that a deep page skips index entries rather than sorting
  * the account's links. Expired links come from the indexes that find them alone, sorted. Where a walk may miss,
@@ -146,7 +167,7 @@ export function linkPageQuery(
   if (order.by === 'clicks' && setFilters(filter).length === 0) {
     return {
       text: `SELECT counter.link_id AS id FROM link_counters counter WHERE counter.account_id = ${account}
-              ORDER BY counter.clicks ${direction}, counter.link_id ${direction} ${page()}`,
+              ORDER BY counter.listed_clicks ${direction}, counter.link_id ${direction} ${page()}`,
       values: params.values,
     };
   }

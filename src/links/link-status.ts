@@ -32,9 +32,12 @@ const WITHIN_PERIOD = `(link.active_period_start_at IS NULL OR link.active_perio
 /** True of every link at its limit: said outright, it lets the index of limited links tell their periods. */
 const LIMITED = 'link.clicks_limit > 0';
 
-/** At its clicks limit, over a `link_counters` row aliased `alias` (which carries a copy of the link's limit). */
+/**
+ * At its clicks limit, over a `link_counters` row aliased `alias` (which carries a copy of the link's limit), by
+ * the listed copy of its clicks, as the index of the links at their limit holds it (see {@link catchUpListedClicks}).
+ */
 function atClicksLimit(alias: string): string {
-  return `${alias}.clicks_limit > 0 AND ${alias}.clicks >= ${alias}.clicks_limit`;
+  return `${alias}.clicks_limit > 0 AND ${alias}.listed_clicks >= ${alias}.clicks_limit`;
 }
 
 /** What to read of the expired links: `select` and `join` over the alias `link`, and more conditions. */

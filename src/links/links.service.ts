@@ -24,8 +24,10 @@ import { countersOf } from './link-counter.entity';
 import { linkChange } from './link-cache';
 import type { LinkExportRow } from './link-csv';
 import {
+  catchUpListedClicks,
   linkCountQuery,
   linkPageQuery,
+  readsListedClicks,
   type LinkCounts,
   type LinkListFilter,
   type LinkListOrder,
@@ -108,6 +110,7 @@ export class LinksService {
     await this.clicks.settle();
     const { page, perPage } = query.pageRequest();
     const { filter, order } = listOf(accountId, query);
+    await this.catchUp(filter, order);
     const { ids: pageIds, total } = await this.pageAndTotal(filter, order, (page - 1) * perPage, perPage);
     const rows =
       pageIds.length === 0
@@ -117,6 +120,13 @@ export class LinksService {
     // A link deleted between the two reads is left out rather than shown half.
     const links = pageIds.flatMap((id) => byId.get(id) ?? []);
     return { items: await this.respond(accountId, links), total };
+  }
+
+  /** The listed clicks of the account brought up to date, for a list that sorts or filters by them. */
+  private async catchUp(filter: LinkListFilter, order: LinkListOrder): Promise<void> {
+    if (!readsListedClicks(filter, order)) return;
+    const statement = catchUpListedClicks(filter.accountId);
+    await this.dataSource.query(statement.text, statement.values);
   }
 
   /**
@@ -154,6 +164,7 @@ export class LinksService {
   async *exportRows(accountId: number, query: LinkListQueryDto): AsyncGenerator<LinkExportRow[]> {
     await this.clicks.settle();
     const { filter, order } = listOf(accountId, query);
+    await this.catchUp(filter, order);
     const ids = linkPageQuery(filter, order, 0, MAX_ID);
     // Every domain a link of the account can have, read before the cursor opens.
     const domainIds = await this.dataSource.query<{ id: number }[]>(

@@ -7,6 +7,7 @@ import { ClickBatches1764200000000 } from './1764200000000-click-batches';
 import { AccountEmail1764300000000 } from './1764300000000-account-email';
 import { PixelValues1764400000000 } from './1764400000000-pixel-values';
 import { ClickCity1764500000000 } from './1764500000000-click-city';
+import { ClickWritePath1764600000000 } from './1764600000000-click-write-path';
 
 /** Every migration, in order. Listed here rather than globbed so that tests, the app and the CLI see the same set. */
 export const migrations = [
@@ -19,4 +20,5 @@ export const migrations = [
   AccountEmail1764300000000,
   PixelValues1764400000000,
   ClickCity1764500000000,
+  ClickWritePath1764600000000,
 ];
