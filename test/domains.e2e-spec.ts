@@ -761,6 +761,33 @@ describe('Domains API', () => {
       expect((await showDomain(account, domain.id)).status).toBe(404);
     });
 
+    it('refuses with the same 409 when a link is made between the check and the delete', async () => {
+      const account = await createAccount(t);
+      const domain = await createDomain(account, { name: uniqueHost() });
+      // The race, made certain: the delete itself first puts a link on the domain, as a concurrent create would.
+      await t.dataSource.query(`
+        CREATE FUNCTION test_link_before_delete() RETURNS trigger LANGUAGE plpgsql AS $$
+        BEGIN
+          INSERT INTO links (account_id, domain_id, alias, url)
+          VALUES (OLD.account_id, OLD.id, 'raced-' || OLD.id, 'https://example.com/');
+          RETURN OLD;
+        END
+        $$`);
+      await t.dataSource.query(`
+        CREATE TRIGGER test_link_before_delete BEFORE DELETE ON domains FOR EACH ROW
+        WHEN (OLD.id = ${domain.id}) EXECUTE FUNCTION test_link_before_delete()`);
+      try {
+        const refused = await call(account, 'delete', `${DOMAINS}/${domain.id}`);
+
+        expect(refused.status).toBe(409);
+        expect(refused.body).toEqual(HAS_LINKS);
+        expect((await showDomain(account, domain.id)).body.data).toEqual(domain);
+      } finally {
+        await t.dataSource.query('DROP TRIGGER test_link_before_delete ON domains');
+        await t.dataSource.query('DROP FUNCTION test_link_before_delete()');
+      }
+    });
+
     it('counts only links on that domain', async () => {
       const account = await createAccount(t);
       const busy = await createDomain(account, { name: uniqueHost() });

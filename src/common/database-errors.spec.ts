@@ -1,5 +1,16 @@
+import { ConflictException } from '@nestjs/common';
 import { QueryFailedError } from 'typeorm';
-import { describeDatabaseError, isDatabaseError, statementName } from './database-errors';
+import {
+  constraintException,
+  describeDatabaseError,
+  isDatabaseError,
+  isUniqueViolation,
+  statementName,
+  stillReferenced,
+  takenMessage,
+  uniqueField,
+} from './database-errors';
+import { ValidationFailedException } from './exceptions';
 
 function pgError(message: string, fields: Record<string, string>): Error {
   return Object.assign(new Error(message), { severity: 'ERROR', ...fields });
@@ -57,5 +68,58 @@ describe('describeDatabaseError', () => {
     });
     expect(describeDatabaseError(refused)).toBe('code=ECONNREFUSED address=10.0.0.5:5432');
     expect(isDatabaseError(refused)).toBe(false);
+  });
+});
+
+describe('constraintException', () => {
+  const UNIQUE = uniqueField('UQ_test_things_name', 'display_name');
+  const REFERENCED = stillReferenced('FK_test_parts_thing', 'test_things', 'The thing has parts.');
+
+  function violation(
+    fields: Record<string, string>,
+    query = 'INSERT INTO "test_things" ("name") VALUES ($1)',
+  ): QueryFailedError {
+    return new QueryFailedError(query, ['x'], pgError('violation', fields));
+  }
+
+  it('answers a taken value of a declared unique constraint with 422 naming its field', () => {
+    const answer = constraintException(violation({ code: '23505', constraint: UNIQUE }));
+
+    expect(answer).toBeInstanceOf(ValidationFailedException);
+    expect((answer as ValidationFailedException).fields).toEqual({
+      display_name: ['The display name has already been taken.'],
+    });
+    expect(takenMessage('alias')).toBe('The alias has already been taken.');
+    expect(isUniqueViolation(violation({ code: '23505', constraint: UNIQUE }), UNIQUE)).toBe(true);
+  });
+
+  it('answers a refused delete of a row still referenced with 409 and the declared message', () => {
+    // As TypeORM's repository deletes; PostgreSQL names the referencing table either way.
+    const answer = constraintException(
+      violation(
+        { code: '23503', constraint: REFERENCED, table: 'test_parts' },
+        'DELETE FROM "test_things" WHERE "id" IN ($1)',
+      ),
+    );
+
+    expect(answer).toBeInstanceOf(ConflictException);
+    expect(answer?.message).toBe('The thing has parts.');
+  });
+
+  it('leaves alone what was not declared: other constraints, other codes, a refused insert, other errors', () => {
+    expect(constraintException(violation({ code: '23505', constraint: 'UQ_undeclared' }))).toBeNull();
+    expect(constraintException(violation({ code: '23503', constraint: UNIQUE }))).toBeNull();
+    expect(constraintException(violation({ code: '23505', constraint: REFERENCED }))).toBeNull();
+    // Inserting a part for a thing that is gone, or deleting a part: not "the thing has parts".
+    expect(
+      constraintException(violation({ code: '23503', constraint: REFERENCED, table: 'test_parts' })),
+    ).toBeNull();
+    expect(
+      constraintException(
+        violation({ code: '23503', constraint: REFERENCED }, 'DELETE FROM "test_parts" WHERE "id" = $1'),
+      ),
+    ).toBeNull();
+    expect(constraintException(violation({ code: '23505' }))).toBeNull();
+    expect(constraintException(new Error('UQ_test_things_name'))).toBeNull();
   });
 });

@@ -1,11 +1,78 @@
+import { ConflictException, type HttpException } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { QueryFailedError } from 'typeorm';
+import { ValidationFailedException } from './exceptions';
+
+const UNIQUE_VIOLATION = '23505';
+const FOREIGN_KEY_VIOLATION = '23503';
+
+/** What the violation of a named constraint means to an API client. */
+type Meaning =
+  /** A unique constraint or index: the value of this field is taken (422 naming the field). */
+  | { code: typeof UNIQUE_VIOLATION; field: string }
+  /** A foreign key, when a row of `referenced` still has rows pointing at it (409). */
+  | { code: typeof FOREIGN_KEY_VIOLATION; referenced: string; message: string };
+
+/**
+ * The named constraints whose violations are the client's to hear about, each declared once beside the entity
+ * that names it (see {@link uniqueField}, {@link stillReferenced}). The error filter answers them, so services save
+ * without catching; a service catches only to act on one (a retry with another random alias).
+ */
+const MEANINGS = new Map<string, Meaning>();
+
+/** Declares a unique constraint or index whose violation means `field`'s value is taken; returns its name. */
+export function uniqueField(constraint: string, field: string): string {
+  MEANINGS.set(constraint, { code: UNIQUE_VIOLATION, field });
+  return constraint;
+}
+
+/** Declares a foreign key that refuses to delete a `referenced` row still in use, with this answer (409). */
+export function stillReferenced(constraint: string, referenced: string, message: string): string {
+  MEANINGS.set(constraint, { code: FOREIGN_KEY_VIOLATION, referenced, message });
+  return constraint;
+}
+
+/** Laravel's message for a value that is taken: "The name has already been taken." */
+export function takenMessage(field: string): string {
+  return `The ${field.replace(/_/g, ' ')} has already been taken.`;
+}
+
+interface ViolationFields {
+  code?: unknown;
+  constraint?: unknown;
+}
+
+function violationOf(error: unknown): ViolationFields | null {
+  return error instanceof QueryFailedError ? (error.driverError as ViolationFields) : null;
+}
 
 /** True when `error` is PostgreSQL's unique violation of the named constraint or index. */
 export function isUniqueViolation(error: unknown, constraint: string): boolean {
-  if (!(error instanceof QueryFailedError)) return false;
-  const driverError = error.driverError as { code?: string; constraint?: string };
-  return driverError.code === '23505' && driverError.constraint === constraint;
+  const violation = violationOf(error);
+  return violation?.code === UNIQUE_VIOLATION && violation.constraint === constraint;
+}
+
+/** The table a DELETE statement deletes from, unquoted; null for any other statement. */
+function deletedTable(query: string): string | null {
+  const match = /^\s*DELETE\s+FROM\s+(?:"?\w+"?\.)?"?(\w+)"?/i.exec(query);
+  return match === null ? null : match[1];
+}
+
+/**
+ * The contract's answer to the violation of a declared constraint: 422 naming the field of a taken value, 409 for
+ * a row still referenced. Null for any other error. A foreign key refuses both a delete of the referenced row and
+ * an insert that points at a missing one, and PostgreSQL names the referencing table for either: only a DELETE from
+ * the referenced table is what a declared foreign key speaks of.
+ */
+export function constraintException(error: unknown): HttpException | null {
+  const violation = violationOf(error);
+  if (violation === null || typeof violation.constraint !== 'string') return null;
+  const meaning = MEANINGS.get(violation.constraint);
+  if (meaning === undefined || meaning.code !== violation.code) return null;
+  if (meaning.code === UNIQUE_VIOLATION)
+    return ValidationFailedException.of(meaning.field, takenMessage(meaning.field));
+  const query = (error as QueryFailedError).query;
+  return deletedTable(query) === meaning.referenced ? new ConflictException(meaning.message) : null;
 }
 
 /** Why the database cannot serve a request, when that is what an error means. */

@@ -7,7 +7,12 @@ import {
   type ExceptionFilter,
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
-import { databaseUnavailability, describeDatabaseError, isDatabaseError } from './database-errors';
+import {
+  constraintException,
+  databaseUnavailability,
+  describeDatabaseError,
+  isDatabaseError,
+} from './database-errors';
 import { errorEnvelope, type ErrorEnvelope } from './envelope';
 import { ValidationFailedException } from './exceptions';
 import { requestFields } from './logger';
@@ -68,6 +73,8 @@ export class HttpExceptionFilter implements ExceptionFilter {
       if (status >= 500) this.logger.error({ err: exception, req });
       return { status, body: errorEnvelope(status, MESSAGES[status] ?? exception.message) };
     }
+    const violation = constraintException(exception);
+    if (violation !== null) return this.toEnvelope(violation, request);
     const unavailability = databaseUnavailability(exception);
     if (unavailability !== null) {
       const line = `Database unavailable: ${describeDatabaseError(exception)}`;

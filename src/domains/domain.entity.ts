@@ -9,8 +9,12 @@ import {
   UpdateDateColumn,
 } from 'typeorm';
 import { Account } from '../auth/account.entity';
+import { uniqueField } from '../common/database-errors';
 
-export const DOMAIN_NAME_UNIQUE = 'UQ_domains_name';
+export const DOMAIN_NAME_UNIQUE = uniqueField('UQ_domains_name', 'name');
+
+/** A domain that still has links stays: its short URLs are out in the world. */
+export const DOMAIN_IN_USE = 'The domain has links and cannot be deleted.';
 
 /** A host that serves short links. `accountId` null marks a system domain, usable by every account. */
 @Entity('domains')

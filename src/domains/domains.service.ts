@@ -1,14 +1,13 @@
 import { ConflictException, ForbiddenException, Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Brackets, Repository } from 'typeorm';
-import { isUniqueViolation } from '../common/database-errors';
-import { ResourceNotFoundException, ValidationFailedException } from '../common/exceptions';
+import { ResourceNotFoundException } from '../common/exceptions';
 import type { Page } from '../common/pagination';
 import { substringPattern } from '../common/search';
 import type { AppConfig } from '../config/app-config';
 import { ChangeFeed, EVERYTHING } from '../database/change-feed';
 import { APP_CONFIG } from '../config/config.module';
-import { DOMAIN_NAME_UNIQUE, Domain } from './domain.entity';
+import { DOMAIN_IN_USE, Domain } from './domain.entity';
 import { toDomainResponse, type DomainResponse } from './domain.mapper';
 import type { DomainListQueryDto } from './dto/domain-list-query.dto';
 import type { CreateDomainDto, UpdateDomainDto } from './dto/domain.dto';
@@ -134,14 +133,7 @@ export class DomainsService {
       indexPage: dto.index_page ?? null,
       notFoundPage: dto.not_found_page ?? null,
     });
-    try {
-      await this.domains.save(domain);
-    } catch (error) {
-      if (isUniqueViolation(error, DOMAIN_NAME_UNIQUE)) {
-        throw ValidationFailedException.of('name', 'The name has already been taken.');
-      }
-      throw error;
-    }
+    await this.domains.save(domain);
     this.feed.publish(DOMAINS_CHANGED);
     return this.show(accountId, domain.id);
   }
@@ -165,16 +157,10 @@ export class DomainsService {
       .where('link.domain_id = :id', { id: domain.id })
       .limit(1)
       .getRawOne();
-    if (hasLinks !== undefined) throw new ConflictException('The domain has links and cannot be deleted.');
-    try {
-      await this.domains.delete({ id: domain.id });
-    } catch (error) {
-      // A link made between the check and the delete: the foreign key refuses, with the same answer.
-      if ((error as { driverError?: { code?: string } }).driverError?.code === '23503') {
-        throw new ConflictException('The domain has links and cannot be deleted.');
-      }
-      throw error;
-    }
+    if (hasLinks !== undefined) throw new ConflictException(DOMAIN_IN_USE);
+    // A link made between the check and the delete: the foreign key refuses, with the same answer (the error
+    // filter gives it, see LINK_DOMAIN_FOREIGN_KEY).
+    await this.domains.delete({ id: domain.id });
     this.feed.publish(DOMAINS_CHANGED);
   }
 

@@ -11,13 +11,17 @@ import {
   type Relation,
 } from 'typeorm';
 import { Account } from '../auth/account.entity';
-import { Domain } from '../domains/domain.entity';
+import { stillReferenced, uniqueField } from '../common/database-errors';
+import { DOMAIN_IN_USE, Domain } from '../domains/domain.entity';
 import { Space } from '../spaces/space.entity';
 import { LinkCounter } from './link-counter.entity';
 import type { TargetsType } from '../targeting/allowed-values';
 
 /** Unique on (domain_id, lower(alias)): an expression index, declared in the migration. */
-export const LINK_ALIAS_UNIQUE = 'UQ_links_domain_alias';
+export const LINK_ALIAS_UNIQUE = uniqueField('UQ_links_domain_alias', 'alias');
+
+/** Refuses to delete a domain that still has links. */
+export const LINK_DOMAIN_FOREIGN_KEY = stillReferenced('FK_links_domain', 'domains', DOMAIN_IN_USE);
 
 export interface Target {
   key: string;
@@ -63,7 +67,7 @@ export class Link {
 
   // NO ACTION, checked at the end of the statement: deleting an account removes its links and domains together.
   @ManyToOne(() => Domain, { onDelete: 'NO ACTION' })
-  @JoinColumn({ name: 'domain_id', foreignKeyConstraintName: 'FK_links_domain' })
+  @JoinColumn({ name: 'domain_id', foreignKeyConstraintName: LINK_DOMAIN_FOREIGN_KEY })
   domain?: Domain;
 
   @Index('IDX_links_space')

@@ -3,7 +3,7 @@ import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { randomInt } from 'node:crypto';
 import { DataSource, In, Repository, type EntityManager } from 'typeorm';
 import { MAX_ID } from '../common/validation';
-import { isUniqueViolation } from '../common/database-errors';
+import { isUniqueViolation, takenMessage } from '../common/database-errors';
 import { ResourceNotFoundException, ValidationFailedException, type FieldErrors } from '../common/exceptions';
 import type { Page } from '../common/pagination';
 import { hashSecret, needsRehash } from '../common/secret-hash';
@@ -43,7 +43,6 @@ import { TitleFetcher } from './title-fetcher';
 const RANDOM_ALIAS_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 const RANDOM_ALIAS_LENGTH = 5;
 const RANDOM_ALIAS_ATTEMPTS = 8;
-const ALIAS_TAKEN = 'The alias has already been taken.';
 
 function randomAlias(length: number): string {
   let alias = '';
@@ -346,21 +345,15 @@ export class LinksService {
     if (sent(dto.expiration_url)) changes.expirationUrl = dto.expiration_url;
     if (sent(dto.disabled)) changes.disabled = dto.disabled;
 
-    try {
-      await this.dataSource.transaction(async (manager) => {
-        const { affected } = await manager.update(Link, { id, accountId }, changes);
-        if (affected === 0) throw new ResourceNotFoundException();
-        // New targets start their rotation afresh; the counters themselves are never written from here.
-        if (targeting !== null) {
-          await manager.query('UPDATE link_counters SET last_rotation = NULL WHERE link_id = $1', [id]);
-        }
-        if (pixelIds !== null) await this.replacePixels(manager, id, pixelIds);
-      });
-    } catch (error) {
-      if (isUniqueViolation(error, LINK_ALIAS_UNIQUE))
-        throw ValidationFailedException.of('alias', ALIAS_TAKEN);
-      throw error;
-    }
+    await this.dataSource.transaction(async (manager) => {
+      const { affected } = await manager.update(Link, { id, accountId }, changes);
+      if (affected === 0) throw new ResourceNotFoundException();
+      // New targets start their rotation afresh; the counters themselves are never written from here.
+      if (targeting !== null) {
+        await manager.query('UPDATE link_counters SET last_rotation = NULL WHERE link_id = $1', [id]);
+      }
+      if (pixelIds !== null) await this.replacePixels(manager, id, pixelIds);
+    });
     this.feed.publish(linkChange(link.domainId, link.alias));
     if (changes.alias !== undefined) this.feed.publish(linkChange(link.domainId, changes.alias));
     return this.show(accountId, id);
@@ -453,7 +446,8 @@ export class LinksService {
         return;
       } catch (error) {
         if (!isUniqueViolation(error, LINK_ALIAS_UNIQUE)) throw error;
-        if (alias !== null) throw ValidationFailedException.of(aliasField, ALIAS_TAKEN);
+        // In a bulk request, the field is the item's (`links.7.alias`).
+        if (alias !== null) throw ValidationFailedException.of(aliasField, takenMessage('alias'));
         // The failed insert may have assigned an id: start the next attempt clean.
         delete (link as Partial<Link>).id;
         length += 1;

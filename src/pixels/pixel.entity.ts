@@ -9,9 +9,10 @@ import {
   UpdateDateColumn,
 } from 'typeorm';
 import { Account } from '../auth/account.entity';
+import { uniqueField } from '../common/database-errors';
 
 /** Unique on (account_id, lower(name)): an expression index, declared in the migration. */
-export const PIXEL_NAME_UNIQUE = 'UQ_pixels_account_name';
+export const PIXEL_NAME_UNIQUE = uniqueField('UQ_pixels_account_name', 'name');
 
 @Entity('pixels')
 @Index('IDX_pixels_account_id', ['accountId', 'id'])

@@ -1,14 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
-import { isUniqueViolation } from '../common/database-errors';
 import { ResourceNotFoundException, ValidationFailedException } from '../common/exceptions';
 import type { Page } from '../common/pagination';
 import { substringPattern } from '../common/search';
 import { ChangeFeed, EVERYTHING } from '../database/change-feed';
 import type { PixelListQueryDto } from './dto/pixel-list-query.dto';
 import type { CreatePixelDto, UpdatePixelDto } from './dto/pixel.dto';
-import { PIXEL_NAME_UNIQUE, Pixel } from './pixel.entity';
+import { Pixel } from './pixel.entity';
 import { toPixelResponse, type PixelResponse } from './pixel.mapper';
 import { isPixelType, pixelValueError } from './pixel-types';
 
@@ -48,7 +47,7 @@ export class PixelsService {
   async create(accountId: number, dto: CreatePixelDto): Promise<PixelResponse> {
     assertValue(dto.type, dto.value);
     const pixel = this.pixels.create({ accountId, name: dto.name, type: dto.type, value: dto.value });
-    await this.saveUnique(pixel);
+    await this.pixels.save(pixel);
     return toPixelResponse(pixel);
   }
 
@@ -58,7 +57,7 @@ export class PixelsService {
     if (dto.type !== undefined) pixel.type = dto.type;
     if (dto.value !== undefined) pixel.value = dto.value;
     if (dto.type !== undefined || dto.value !== undefined) assertValue(pixel.type, pixel.value);
-    await this.saveUnique(pixel);
+    await this.pixels.save(pixel);
     return toPixelResponse(pixel);
   }
 
@@ -80,17 +79,6 @@ export class PixelsService {
     if (ids.length === 0) return new Map();
     const rows = await this.pixels.findBy({ accountId, id: In(ids) });
     return new Map(rows.map((pixel) => [pixel.id, pixel]));
-  }
-
-  private async saveUnique(pixel: Pixel): Promise<void> {
-    try {
-      await this.pixels.save(pixel);
-    } catch (error) {
-      if (isUniqueViolation(error, PIXEL_NAME_UNIQUE)) {
-        throw ValidationFailedException.of('name', 'The name has already been taken.');
-      }
-      throw error;
-    }
   }
 }
 

@@ -9,12 +9,13 @@ import {
   UpdateDateColumn,
 } from 'typeorm';
 import { Account } from '../auth/account.entity';
+import { uniqueField } from '../common/database-errors';
 
 export const SPACE_COLORS = [1, 2, 3, 4, 5, 6] as const;
 export const DEFAULT_SPACE_COLOR = 1;
 
 /** Unique on (account_id, lower(name)): an expression index, declared in the migration. */
-export const SPACE_NAME_UNIQUE = 'UQ_spaces_account_name';
+export const SPACE_NAME_UNIQUE = uniqueField('UQ_spaces_account_name', 'name');
 
 @Entity('spaces')
 @Index('IDX_spaces_account_id', ['accountId', 'id'])

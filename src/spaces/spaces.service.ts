@@ -1,16 +1,13 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository, type SelectQueryBuilder } from 'typeorm';
-import { isUniqueViolation } from '../common/database-errors';
-import { ResourceNotFoundException, ValidationFailedException } from '../common/exceptions';
+import { ResourceNotFoundException } from '../common/exceptions';
 import type { Page } from '../common/pagination';
 import { substringPattern } from '../common/search';
 import type { SpaceListQueryDto } from './dto/space-list-query.dto';
 import type { CreateSpaceDto, UpdateSpaceDto } from './dto/space.dto';
-import { DEFAULT_SPACE_COLOR, SPACE_NAME_UNIQUE, Space } from './space.entity';
+import { DEFAULT_SPACE_COLOR, Space } from './space.entity';
 import { toSpaceResponse, type SpaceResponse } from './space.mapper';
-
-const NAME_TAKEN = 'The name has already been taken.';
 
 @Injectable()
 export class SpacesService {
@@ -52,7 +49,7 @@ export class SpacesService {
 
   async create(accountId: number, dto: CreateSpaceDto): Promise<SpaceResponse> {
     const space = this.spaces.create({ accountId, name: dto.name, color: dto.color ?? DEFAULT_SPACE_COLOR });
-    await this.saveUnique(space);
+    await this.spaces.save(space);
     return this.show(accountId, space.id);
   }
 
@@ -60,7 +57,7 @@ export class SpacesService {
     const space = await this.find(accountId, id);
     if (dto.name !== undefined) space.name = dto.name;
     if (dto.color !== undefined) space.color = dto.color;
-    await this.saveUnique(space);
+    await this.spaces.save(space);
     return this.show(accountId, id);
   }
 
@@ -87,15 +84,6 @@ export class SpacesService {
     const space = await this.spaces.findOneBy({ id, accountId });
     if (space === null) throw new ResourceNotFoundException();
     return space;
-  }
-
-  private async saveUnique(space: Space): Promise<void> {
-    try {
-      await this.spaces.save(space);
-    } catch (error) {
-      if (isUniqueViolation(error, SPACE_NAME_UNIQUE)) throw ValidationFailedException.of('name', NAME_TAKEN);
-      throw error;
-    }
   }
 
   private withLinksCount(builder: SelectQueryBuilder<Space>): SelectQueryBuilder<Space> {
