@@ -8,6 +8,7 @@ import { Link } from '../links/link.entity';
 import { Pixel } from '../pixels/pixel.entity';
 import { Space } from '../spaces/space.entity';
 import { Click } from '../stats/click.entity';
+import { ConstraintNames } from './constraint-names';
 import { DiscardOnTimeoutClient } from './discard-on-timeout-client';
 import { migrations } from './migrations';
 
@@ -42,6 +43,7 @@ export function dataSourceOptions(url: string, limits: DatabaseLimits = {}): Dat
     entities: ENTITIES,
     migrations,
     migrationsTableName: 'migrations',
+    namingStrategy: new ConstraintNames(),
     synchronize: false,
     migrationsRun: false,
     logging: false,

@@ -1,16 +1,5 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  OneToOne,
-  PrimaryGeneratedColumn,
-  UpdateDateColumn,
-  type Relation,
-} from 'typeorm';
-import { Account } from '../auth/account.entity';
+import { Column, Entity, Index, JoinColumn, ManyToOne, OneToOne, type Relation } from 'typeorm';
+import { EditableAccountOwned } from '../auth/account-owned.entity';
 import { stillReferenced, uniqueField } from '../common/database-errors';
 import { DOMAIN_IN_USE, Domain } from '../domains/domain.entity';
 import { Space } from '../spaces/space.entity';
@@ -50,17 +39,7 @@ export enum LinkPrivacy {
 @Index('IDX_links_account_period_start', { synchronize: false })
 @Index('IDX_links_account_period_end', { synchronize: false })
 @Index('IDX_links_account_limited', { synchronize: false })
-export class Link {
-  @PrimaryGeneratedColumn({ primaryKeyConstraintName: 'PK_links' })
-  id!: number;
-
-  @Column({ name: 'account_id', type: 'integer' })
-  accountId!: number;
-
-  @ManyToOne(() => Account, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'account_id', foreignKeyConstraintName: 'FK_links_account' })
-  account?: Account;
-
+export class Link extends EditableAccountOwned {
   @Index('IDX_links_domain')
   @Column({ name: 'domain_id', type: 'integer' })
   domainId!: number;
@@ -126,10 +105,4 @@ export class Link {
 
   @Column({ type: 'boolean', default: false })
   disabled!: boolean;
-
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
-  createdAt!: Date;
-
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
-  updatedAt!: Date;
 }
