@@ -1,5 +1,5 @@
 import { DEFAULT_PER_PAGE, PER_PAGE_VALUES, type PageRequest } from './pagination';
-import { FormEnum, FormInt, FormIntIn, Nullable } from './validation';
+import { FormEnum, FormInt, FormIntIn, FormString, Nullable } from './validation';
 
 export const SORT_DIRECTIONS = ['desc', 'asc'] as const;
 export type SortDirection = (typeof SORT_DIRECTIONS)[number];
@@ -28,4 +28,30 @@ export class ListQueryDto {
   direction(): 'ASC' | 'DESC' {
     return this.sort === 'asc' ? 'ASC' : 'DESC';
   }
+}
+
+/**
+ * The list parameters of a collection that is searched and sorted by columns of its own (the values of
+ * `search_by` and `sort_by`): one definition for every such collection, each extending it with its filters.
+ */
+export function SearchableListQueryDto<SearchBy extends string, SortBy extends string>(
+  searchBy: readonly SearchBy[],
+  sortBy: readonly SortBy[],
+) {
+  class SearchableListQuery extends ListQueryDto {
+    /** Case-insensitive substring of the `search_by` column. */
+    @Nullable()
+    @FormString({ max: 255 })
+    search?: string | null;
+
+    @Nullable()
+    @FormEnum(searchBy)
+    search_by?: SearchBy | null;
+
+    /** `id` orders by creation. */
+    @Nullable()
+    @FormEnum(sortBy)
+    sort_by?: SortBy | null;
+  }
+  return SearchableListQuery;
 }

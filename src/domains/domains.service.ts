@@ -3,7 +3,7 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Brackets, Repository } from 'typeorm';
 import { ResourceNotFoundException } from '../common/exceptions';
 import type { Page } from '../common/pagination';
-import { substringPattern } from '../common/search';
+import { listed, type ListColumns } from '../common/list';
 import type { AppConfig } from '../config/app-config';
 import { ChangeFeed, EVERYTHING } from '../database/change-feed';
 import { APP_CONFIG } from '../config/config.module';
@@ -16,6 +16,12 @@ import { canonicalHost } from './hostname';
 /** The announcement of a change to any domain (see the migration's trigger). */
 export const DOMAINS_CHANGED = 'domains';
 const MAX_CACHED_HOSTS = 1000;
+
+/** Domain names are stored in lower case: they sort as they are. */
+const DOMAIN_COLUMNS: ListColumns<'name', 'id' | 'name'> = {
+  search: { name: 'domain.name' },
+  sort: { name: 'domain.name' },
+};
 
 @Injectable()
 export class DomainsService {
@@ -98,8 +104,6 @@ export class DomainsService {
   }
 
   async list(accountId: number, query: DomainListQueryDto): Promise<Page<DomainResponse>> {
-    const { page, perPage } = query.pageRequest();
-    const direction = query.direction();
     const builder = this.domains
       .createQueryBuilder('domain')
       .where(
@@ -107,16 +111,7 @@ export class DomainsService {
           where.where('domain.account_id = :accountId', { accountId }).orWhere('domain.account_id IS NULL'),
         ),
       );
-    if (query.search !== undefined && query.search !== null) {
-      builder.andWhere(`domain.name ILIKE :pattern ESCAPE '\\'`, { pattern: substringPattern(query.search) });
-    }
-    if (query.sort_by === 'name')
-      builder.orderBy('domain.name', direction).addOrderBy('domain.id', direction);
-    else builder.orderBy('domain.id', direction);
-    const [rows, total] = await builder
-      .skip((page - 1) * perPage)
-      .take(perPage)
-      .getManyAndCount();
+    const [rows, total] = await listed(builder, DOMAIN_COLUMNS, query).getManyAndCount();
     return { items: rows.map((domain) => toDomainResponse(domain, this.scheme)), total };
   }
 

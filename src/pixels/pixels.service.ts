@@ -3,13 +3,18 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
 import { ResourceNotFoundException, ValidationFailedException } from '../common/exceptions';
 import type { Page } from '../common/pagination';
-import { substringPattern } from '../common/search';
+import { listed, type ListColumns } from '../common/list';
 import { ChangeFeed, EVERYTHING } from '../database/change-feed';
 import type { PixelListQueryDto } from './dto/pixel-list-query.dto';
 import type { CreatePixelDto, UpdatePixelDto } from './dto/pixel.dto';
 import { Pixel } from './pixel.entity';
 import { toPixelResponse, type PixelResponse } from './pixel.mapper';
 import { isPixelType, pixelValueError } from './pixel-types';
+
+const PIXEL_COLUMNS: ListColumns<'name' | 'value', 'id' | 'name'> = {
+  search: { name: 'pixel.name', value: 'pixel.value' },
+  sort: { name: 'lower(pixel.name)' },
+};
 
 @Injectable()
 export class PixelsService {
@@ -19,24 +24,12 @@ export class PixelsService {
   ) {}
 
   async list(accountId: number, query: PixelListQueryDto): Promise<Page<PixelResponse>> {
-    const { page, perPage } = query.pageRequest();
-    const direction = query.direction();
     const builder = this.pixels
       .createQueryBuilder('pixel')
       .where('pixel.account_id = :accountId', { accountId });
     if (query.type !== undefined && query.type !== null)
       builder.andWhere('pixel.type = :type', { type: query.type });
-    if (query.search !== undefined && query.search !== null) {
-      const column = query.search_by === 'value' ? 'pixel.value' : 'pixel.name';
-      builder.andWhere(`${column} ILIKE :pattern ESCAPE '\\'`, { pattern: substringPattern(query.search) });
-    }
-    if (query.sort_by === 'name')
-      builder.orderBy('lower(pixel.name)', direction).addOrderBy('pixel.id', direction);
-    else builder.orderBy('pixel.id', direction);
-    const [rows, total] = await builder
-      .offset((page - 1) * perPage)
-      .limit(perPage)
-      .getManyAndCount();
+    const [rows, total] = await listed(builder, PIXEL_COLUMNS, query).getManyAndCount();
     return { items: rows.map(toPixelResponse), total };
   }
 

@@ -3,35 +3,29 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository, type SelectQueryBuilder } from 'typeorm';
 import { ResourceNotFoundException } from '../common/exceptions';
 import type { Page } from '../common/pagination';
-import { substringPattern } from '../common/search';
+import { listed, type ListColumns } from '../common/list';
 import type { SpaceListQueryDto } from './dto/space-list-query.dto';
 import type { CreateSpaceDto, UpdateSpaceDto } from './dto/space.dto';
 import { DEFAULT_SPACE_COLOR, Space } from './space.entity';
 import { toSpaceResponse, type SpaceResponse } from './space.mapper';
+
+const SPACE_COLUMNS: ListColumns<'name', 'id' | 'name'> = {
+  search: { name: 'space.name' },
+  sort: { name: 'lower(space.name)' },
+};
 
 @Injectable()
 export class SpacesService {
   constructor(@InjectRepository(Space) private readonly spaces: Repository<Space>) {}
 
   async list(accountId: number, query: SpaceListQueryDto): Promise<Page<SpaceResponse>> {
-    const { page, perPage } = query.pageRequest();
-    const direction = query.direction();
-    const builder = this.spaces
-      .createQueryBuilder('space')
-      .where('space.account_id = :accountId', { accountId });
-    if (query.search !== undefined && query.search !== null) {
-      // search_by has one allowed value, name.
-      builder.andWhere(`space.name ILIKE :pattern ESCAPE '\\'`, { pattern: substringPattern(query.search) });
-    }
-    if (query.sort_by === 'name')
-      builder.orderBy('lower(space.name)', direction).addOrderBy('space.id', direction);
-    else builder.orderBy('space.id', direction);
-
+    const builder = listed(
+      this.spaces.createQueryBuilder('space').where('space.account_id = :accountId', { accountId }),
+      SPACE_COLUMNS,
+      query,
+    );
     const total = await builder.getCount();
-    const rows = await this.withLinksCount(builder)
-      .offset((page - 1) * perPage)
-      .limit(perPage)
-      .getRawAndEntities();
+    const rows = await this.withLinksCount(builder).getRawAndEntities();
     return {
       items: rows.entities.map((space, index) => toSpaceResponse(space, linksCount(rows.raw[index]))),
       total,
