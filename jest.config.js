@@ -11,14 +11,51 @@ const swc = [
   },
 ];
 
-module.exports = {
+/** The specs that start processes of their own: the built server, the CLI, a second instance, a proxy. */
+const PROCESS_SPECS = [
+  'cli',
+  'click-durability',
+  'database-faults',
+  'database-refused',
+  'embedded',
+  'npm-start',
+  'shutdown',
+  'two-instances',
+].map((name) => `<rootDir>/test/${name}.e2e-spec.ts`);
+
+const common = {
   testEnvironment: 'node',
   transform: { '^.+\\.ts$': swc },
   moduleFileExtensions: ['ts', 'js', 'json'],
-  testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/**/*.e2e-spec.ts'],
+};
+
+/** One database for the API and process tiers, made once however many of them run. */
+const withDatabase = {
+  ...common,
   globalSetup: '<rootDir>/test/support/global-setup.ts',
   globalTeardown: '<rootDir>/test/support/global-teardown.ts',
+};
+
+/**
+ * Three tiers, each a project: `unit` (pure logic beside the code, no database, no set-up), `api` (the app in the
+ * test process, over HTTP, on PostgreSQL or the embedded database), `process` (servers and commands started as
+ * production starts them). `npm test` runs all three; `npm run test:unit` the first.
+ */
+module.exports = {
   testTimeout: 60_000,
   // Two cores on the reference machine; each worker boots whole applications.
   maxWorkers: 2,
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+    {
+      ...withDatabase,
+      displayName: 'api',
+      testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'],
+      testPathIgnorePatterns: [
+        '/node_modules/',
+        ...PROCESS_SPECS.map((path) => path.replace('<rootDir>', '')),
+      ],
+    },
+    { ...withDatabase, displayName: 'process', testMatch: PROCESS_SPECS },
+  ],
 };

@@ -13,6 +13,9 @@ declare global {
  * embedded database. Tests isolate themselves by making fresh accounts, so workers can share it.
  */
 export default async function globalSetup(): Promise<void> {
+  // The API and process tiers share it: the first of them to start makes it.
+  if (process.env.TEST_DATABASE_READY === '1') return;
+  process.env.TEST_DATABASE_READY = '1';
   const serverUrl = process.env.DATABASE_URL;
   if (serverUrl !== undefined && serverUrl !== '') {
     process.env.TEST_DATABASE_SERVER_URL = serverUrl;
