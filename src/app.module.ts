@@ -1,19 +1,16 @@
 import { Inject, Module, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
-import { APP_FILTER, APP_GUARD, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_PIPE } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import type { Logger as Pino } from 'pino';
 import { AccountModule } from './account/account.module';
-import { AuthModule } from './auth/auth.module';
-import { ApiKeyGuard } from './auth/api-key.guard';
-import { BootstrapService } from './auth/bootstrap.service';
-import { ApiThrottlerGuard } from './common/api-throttler.guard';
+import { AuthServerModule } from './auth/auth.module';
 import { BodyParserMiddleware } from './common/body-parser.middleware';
 import { HttpExceptionFilter } from './common/http-exception.filter';
 import { requestLogger } from './common/logger';
 import { APP_LOG, LoggingModule } from './common/logging.module';
 import { createValidationPipe } from './common/validation.pipe';
 import type { AppConfig } from './config/app-config';
-import { APP_CONFIG, ConfigModule } from './config/config.module';
+import { APP_CONFIG, AppConfigModule } from './config/config.module';
 import { ChangeFeedModule } from './database/change-feed';
 import { DatabaseModule } from './database/database.module';
 import { DomainsModule } from './domains/domains.module';
@@ -27,7 +24,7 @@ import { StatsModule } from './stats/stats.module';
 
 @Module({
   imports: [
-    ConfigModule,
+    AppConfigModule,
     LoggingModule,
     MetricsModule,
     ThrottlerModule.forRootAsync({
@@ -39,7 +36,7 @@ import { StatsModule } from './stats/stats.module';
     }),
     DatabaseModule.forRoot(),
     ChangeFeedModule,
-    AuthModule,
+    AuthServerModule,
     AccountModule,
     HealthModule,
     SpacesModule,
@@ -51,10 +48,6 @@ import { StatsModule } from './stats/stats.module';
     RedirectModule,
   ],
   providers: [
-    BootstrapService,
-    // Order matters: rate limit first, so that refused keys are counted and every API response has the headers.
-    { provide: APP_GUARD, useClass: ApiThrottlerGuard },
-    { provide: APP_GUARD, useClass: ApiKeyGuard },
     { provide: APP_PIPE, useFactory: createValidationPipe },
     { provide: APP_FILTER, useClass: HttpExceptionFilter },
   ],

@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
 import { AuthModule } from './auth/auth.module';
-import { ConfigModule } from './config/config.module';
+import { AppConfigModule } from './config/config.module';
 import { DatabaseModule } from './database/database.module';
 
 /**
@@ -8,6 +8,6 @@ import { DatabaseModule } from './database/database.module';
  * An unreachable database fails the command at once instead of after TypeORM's retries (~25 s).
  */
 @Module({
-  imports: [ConfigModule, DatabaseModule.forRoot({ shareEmbedded: true, retryAttempts: 0 }), AuthModule],
+  imports: [AppConfigModule, DatabaseModule.forRoot({ shareEmbedded: true, retryAttempts: 0 }), AuthModule],
 })
 export class CliModule {}

@@ -9,4 +9,4 @@ export const APP_CONFIG = Symbol('APP_CONFIG');
   providers: [{ provide: APP_CONFIG, useFactory: () => loadConfig() }],
   exports: [APP_CONFIG],
 })
-export class ConfigModule {}
+export class AppConfigModule {}

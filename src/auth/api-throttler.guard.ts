@@ -9,9 +9,9 @@ import {
   type ThrottlerStorage,
 } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
-import { bearerToken, hashApiKey } from '../auth/api-key';
-import { RequestAccount } from '../auth/request-account';
-import { clientKey } from './client-address';
+import { bearerToken, hashApiKey } from './api-key';
+import { RequestAccount } from './request-account';
+import { clientKey } from '../common/client-address';
 
 /**
  * Rate limits per API key. It runs before authentication, so that every API response (401 included) carries
