@@ -1,7 +1,8 @@
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../src/database/data-source-options';
 import { runMigrations } from '../src/database/migrate';
-import { migrations } from '../src/database/migrations';
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import { scratchDatabase, type ScratchDatabase } from './support/scratch-database';
 
 async function tables(dataSource: DataSource): Promise<string[]> {
@@ -9,6 +10,11 @@ async function tables(dataSource: DataSource): Promise<string[]> {
     `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`,
   );
   return rows.map((row) => row.table_name);
+}
+
+/** A migration's timestamp: the digits that end its name. */
+function timestampOf(name: string | undefined): number {
+  return Number(/\d+$/.exec(name ?? '')![0]);
 }
 
 describe('database schema', () => {
@@ -25,7 +31,18 @@ describe('database schema', () => {
     await scratch.drop();
   });
 
+  it('finds every migration file, in the order of their timestamps', () => {
+    const files = readdirSync(join(__dirname, '..', 'src', 'database', 'migrations')).filter((name) =>
+      /^\d+-.*\.ts$/.test(name),
+    );
+    const timestamps = dataSource.migrations.map((migration) => timestampOf(migration.name));
+    expect(timestamps.sort((a, b) => a - b)).toEqual(
+      files.map((name) => Number(/^\d+/.exec(name)![0])).sort((a, b) => a - b),
+    );
+  });
+
   it('is created by the migrations alone', async () => {
+    const migrations = [...dataSource.migrations].sort((a, b) => timestampOf(a.name) - timestampOf(b.name));
     const applied = await runMigrations(dataSource);
     expect(applied.map((migration) => migration.name)).toEqual(migrations.map((migration) => migration.name));
     expect(await tables(dataSource)).toEqual([
@@ -70,6 +87,7 @@ describe('database schema', () => {
   });
 
   it('reverts every migration and applies them again', async () => {
+    const migrations = dataSource.migrations;
     for (let index = 0; index < migrations.length; index += 1) await dataSource.undoLastMigration();
     expect(await tables(dataSource)).toEqual(['migrations']);
     expect(await runMigrations(dataSource)).toHaveLength(migrations.length);

@@ -1,6 +1,9 @@
 import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { Account } from './account.entity';
+import { ApiKey } from './api-key.entity';
 import { AccountsService } from './accounts.service';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiThrottlerGuard } from './api-throttler.guard';
@@ -9,7 +12,7 @@ import { BearerStrategy } from './bearer.strategy';
 import { RequestAccount } from './request-account';
 
 @Module({
-  imports: [PassportModule.register({ session: false })],
+  imports: [PassportModule.register({ session: false }), TypeOrmModule.forFeature([Account, ApiKey])],
   providers: [AccountsService, BearerStrategy, RequestAccount],
   exports: [AccountsService, RequestAccount],
 })

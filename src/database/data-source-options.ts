@@ -1,18 +1,16 @@
+import { join } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
-import { Account } from '../auth/account.entity';
-import { ApiKey } from '../auth/api-key.entity';
-import { Domain } from '../domains/domain.entity';
-import { LinkPixel } from '../links/link-pixel.entity';
-import { LinkCounter } from '../links/link-counter.entity';
-import { Link } from '../links/link.entity';
-import { Pixel } from '../pixels/pixel.entity';
-import { Space } from '../spaces/space.entity';
-import { Click } from '../stats/click.entity';
 import { ConstraintNames } from './constraint-names';
 import { DiscardOnTimeoutClient } from './discard-on-timeout-client';
-import { migrations } from './migrations';
 
-export const ENTITIES = [Account, ApiKey, Space, Domain, Pixel, Link, LinkCounter, LinkPixel, Click];
+/**
+ * Entities and migrations are found by their file names, so that adding one edits no list: a feature's
+ * `*.entity` files (which its module also registers with `TypeOrmModule.forFeature`, for the app), and the
+ * timestamped files of `migrations/`, run in the order of their timestamps. The sources under a test runner, the
+ * build in production.
+ */
+export const ENTITY_FILES = join(__dirname, '..', '**', '*.entity.{js,ts}');
+export const MIGRATION_FILES = join(__dirname, 'migrations', '[0-9]*-*.{js,ts}');
 
 /**
  * How long the client waits for an answer beyond the statement timeout before it gives up on the connection: time
@@ -40,8 +38,8 @@ export function dataSourceOptions(url: string, limits: DatabaseLimits = {}): Dat
   return {
     type: 'postgres',
     url,
-    entities: ENTITIES,
-    migrations,
+    entities: [ENTITY_FILES],
+    migrations: [MIGRATION_FILES],
     migrationsTableName: 'migrations',
     namingStrategy: new ConstraintNames(),
     synchronize: false,

@@ -91,6 +91,9 @@ export class DatabaseModule {
               poolSize: config.databasePoolSize,
             }),
             retryAttempts: options.retryAttempts,
+            // The app's entities are those its modules register (TypeOrmModule.forFeature).
+            entities: [],
+            autoLoadEntities: true,
           }),
           dataSourceFactory: async (options) => {
             // A migration may rightly run for minutes (an index on a large table): it gets a connection of its own,

@@ -5,6 +5,7 @@ import { DomainsModule } from '../domains/domains.module';
 import { PixelsModule } from '../pixels/pixels.module';
 import { SpacesModule } from '../spaces/spaces.module';
 import { LinkCache } from './link-cache';
+import { LinkCounter } from './link-counter.entity';
 import { LinkPixel } from './link-pixel.entity';
 import { Link } from './link.entity';
 import { LinksController } from './links.controller';
@@ -13,7 +14,7 @@ import { DEFAULT_TITLE_FETCH_OPTIONS, TITLE_FETCH_OPTIONS, TitleFetcher } from '
 
 @Module({
   imports: [
-    TypeOrmModule.forFeature([Link, LinkPixel]),
+    TypeOrmModule.forFeature([Link, LinkPixel, LinkCounter]),
     DomainsModule,
     SpacesModule,
     PixelsModule,
