@@ -13,7 +13,7 @@ export default tseslint.config(
     languageOptions: {
       globals: { ...globals.node, ...globals.jest },
       parserOptions: {
-        projectService: { allowDefaultProject: ['*.js', 'scripts/*.js', 'bench/*.js'] },
+        projectService: { allowDefaultProject: ['*.js', '*.cjs', 'scripts/*.js', 'bench/*.js'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },

@@ -1,0 +1,83 @@
+/**
+ * What may import what, checked in CI (`npm run depcheck`). The layers, from the bottom:
+ *
+ * - `config/` the settings; imports nothing of ours.
+ * - `common/` what every feature shares (envelopes, errors, validation, lists); imports `config/` only.
+ * - `database/` the data source, migrations and the embedded database; imports `config/` and `common/`, never an
+ *   entity: entities and migrations are found by file name.
+ * - `auth/` accounts, keys and the guards; `targeting/`, `metrics/`, `qr/`, `clicks/`: services the features use.
+ * - the features (`spaces/`, `domains/`, `pixels/`, `links/`, `stats/`, `account/`, `health/`).
+ * - `redirect/` the visitor routes, which nothing imports but the application's wiring (`src/*.ts`).
+ */
+const FEATURES =
+  'src/(account|domains|health|links|pixels|spaces|stats|redirect|qr|clicks|metrics|targeting|auth)/';
+
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-folder-cycle',
+      comment: 'Two folders that import each other cannot be understood, moved or tested apart.',
+      severity: 'error',
+      scope: 'folder',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'config-imports-nothing',
+      severity: 'error',
+      from: { path: '^src/config/' },
+      to: { path: '^src/', pathNot: '^src/config/' },
+    },
+    {
+      name: 'common-imports-config-only',
+      comment: 'common/ is what features share: it knows none of them.',
+      severity: 'error',
+      from: { path: '^src/common/' },
+      to: { path: '^src/', pathNot: '^src/(common|config)/' },
+    },
+    {
+      name: 'database-knows-no-feature',
+      comment: 'Entities register themselves (forFeature) and are found by file name; migrations too.',
+      severity: 'error',
+      from: { path: '^src/database/' },
+      to: { path: `^${FEATURES}` },
+    },
+    {
+      name: 'nothing-imports-redirect',
+      comment: 'The visitor routes sit on top: only the wiring in src/*.ts knows them.',
+      severity: 'error',
+      from: { path: '^src/[^/]+/', pathNot: '^src/redirect/' },
+      to: { path: '^src/redirect/' },
+    },
+    {
+      name: 'nothing-imports-the-wiring',
+      comment: 'app.module.ts, app.ts, main.ts and cli.ts assemble the features; no feature depends on them.',
+      severity: 'error',
+      from: { path: '^src/[^/]+/' },
+      to: { path: '^src/[^/]+\\.ts$' },
+    },
+    {
+      name: 'src-never-imports-tests',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { path: '^(test|bench)/' },
+    },
+    {
+      name: 'no-unresolvable',
+      severity: 'error',
+      from: {},
+      to: { couldNotResolve: true },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '\\.spec\\.ts$' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    // Packages that name their entry points in package.json "exports" (csv-parse/sync, pglite/contrib/...).
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['require', 'node', 'default', 'types'],
+    },
+  },
+};
