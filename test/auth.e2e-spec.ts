@@ -9,8 +9,7 @@ import { createAccount, createTestApp, type TestAccount, type TestApp } from './
 import { ISO_DATE } from './support/api';
 import { asArray, nestRoutes } from './support/routes';
 import { scratchDatabase, type ScratchDatabase } from './support/scratch-database';
-
-const UNAUTHENTICATED = { message: 'Unauthenticated.', status: 401 };
+import { UNAUTHENTICATED } from './support/contract';
 
 /** Routes that may be reached without a key. Anything else marked @Public() fails the route walk. */
 const PUBLIC_ALLOW_LIST = [

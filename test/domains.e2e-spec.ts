@@ -1,6 +1,7 @@
 import type { Response } from 'supertest';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { apiClient, ISO_DATE, metaLinks, type Body, type Verb } from './support/api';
+import { invalid, NOT_FOUND, UNAUTHENTICATED } from './support/contract';
 
 const DOMAINS = '/api/v1/domains';
 const LINKS = '/api/v1/links';
@@ -10,14 +11,8 @@ const SYSTEM_HOST = 'localhost:3000';
 /** An id no test will ever reach: the largest a PostgreSQL integer holds. */
 const UNKNOWN_ID = 2_147_483_647;
 
-const UNAUTHENTICATED = { message: 'Unauthenticated.', status: 401 };
-const NOT_FOUND = { message: 'Resource not found.', status: 404 };
 const SYSTEM_DOMAIN_FORBIDDEN = { message: 'A system domain cannot be changed.', status: 403 };
 const HAS_LINKS = { message: 'The domain has links and cannot be deleted.', status: 409 };
-
-function invalid(field: string, reason: string) {
-  return { message: { [field]: [reason] }, status: 422 };
-}
 
 const NAME_REQUIRED = invalid('name', 'The name field is required.');
 const NAME_INVALID = invalid('name', 'The name field must be a valid hostname.');

@@ -1,6 +1,7 @@
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { apiClient } from './support/api';
 import { unique, UA } from './support/visitors';
+import { invalidFields as invalid } from './support/contract';
 
 interface Created {
   id: number;
@@ -10,13 +11,6 @@ interface Created {
   title: string | null;
   targets_type: string | null;
   targets: { key: string; value: string }[] | null;
-}
-
-function invalid(fields: Record<string, string>) {
-  return {
-    message: Object.fromEntries(Object.entries(fields).map(([field, reason]) => [field, [reason]])),
-    status: 422,
-  };
 }
 
 describe('POST /api/v1/links/bulk', () => {

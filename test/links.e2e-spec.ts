@@ -17,6 +17,7 @@ import {
   type TestApp,
 } from './support/app';
 import { apiClient, ISO_DATE, metaLinks, type Body, type Verb } from './support/api';
+import { invalid, NOT_FOUND, UNAUTHENTICATED } from './support/contract';
 
 const LINKS = '/api/v1/links';
 const RANDOM_ALIAS = /^[0-9a-z]{5}$/;
@@ -51,13 +52,6 @@ const META_FIELDS = ['current_page', 'from', 'last_page', 'links', 'path', 'per_
 const DEFAULT_DOMAIN = { name: 'localhost:3000', url: 'http://localhost:3000' };
 /** An id no test will ever reach: the largest a PostgreSQL integer holds. */
 const UNKNOWN_ID = 2_147_483_647;
-
-const UNAUTHENTICATED = { message: 'Unauthenticated.', status: 401 };
-const NOT_FOUND = { message: 'Resource not found.', status: 404 };
-
-function invalid(field: string, reason: string) {
-  return { message: { [field]: [reason] }, status: 422 };
-}
 
 const ALIAS_TAKEN = invalid('alias', 'The alias has already been taken.');
 const ALIAS_CHARSET = 'The alias field must only contain letters, numbers, dashes and underscores.';

@@ -4,6 +4,7 @@ import { createAccount, createTestApp, type TestAccount, type TestApp } from './
 import { apiClient, type Verb } from './support/api';
 import { nestRoutes, type NestRoute } from './support/routes';
 import { unique } from './support/visitors';
+import { NOT_FOUND } from './support/contract';
 
 /**
  * Account B against account A's resources, on every route and verb the router has that takes an id or a reference:
@@ -11,8 +12,6 @@ import { unique } from './support/visitors';
  * an id that does not exist); and A's data, read through the API before and after, is unchanged. Each cell has a
  * control: the same request with B's own resource succeeds, so that the refusal is for the owner, not the input.
  */
-
-const NOT_FOUND = { message: 'Resource not found.', status: 404 };
 
 type Kind = 'spaces' | 'domains' | 'pixels' | 'links';
 

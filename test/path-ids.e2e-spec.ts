@@ -2,8 +2,7 @@ import { createAccount, createTestApp, type TestAccount, type TestApp } from './
 import { apiClient, type Verb } from './support/api';
 import { nestRoutes, type NestRoute } from './support/routes';
 import { createLink } from './support/visitors';
-
-const NOT_FOUND = { message: 'Resource not found.', status: 404 };
+import { NOT_FOUND } from './support/contract';
 
 /** Spellings that JavaScript's Number() reads as 56, and none of which is the plain decimal id. */
 function otherSpellings(id: number): string[] {

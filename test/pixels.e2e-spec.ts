@@ -2,19 +2,13 @@ import type { Response } from 'supertest';
 import type { PixelType } from '../src/pixels/pixel-types';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { apiClient, ISO_DATE, metaLinks, type Body, type Verb } from './support/api';
+import { invalid, NOT_FOUND, UNAUTHENTICATED } from './support/contract';
 
 const PIXELS = '/api/v1/pixels';
 const LINKS = '/api/v1/links';
 const PIXEL_FIELDS = ['id', 'name', 'type', 'value', 'created_at', 'updated_at'];
 /** An id no test will ever reach: the largest a PostgreSQL integer holds. */
 const UNKNOWN_ID = 2_147_483_647;
-
-const UNAUTHENTICATED = { message: 'Unauthenticated.', status: 401 };
-const NOT_FOUND = { message: 'Resource not found.', status: 404 };
-
-function invalid(field: string, reason: string) {
-  return { message: { [field]: [reason] }, status: 422 };
-}
 
 const NAME_REQUIRED = invalid('name', 'The name field is required.');
 const NAME_TOO_LONG = invalid('name', 'The name field must not be greater than 255 characters.');

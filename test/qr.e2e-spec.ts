@@ -3,8 +3,7 @@ import { PNG } from 'pngjs';
 import type { Response } from 'supertest';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { createLink, type LinkData } from './support/visitors';
-
-const NOT_FOUND = { message: 'Resource not found.', status: 404 };
+import { NOT_FOUND } from './support/contract';
 
 /** What a phone's camera would read: the text of the QR code in a PNG answer. */
 function decode(response: Response): { text: string | null; png: PNG } {

@@ -2,19 +2,13 @@ import type { Response } from 'supertest';
 import { AccountsService } from '../src/auth/accounts.service';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { apiClient, ISO_DATE, metaLinks, type Body, type Verb } from './support/api';
+import { invalid, NOT_FOUND, UNAUTHENTICATED } from './support/contract';
 
 const SPACES = '/api/v1/spaces';
 const SPACE_FIELDS = ['id', 'name', 'color', 'links_count', 'created_at', 'updated_at'];
 const META_FIELDS = ['current_page', 'from', 'last_page', 'links', 'path', 'per_page', 'to', 'total'];
 /** An id no test will ever reach: the largest a PostgreSQL integer holds. */
 const UNKNOWN_ID = 2_147_483_647;
-
-const UNAUTHENTICATED = { message: 'Unauthenticated.', status: 401 };
-const NOT_FOUND = { message: 'Resource not found.', status: 404 };
-
-function invalid(field: string, reason: string) {
-  return { message: { [field]: [reason] }, status: 422 };
-}
 
 const NAME_REQUIRED = invalid('name', 'The name field is required.');
 const NAME_TOO_LONG = invalid('name', 'The name field must not be greater than 255 characters.');

@@ -2,6 +2,7 @@ import type { Response, Test } from 'supertest';
 import { hashSecret, verifySecret } from '../src/common/secret-hash';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { createLink, expectPage, formAction, unique, type LinkData } from './support/visitors';
+import { NOT_FOUND } from './support/contract';
 
 const DAY_MS = 86_400_000;
 const DIMENSIONS = [
@@ -15,7 +16,6 @@ const DIMENSIONS = [
 ] as const;
 type Dimension = (typeof DIMENSIONS)[number];
 
-const NOT_FOUND = { message: 'Resource not found.', status: 404 };
 const STATS_PASSWORD_PAGE = {
   status: 200,
   title: 'Password required',

@@ -5,6 +5,7 @@ import type { Test } from 'supertest';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { writeMmdb } from './support/mmdb';
 import { createLink, IP, UA, type LinkData } from './support/visitors';
+import { invalid, NOT_FOUND } from './support/contract';
 
 const STATS = '/api/v1/stats';
 const DAY_MS = 86_400_000;
@@ -42,8 +43,6 @@ const SHOWN: Record<ApiDimension, [string, string, string, string]> = {
   device: ['mobile', 'desktop', 'tablet', 'television'],
 };
 
-const NOT_FOUND = { message: 'Resource not found.', status: 404 };
-
 type ClickSeed = { created_at?: string } & Partial<Record<ApiDimension, string | null>>;
 
 /** `Y-m-d` of a UTC day, `offset` days from today. */
@@ -52,10 +51,6 @@ function day(offset = 0): string {
   return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) + offset * DAY_MS)
     .toISOString()
     .slice(0, 10);
-}
-
-function invalid(field: string, reason: string) {
-  return { message: { [field]: [reason] }, status: 422 };
 }
 
 describe('Stats', () => {
