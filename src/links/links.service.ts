@@ -16,10 +16,8 @@ import { DomainsService } from '../domains/domains.service';
 import { toPixelResponse, type PixelResponse } from '../pixels/pixel.mapper';
 import { PixelsService } from '../pixels/pixels.service';
 import { SpacesService } from '../spaces/spaces.service';
-import { canonicalTargetKey, TargetsType } from '../targeting/allowed-values';
 import type { LinkListQueryDto } from './dto/link-list-query.dto';
 import type { CreateLinkDto, UpdateLinkDto } from './dto/link.dto';
-import type { TargetDto } from './dto/target.dto';
 import { countersOf } from './link-counter.entity';
 import { linkChange } from './link-cache';
 import type { LinkExportRow } from './link-csv';
@@ -35,8 +33,9 @@ import {
 } from './link-list';
 import { LinkPixel } from './link-pixel.entity';
 import { LinkStatus } from './link-status';
-import { LINK_ALIAS_UNIQUE, Link, LinkPrivacy, type Target } from './link.entity';
+import { LINK_ALIAS_UNIQUE, Link, LinkPrivacy } from './link.entity';
 import { toLinkResponse, type LinkResponse } from './link.mapper';
+import { addError, checkPeriod, checkTargeting, sent } from './link-rules';
 import { isReservedAlias } from './reserved-aliases';
 import { TitleFetcher } from './title-fetcher';
 
@@ -48,15 +47,6 @@ function randomAlias(length: number): string {
   let alias = '';
   for (let index = 0; index < length; index += 1) alias += RANDOM_ALIAS_ALPHABET[randomInt(36)];
   return alias;
-}
-
-function addError(errors: FieldErrors, field: string, message: string): void {
-  (errors[field] ??= []).push(message);
-}
-
-/** Whether a field was sent at all: class fields of absent properties stay undefined. */
-function sent<T>(value: T | undefined): value is T {
-  return value !== undefined;
 }
 
 /** What a list query asks for, as the list's SQL takes it. */
@@ -267,8 +257,8 @@ export class LinksService {
       addError(own, domainField, `The selected ${domainField.replace('_', ' ')} is invalid.`);
     const spaceId = await this.checkSpace(accountId, dto.space_id ?? null, own);
     const pixelIds = await this.checkPixels(accountId, dto.pixel_ids ?? [], own);
-    const targeting = this.checkTargeting(dto.targets_type ?? null, dto.targets ?? null, own);
-    this.checkPeriod(dto.active_period_start_at ?? null, dto.active_period_end_at ?? null, own);
+    const targeting = checkTargeting(dto.targets_type ?? null, dto.targets ?? null, own);
+    checkPeriod(dto.active_period_start_at ?? null, dto.active_period_end_at ?? null, own);
     const privacy = dto.privacy ?? LinkPrivacy.Public;
     if (privacy === LinkPrivacy.Password && (dto.password ?? null) === null) {
       addError(own, 'password', 'The password field is required when privacy is 2.');
@@ -309,7 +299,7 @@ export class LinksService {
     // Sending either targeting field replaces the whole targeting.
     const targeting =
       sent(dto.targets_type) || sent(dto.targets)
-        ? this.checkTargeting(
+        ? checkTargeting(
             sent(dto.targets_type) ? dto.targets_type : link.targetsType,
             sent(dto.targets) ? dto.targets : null,
             errors,
@@ -317,7 +307,7 @@ export class LinksService {
         : null;
     const start = sent(dto.active_period_start_at) ? dto.active_period_start_at : link.activePeriodStartAt;
     const end = sent(dto.active_period_end_at) ? dto.active_period_end_at : link.activePeriodEndAt;
-    this.checkPeriod(start, end, errors);
+    checkPeriod(start, end, errors);
     const privacy = dto.privacy ?? link.privacy;
     const passwordSet = sent(dto.password) ? dto.password !== null : link.passwordHash !== null;
     if (privacy === LinkPrivacy.Password && !passwordSet) {
@@ -478,8 +468,8 @@ export class LinksService {
     errors: FieldErrors,
   ): Promise<number | null> {
     if (spaceId === null || spaceId === 0) return null;
-    const owned = await this.spaces.responsesByIds(accountId, [spaceId]);
-    if (!owned.has(spaceId)) addError(errors, 'space_id', 'The selected space id is invalid.');
+    if (!(await this.spaces.owns(accountId, spaceId)))
+      addError(errors, 'space_id', 'The selected space id is invalid.');
     return spaceId;
   }
 
@@ -489,58 +479,6 @@ export class LinksService {
       if (!owned.has(pixelId)) addError(errors, `pixel_ids.${index}`, 'The selected pixel is invalid.');
     });
     return [...new Set(pixelIds)];
-  }
-
-  private checkPeriod(start: Date | null, end: Date | null, errors: FieldErrors): void {
-    if (start !== null && end === null) {
-      addError(
-        errors,
-        'active_period_end_at',
-        'The active period end at field is required when active period start at is present.',
-      );
-    } else if (start === null && end !== null) {
-      addError(
-        errors,
-        'active_period_start_at',
-        'The active period start at field is required when active period end at is present.',
-      );
-    } else if (start !== null && end !== null && start >= end) {
-      addError(
-        errors,
-        'active_period_end_at',
-        'The active period end at must be a date after active period start at.',
-      );
-    }
-  }
-
-  /** The targeting to store: keys in their canonical form, checked against the allowed values of the type. */
-  private checkTargeting(
-    type: TargetsType | null,
-    targets: TargetDto[] | null,
-    errors: FieldErrors,
-  ): { type: TargetsType | null; targets: Target[] | null } {
-    const list = targets ?? [];
-    if (type === null) {
-      if (list.length > 0)
-        addError(errors, 'targets_type', 'The targets type field is required when targets is present.');
-      return { type: null, targets: null };
-    }
-    if (list.length === 0) {
-      addError(errors, 'targets', 'The targets field is required when targets type is present.');
-      return { type, targets: null };
-    }
-    const canonical = list.map((target, index): Target => {
-      if (type === TargetsType.Rotations) return { key: '', value: target.value };
-      const key =
-        target.key === undefined || target.key === null ? null : canonicalTargetKey(type, target.key);
-      if (target.key === undefined || target.key === null) {
-        addError(errors, `targets.${index}.key`, 'The key field is required.');
-      } else if (key === null) {
-        addError(errors, `targets.${index}.key`, `The selected key is invalid for ${type}.`);
-      }
-      return { key: key ?? '', value: target.value };
-    });
-    return { type, targets: canonical };
   }
 
   /** Responses for links, with their domain, space and pixels read in one query each. */

@@ -73,6 +73,11 @@ export class SpacesService {
     );
   }
 
+  /** Whether the account has this space: an id it may file a link under. */
+  async owns(accountId: number, id: number): Promise<boolean> {
+    return this.spaces.existsBy({ id, accountId });
+  }
+
   /** One of the account's spaces, or a 404 whether it does not exist or belongs to another account. */
   async find(accountId: number, id: number): Promise<Space> {
     const space = await this.spaces.findOneBy({ id, accountId });
