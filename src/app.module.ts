@@ -9,8 +9,8 @@ import { HttpExceptionFilter } from './common/http-exception.filter';
 import { requestLogger } from './common/logger';
 import { APP_LOG, LoggingModule } from './common/logging.module';
 import { createValidationPipe } from './common/validation.pipe';
-import type { AppConfig } from './config/app-config';
-import { APP_CONFIG, AppConfigModule } from './config/config.module';
+import { authConfig, type AuthConfig } from './config/app-config';
+import { AppConfigModule } from './config/config.module';
 import { ChangeFeedModule } from './database/change-feed';
 import { DatabaseModule } from './database/database.module';
 import { DomainsModule } from './domains/domains.module';
@@ -28,8 +28,8 @@ import { StatsModule } from './stats/stats.module';
     LoggingModule,
     MetricsModule,
     ThrottlerModule.forRootAsync({
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => ({
+      inject: [authConfig.KEY],
+      useFactory: (config: AuthConfig) => ({
         throttlers: [{ name: 'default', ttl: 60_000, limit: config.rateLimitPerMinute }],
         skipIf: () => config.rateLimitPerMinute === 0,
       }),

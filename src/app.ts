@@ -9,8 +9,7 @@ import { AppModule } from './app.module';
 import { AppLogger, requestIdMiddleware } from './common/logger';
 import { APP_LOG } from './common/logging.module';
 import { warnOfUntrustedProxy } from './common/proxy-warning';
-import type { AppConfig } from './config/app-config';
-import { APP_CONFIG } from './config/config.module';
+import { serverConfig, type ServerConfig } from './config/app-config';
 import { MetricsService } from './metrics/metrics.service';
 import { DOCS_ASSETS_PATH, DocsUi } from './docs/docs-ui';
 import { LeanRedirect } from './redirect/lean-redirect';
@@ -20,7 +19,7 @@ import { LeanRedirect } from './redirect/lean-redirect';
  * test app is configured exactly as production.
  */
 export function configureApp(app: NestExpressApplication): NestExpressApplication {
-  const config = app.get<AppConfig>(APP_CONFIG);
+  const config = app.get<ServerConfig>(serverConfig.KEY);
   app.useLogger(new AppLogger(app.get(APP_LOG)));
   app.set('trust proxy', config.trustProxy);
   app.set('query parser', 'simple');

@@ -1,6 +1,5 @@
 import { Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
-import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
+import { authConfig, type AuthConfig } from '../config/app-config';
 import { AccountsService } from './accounts.service';
 
 /** Makes the first account on the first start, so that a fresh install can be used at once. */
@@ -10,7 +9,7 @@ export class BootstrapService implements OnApplicationBootstrap {
 
   constructor(
     private readonly accounts: AccountsService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(authConfig.KEY) private readonly config: AuthConfig,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {

@@ -9,8 +9,7 @@ import {
 import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
 import { DataSource } from 'typeorm';
-import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
+import { clicksConfig, type ClicksConfig } from '../config/app-config';
 import { MetricsService } from '../metrics/metrics.service';
 import type { VisitorProfile } from '../targeting/visitor';
 
@@ -176,7 +175,7 @@ export class ClickWriter implements OnModuleInit, BeforeApplicationShutdown {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(clicksConfig.KEY) private readonly config: ClicksConfig,
     private readonly metrics: MetricsService,
   ) {
     this.strict = config.clickDurability === 'strict';

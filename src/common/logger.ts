@@ -3,7 +3,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LoggerService } from '@nestjs/common';
 import pino, { type Logger as Pino, type Level } from 'pino';
 import { pinoHttp, type HttpLogger } from 'pino-http';
-import type { AppConfig } from '../config/app-config';
+import type { ServerConfig } from '../config/app-config';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
@@ -50,7 +50,7 @@ export function requestLogLevel(
 }
 
 /** The process's structured log: JSON lines on stdout, at the configured level. */
-export function createLog(config: AppConfig): Pino {
+export function createLog(config: Pick<ServerConfig, 'logLevel'>): Pino {
   return pino({
     level: config.logLevel,
     redact: {

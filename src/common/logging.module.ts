@@ -1,6 +1,5 @@
 import { Global, Module } from '@nestjs/common';
-import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
+import { serverConfig, type ServerConfig } from '../config/app-config';
 import { createLog } from './logger';
 
 /** The process's structured log (pino), for Nest's logger and the request log alike. */
@@ -9,7 +8,7 @@ export const APP_LOG = Symbol('APP_LOG');
 @Global()
 @Module({
   providers: [
-    { provide: APP_LOG, inject: [APP_CONFIG], useFactory: (config: AppConfig) => createLog(config) },
+    { provide: APP_LOG, inject: [serverConfig.KEY], useFactory: (config: ServerConfig) => createLog(config) },
   ],
   exports: [APP_LOG],
 })

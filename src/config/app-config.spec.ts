@@ -1,4 +1,14 @@
-import { ConfigError, loadConfig, parseTrustProxy } from './app-config';
+import { Test } from '@nestjs/testing';
+import {
+  clicksConfig,
+  ConfigError,
+  loadConfig,
+  parseTrustProxy,
+  serverConfig,
+  type ClicksConfig,
+  type ServerConfig,
+} from './app-config';
+import { AppConfigModule } from './config.module';
 
 /** The ConfigError that loading `env` throws; fails the test when it loads. */
 function configError(env: Record<string, string>): ConfigError {
@@ -177,5 +187,41 @@ describe('parseTrustProxy', () => {
     ]);
     expect(loadConfig({ TRUST_PROXY: 'true' }).trustProxy).toBe(true);
     expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+  });
+});
+
+describe('AppConfigModule', () => {
+  it('gives each group to whoever injects its key, read from the environment at boot', async () => {
+    const saved = process.env.CLICK_FLUSH_MS;
+    process.env.CLICK_FLUSH_MS = '250';
+    try {
+      const moduleRef = await Test.createTestingModule({ imports: [AppConfigModule] }).compile();
+      expect(moduleRef.get<ClicksConfig>(clicksConfig.KEY)).toEqual({
+        clickFlushMs: 250,
+        clickDurability: 'buffered',
+        clickBufferMax: 100_000,
+      });
+      expect(Object.keys(moduleRef.get<ServerConfig>(serverConfig.KEY)).sort()).toEqual([
+        'appName',
+        'appUrl',
+        'logLevel',
+        'port',
+        'trustProxy',
+      ]);
+    } finally {
+      if (saved === undefined) delete process.env.CLICK_FLUSH_MS;
+      else process.env.CLICK_FLUSH_MS = saved;
+    }
+  });
+
+  it('stops the boot on a bad value, naming its variable', async () => {
+    process.env.CLICK_DURABILITY = 'sometimes';
+    try {
+      await expect(Test.createTestingModule({ imports: [AppConfigModule] }).compile()).rejects.toThrow(
+        'Invalid configuration: CLICK_DURABILITY must be one of buffered, strict, got "sometimes"',
+      );
+    } finally {
+      delete process.env.CLICK_DURABILITY;
+    }
   });
 });

@@ -1,5 +1,6 @@
 import { accessSync, constants, statSync } from 'node:fs';
 import { isIP } from 'node:net';
+import { registerAs, type ConfigType } from '@nestjs/config';
 import { compile as compileProxyTrust } from 'proxy-addr';
 
 /** The Express `trust proxy` setting: false (ignore X-Forwarded-For), true, a hop count, or addresses/subnets. */
@@ -12,55 +13,16 @@ export type RedirectStatus = (typeof REDIRECT_STATUSES)[number];
 
 const LOG_LEVELS: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
-/** Every setting of the service, read once from the environment and validated before anything starts. */
-export interface AppConfig {
-  port: number;
-  /** Public base URL, without a trailing slash; its host is the system domain. */
-  appUrl: string;
-  /** The service's name, as its root page and its API docs show it; the host of `appUrl` by default. */
-  appName: string;
-  /** A PostgreSQL URL; undefined selects the embedded database under `dataDir`. */
-  databaseUrl: string | undefined;
-  /** The server cancels a statement after this long; the client gives up on the connection a second later. */
-  databaseStatementTimeoutMs: number;
-  /** Bound on the wait for a database connection, from the pool or a new one. */
-  databasePoolTimeoutMs: number;
-  databasePoolSize: number;
-  dataDir: string;
-  initialApiKey: string | undefined;
-  /** Requests per minute per API key; 0 turns rate limiting off. */
-  rateLimitPerMinute: number;
-  /** Requests per minute per client address (IPv6: per /64) on the visitor routes; 0 turns the limit off. */
-  visitorRateLimitPerMinute: number;
-  /** How often buffered clicks are written; what a kill -9 can lose at most. */
-  clickFlushMs: number;
-  /** `buffered`: a visit is answered before its click is committed; `strict`: only after (group commit). */
-  clickDurability: ClickDurability;
-  /** Clicks kept while the database does not answer; past it, visits get 503. */
-  clickBufferMax: number;
-  /** Links kept in each instance's memory for visits; 0 turns the cache off. */
-  linkCacheSize: number;
-  trustProxy: TrustProxy;
-  /** City database files (MaxMind DB format); undefined: the optional npm package's, where installed. */
-  geoipCityDatabase: string[] | undefined;
-  redirectStatus: RedirectStatus;
-  logLevel: LogLevel;
-  /** When set, `GET /metrics` needs it as a bearer token; unset, the metrics are open. */
-  metricsToken: string | undefined;
-}
-
 export const CLICK_DURABILITIES = ['buffered', 'strict'] as const;
 export type ClickDurability = (typeof CLICK_DURABILITIES)[number];
 
-function clickDurability(env: Env): ClickDurability {
-  const raw = (read(env, 'CLICK_DURABILITY') ?? 'buffered').toLowerCase();
-  if (!(CLICK_DURABILITIES as readonly string[]).includes(raw)) {
-    throw new ConfigError(
-      'CLICK_DURABILITY',
-      `must be one of ${CLICK_DURABILITIES.join(', ')}, got "${raw}"`,
-    );
+/** A value from a fixed list, compared in lower case. */
+function oneOf<T extends string>(env: Env, name: string, allowed: readonly T[], fallback: T): T {
+  const raw = (read(env, name) ?? fallback).toLowerCase();
+  if (!(allowed as readonly string[]).includes(raw)) {
+    throw new ConfigError(name, `must be one of ${allowed.join(', ')}, got "${raw}"`);
   }
-  return raw as ClickDurability;
+  return raw as T;
 }
 
 export class ConfigError extends Error {
@@ -199,7 +161,59 @@ function appName(env: Env, appUrl: string): string {
   return name;
 }
 
-export function loadConfig(env: Env = process.env): AppConfig {
+/**
+ * One group of settings: read from an environment by `from` (what tests and the start-up check call), and
+ * registered with @nestjs/config under `KEY`, so that a provider injects just its own group, typed.
+ */
+function settings<K extends string, T extends object>(key: K, from: (env: Env) => T) {
+  return Object.assign(
+    registerAs(key, () => from(process.env)),
+    { from },
+  );
+}
+
+/** The HTTP server and what every part of it shares. */
+export const serverConfig = settings('server', (env) => {
+  const appUrl = httpUrl(env, 'APP_URL', 'http://localhost:3000');
+  return {
+    port: integer(env, 'PORT', 3000, 0, 65535),
+    /** Public base URL, without a trailing slash; its host is the system domain. */
+    appUrl,
+    /** The service's name, as its root page and its API docs show it; the host of `appUrl` by default. */
+    appName: appName(env, appUrl),
+    trustProxy: parseTrustProxy(read(env, 'TRUST_PROXY')),
+    logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
+  };
+});
+
+export const databaseConfig = settings('database', (env) => ({
+  /** A PostgreSQL URL; undefined selects the embedded database under `dataDir`. */
+  databaseUrl: databaseUrl(env),
+  // Defaults that answer a request within 5 s when the database stops answering, yet leave slow queries room.
+  /** The server cancels a statement after this long; the client gives up on the connection a second later. */
+  databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 3000, 100, 600_000),
+  /** Bound on the wait for a database connection, from the pool or a new one. */
+  databasePoolTimeoutMs: integer(env, 'DATABASE_POOL_TIMEOUT_MS', 3000, 100, 600_000),
+  databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+  dataDir: read(env, 'DATA_DIR') ?? './data',
+}));
+
+export const authConfig = settings('auth', (env) => ({
+  initialApiKey: initialApiKey(env),
+  /** Requests per minute per API key; 0 turns rate limiting off. */
+  rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 120, 0, 1_000_000),
+}));
+
+export const clicksConfig = settings('clicks', (env) => ({
+  /** How often buffered clicks are written; what a kill -9 can lose at most. */
+  clickFlushMs: integer(env, 'CLICK_FLUSH_MS', 100, 1, 1000),
+  /** `buffered`: a visit is answered before its click is committed; `strict`: only after (group commit). */
+  clickDurability: oneOf(env, 'CLICK_DURABILITY', CLICK_DURABILITIES, 'buffered'),
+  /** Clicks kept while the database does not answer; past it, visits get 503. */
+  clickBufferMax: integer(env, 'CLICK_BUFFER_MAX', 100_000, 100, 10_000_000),
+}));
+
+export const visitsConfig = settings('visits', (env) => {
   const redirectStatus = integer(env, 'REDIRECT_STATUS', 302, 100, 599);
   if (!(REDIRECT_STATUSES as readonly number[]).includes(redirectStatus)) {
     throw new ConfigError(
@@ -207,33 +221,55 @@ export function loadConfig(env: Env = process.env): AppConfig {
       `must be one of ${REDIRECT_STATUSES.join(', ')}, got "${redirectStatus}"`,
     );
   }
-  const logLevel = (read(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
-  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
-    throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}, got "${logLevel}"`);
-  }
-  const appUrl = httpUrl(env, 'APP_URL', 'http://localhost:3000');
   return {
-    port: integer(env, 'PORT', 3000, 0, 65535),
-    appUrl,
-    appName: appName(env, appUrl),
-    databaseUrl: databaseUrl(env),
-    // Defaults that answer a request within 5 s when the database stops answering, yet leave slow queries room.
-    databaseStatementTimeoutMs: integer(env, 'DATABASE_STATEMENT_TIMEOUT_MS', 3000, 100, 600_000),
-    databasePoolTimeoutMs: integer(env, 'DATABASE_POOL_TIMEOUT_MS', 3000, 100, 600_000),
-    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
-    dataDir: read(env, 'DATA_DIR') ?? './data',
-    initialApiKey: initialApiKey(env),
-    rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 120, 0, 1_000_000),
+    redirectStatus: redirectStatus as RedirectStatus,
+    /** Requests per minute per client address (IPv6: per /64) on the visitor routes; 0 turns the limit off. */
     // Ten a second for a whole minute: no person comes near it; an office behind one address rarely does.
     visitorRateLimitPerMinute: integer(env, 'VISITOR_RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000),
-    clickFlushMs: integer(env, 'CLICK_FLUSH_MS', 100, 1, 1000),
-    clickDurability: clickDurability(env),
-    clickBufferMax: integer(env, 'CLICK_BUFFER_MAX', 100_000, 100, 10_000_000),
+    /** Links kept in each instance's memory for visits; 0 turns the cache off. */
     linkCacheSize: integer(env, 'LINK_CACHE_SIZE', 100_000, 0, 10_000_000),
-    trustProxy: parseTrustProxy(read(env, 'TRUST_PROXY')),
-    geoipCityDatabase: geoipCityDatabase(env),
-    redirectStatus: redirectStatus as RedirectStatus,
-    logLevel: logLevel as LogLevel,
-    metricsToken: metricsToken(env),
   };
+});
+
+export const targetingConfig = settings('targeting', (env) => ({
+  /** City database files (MaxMind DB format); undefined: the optional npm package's, where installed. */
+  geoipCityDatabase: geoipCityDatabase(env),
+}));
+
+export const metricsConfig = settings('metrics', (env) => ({
+  /** When set, `GET /metrics` needs it as a bearer token; unset, the metrics are open. */
+  metricsToken: metricsToken(env),
+}));
+
+export type ServerConfig = ConfigType<typeof serverConfig>;
+export type DatabaseConfig = ConfigType<typeof databaseConfig>;
+export type AuthConfig = ConfigType<typeof authConfig>;
+export type ClicksConfig = ConfigType<typeof clicksConfig>;
+export type VisitsConfig = ConfigType<typeof visitsConfig>;
+export type TargetingConfig = ConfigType<typeof targetingConfig>;
+export type MetricsConfig = ConfigType<typeof metricsConfig>;
+
+/** Every group, as @nestjs/config loads them. */
+export const CONFIG_SECTIONS = [
+  serverConfig,
+  databaseConfig,
+  authConfig,
+  clicksConfig,
+  visitsConfig,
+  targetingConfig,
+  metricsConfig,
+] as const;
+
+/** Every setting of the service. */
+export type AppConfig = ServerConfig &
+  DatabaseConfig &
+  AuthConfig &
+  ClicksConfig &
+  VisitsConfig &
+  TargetingConfig &
+  MetricsConfig;
+
+/** All settings at once, validated: a bad value throws a ConfigError that names its variable. */
+export function loadConfig(env: Env = process.env): AppConfig {
+  return Object.assign({}, ...CONFIG_SECTIONS.map((section) => section.from(env))) as AppConfig;
 }

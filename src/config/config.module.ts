@@ -1,12 +1,12 @@
-import { Global, Module } from '@nestjs/common';
-import { loadConfig } from './app-config';
+import { ConfigModule } from '@nestjs/config';
+import { CONFIG_SECTIONS } from './app-config';
 
-/** Injection token of the validated {@link AppConfig}. */
-export const APP_CONFIG = Symbol('APP_CONFIG');
-
-@Global()
-@Module({
-  providers: [{ provide: APP_CONFIG, useFactory: () => loadConfig() }],
-  exports: [APP_CONFIG],
-})
-export class AppConfigModule {}
+/**
+ * The settings, each group injected by its key (`@Inject(clicksConfig.KEY)`) and typed (`ClicksConfig`). Read from
+ * the environment alone: an operator's `.env` file is the container's or the shell's business, not the service's.
+ */
+export const AppConfigModule = ConfigModule.forRoot({
+  isGlobal: true,
+  ignoreEnvFile: true,
+  load: [...CONFIG_SECTIONS],
+});

@@ -10,8 +10,7 @@ import { ModuleRef } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
-import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
+import { databaseConfig, type DatabaseConfig } from '../config/app-config';
 import { dataSourceOptions } from './data-source-options';
 import { openEmbeddedDatabase, type EmbeddedDatabase } from './embedded-database';
 import { runMigrations } from './migrate';
@@ -43,8 +42,8 @@ export class DatabaseConnectionModule implements OnApplicationShutdown {
       providers: [
         {
           provide: DATABASE_CONNECTION,
-          inject: [APP_CONFIG],
-          useFactory: async (config: AppConfig): Promise<DatabaseConnection> => {
+          inject: [databaseConfig.KEY],
+          useFactory: async (config: DatabaseConfig): Promise<DatabaseConnection> => {
             if (config.databaseUrl !== undefined) return { url: config.databaseUrl, embedded: null };
             const logger = new Logger('EmbeddedDatabase');
             const embedded = await openEmbeddedDatabase(config.dataDir, {
@@ -83,8 +82,8 @@ export class DatabaseModule {
       imports: [
         TypeOrmModule.forRootAsync({
           imports: [DatabaseConnectionModule.forRoot(options)],
-          inject: [DATABASE_CONNECTION, APP_CONFIG],
-          useFactory: (connection: DatabaseConnection, config: AppConfig) => ({
+          inject: [DATABASE_CONNECTION, databaseConfig.KEY],
+          useFactory: (connection: DatabaseConnection, config: DatabaseConfig) => ({
             ...dataSourceOptions(connection.url, {
               statementTimeoutMs: config.databaseStatementTimeoutMs,
               poolTimeoutMs: config.databasePoolTimeoutMs,

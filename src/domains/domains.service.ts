@@ -4,9 +4,8 @@ import { Brackets, Repository } from 'typeorm';
 import { ResourceNotFoundException } from '../common/exceptions';
 import type { Page } from '../common/pagination';
 import { listed, type ListColumns } from '../common/list';
-import type { AppConfig } from '../config/app-config';
+import { serverConfig, type ServerConfig } from '../config/app-config';
 import { ChangeFeed, EVERYTHING } from '../database/change-feed';
-import { APP_CONFIG } from '../config/config.module';
 import { DOMAIN_IN_USE, Domain } from './domain.entity';
 import { toDomainResponse, type DomainResponse } from './domain.mapper';
 import type { DomainListQueryDto } from './dto/domain-list-query.dto';
@@ -34,7 +33,7 @@ export class DomainsService {
 
   constructor(
     @InjectRepository(Domain) private readonly domains: Repository<Domain>,
-    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(serverConfig.KEY) config: ServerConfig,
     private readonly feed: ChangeFeed,
   ) {
     const appUrl = new URL(config.appUrl);

@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
+import { visitsConfig, type VisitsConfig } from '../config/app-config';
 import { ChangeFeed, EVERYTHING } from '../database/change-feed';
 import type { TargetsType } from '../targeting/allowed-values';
 import { locationUrl } from '../common/url-rules';
@@ -101,7 +100,7 @@ export class LinkCache {
 
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(visitsConfig.KEY) private readonly config: VisitsConfig,
     private readonly feed: ChangeFeed,
   ) {
     feed.subscribe((change) => {

@@ -5,8 +5,7 @@ import type { Request, Response } from 'express';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { bearerToken } from '../auth/api-key';
 import { Public } from '../auth/public.decorator';
-import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
+import { metricsConfig, type MetricsConfig } from '../config/app-config';
 import { MetricsService } from './metrics.service';
 
 function digest(value: string): Buffer {
@@ -23,7 +22,7 @@ export class MetricsController {
 
   constructor(
     private readonly metrics: MetricsService,
-    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(metricsConfig.KEY) config: MetricsConfig,
   ) {
     this.token = config.metricsToken === undefined ? null : digest(config.metricsToken);
   }

@@ -3,8 +3,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import proxyAddr from 'proxy-addr';
 import { ClickWriter } from '../clicks/click-writer';
 import { assignRequestId, requestIdOf } from '../common/logger';
-import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
+import { serverConfig, visitsConfig, type ServerConfig, type VisitsConfig } from '../config/app-config';
 import { DomainsService } from '../domains/domains.service';
 import { LinkCache, type VisitLink } from '../links/link-cache';
 import { MetricsService, type RedirectOutcome } from '../metrics/metrics.service';
@@ -46,10 +45,11 @@ export class LeanRedirect {
     private readonly limit: VisitorRateLimit,
     private readonly metrics: MetricsService,
     private readonly pages: Pages,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(visitsConfig.KEY) private readonly config: VisitsConfig,
+    @Inject(serverConfig.KEY) server: ServerConfig,
   ) {
     // No line per redirect unless the operator asks for debug logs.
-    this.logEach = config.logLevel === 'debug' || config.logLevel === 'trace';
+    this.logEach = server.logLevel === 'debug' || server.logLevel === 'trace';
   }
 
   /** Puts the fast path in front of the server's request listener (Express). */

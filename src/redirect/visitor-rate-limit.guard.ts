@@ -2,8 +2,7 @@ import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@ne
 import { InjectThrottlerStorage, type ThrottlerStorage } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { clientKey } from '../common/client-address';
-import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
+import { visitsConfig, type VisitsConfig } from '../config/app-config';
 import { Pages } from './pages';
 
 const WINDOW_MS = 60_000;
@@ -16,7 +15,7 @@ const WINDOW_MS = 60_000;
 export class VisitorRateLimit {
   constructor(
     @InjectThrottlerStorage() private readonly storage: ThrottlerStorage,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(visitsConfig.KEY) private readonly config: VisitsConfig,
   ) {}
 
   get enabled(): boolean {

@@ -2,8 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import type { Request, Response } from 'express';
 import { clientKey } from '../common/client-address';
 import { verifySecret } from '../common/secret-hash';
-import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
+import { serverConfig, visitsConfig, type ServerConfig, type VisitsConfig } from '../config/app-config';
 import type { Domain } from '../domains/domain.entity';
 import { shortUrl } from '../domains/domain.mapper';
 import { DomainsService } from '../domains/domains.service';
@@ -73,7 +72,8 @@ export class VisitsService {
     private readonly pages: Pages,
     private readonly limiter: AttemptLimiter,
     private readonly metrics: MetricsService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(visitsConfig.KEY) private readonly config: VisitsConfig,
+    @Inject(serverConfig.KEY) private readonly server: ServerConfig,
   ) {}
 
   /** The domain of the request's host, and the link of the alias there, when there is one. */
@@ -225,7 +225,7 @@ export class VisitsService {
       return;
     }
     const t = this.pages.translator(request);
-    this.pages.send(response, 200, t, views.root(t, { name: this.config.appName, domain: domain.name }));
+    this.pages.send(response, 200, t, views.root(t, { name: this.server.appName, domain: domain.name }));
   }
 
   private async continueAfterPassword(

@@ -1,6 +1,5 @@
 import { Module } from '@nestjs/common';
-import type { AppConfig } from '../config/app-config';
-import { APP_CONFIG } from '../config/config.module';
+import { targetingConfig, type TargetingConfig } from '../config/app-config';
 import { cityDatabaseFiles, GEOIP_CITY_FILES, GeoIp } from './geoip';
 
 /** The allowed-values tables, the visitor profile and the matcher are plain functions; GeoIP is a provider. */
@@ -8,8 +7,8 @@ import { cityDatabaseFiles, GEOIP_CITY_FILES, GeoIp } from './geoip';
   providers: [
     {
       provide: GEOIP_CITY_FILES,
-      inject: [APP_CONFIG],
-      useFactory: (config: AppConfig) => cityDatabaseFiles(config.geoipCityDatabase),
+      inject: [targetingConfig.KEY],
+      useFactory: (config: TargetingConfig) => cityDatabaseFiles(config.geoipCityDatabase),
     },
     GeoIp,
   ],
