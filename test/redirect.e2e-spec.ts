@@ -459,7 +459,7 @@ describe('Visiting short links', () => {
       expect((await post(`/${created.alias}/password`, { password: 'wrong' }, neighbour)).status).toBe(403);
     });
 
-    it("clears a visitor's failures once the password is right", async () => {
+    it('counts a right password as an attempt too: it earns a token, not more guesses', async () => {
       const account = await createAccount(t);
       const created = await link(account, { redirect_password: 'pw' }, proxied);
       const visitor = { app: proxied, ip: '203.0.113.8' };
@@ -467,9 +467,6 @@ describe('Visiting short links', () => {
         expect((await post(`/${created.alias}/password`, { password: 'wrong' }, visitor)).status).toBe(403);
       }
       expectRedirect(await post(`/${created.alias}/password`, { password: 'pw' }, visitor), DESTINATION);
-      for (let attempt = 1; attempt <= 5; attempt += 1) {
-        expect((await post(`/${created.alias}/password`, { password: 'wrong' }, visitor)).status).toBe(403);
-      }
       expect((await post(`/${created.alias}/password`, { password: 'wrong' }, visitor)).status).toBe(429);
     });
   });

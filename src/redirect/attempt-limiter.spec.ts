@@ -1,70 +1,68 @@
+import { ThrottlerStorageService } from '@nestjs/throttler';
 import { AttemptLimiter, PASSWORD_ATTEMPTS, PASSWORD_WINDOW_MS } from './attempt-limiter';
 
 describe('AttemptLimiter', () => {
-  const start = 1_700_000_000_000;
+  let storage: ThrottlerStorageService;
+  let limiter: AttemptLimiter;
 
-  function failTimes(limiter: AttemptLimiter, key: string, times: number, now = start): void {
-    for (let attempt = 0; attempt < times; attempt += 1) limiter.fail(key, now);
+  beforeEach(() => {
+    jest.useFakeTimers({ now: 1_700_000_000_000 });
+    storage = new ThrottlerStorageService();
+    limiter = new AttemptLimiter(storage);
+  });
+
+  afterEach(() => {
+    storage.onApplicationShutdown();
+    jest.useRealTimers();
+  });
+
+  async function attempts(key: string, times: number): Promise<number[]> {
+    const waits: number[] = [];
+    for (let attempt = 0; attempt < times; attempt += 1) waits.push(await limiter.attempt(key));
+    return waits;
   }
 
-  it('allows 5 failures per 15 minutes', () => {
+  it('allows 5 attempts per 15 minutes', () => {
     expect(PASSWORD_ATTEMPTS).toBe(5);
     expect(PASSWORD_WINDOW_MS).toBe(15 * 60_000);
   });
 
-  it('allows attempts until the 5th failure, then says how long to wait', () => {
-    const limiter = new AttemptLimiter();
-    expect(limiter.retryAfter('ip|1', start)).toBe(0);
-    failTimes(limiter, 'ip|1', 4);
-    expect(limiter.retryAfter('ip|1', start)).toBe(0);
-    limiter.fail('ip|1', start);
-    expect(limiter.retryAfter('ip|1', start)).toBe(PASSWORD_WINDOW_MS);
-    expect(limiter.retryAfter('ip|1', start + 60_000)).toBe(PASSWORD_WINDOW_MS - 60_000);
+  it('lets 5 attempts through, then says how long to wait', async () => {
+    expect(await attempts('ip|1', 5)).toEqual([0, 0, 0, 0, 0]);
+    expect(await limiter.attempt('ip|1')).toBe(PASSWORD_WINDOW_MS);
+    jest.advanceTimersByTime(60_000);
+    expect(await limiter.attempt('ip|1')).toBe(PASSWORD_WINDOW_MS - 60_000);
   });
 
-  it('counts the window from the first failure, not the last', () => {
-    const limiter = new AttemptLimiter();
-    limiter.fail('ip|1', start);
-    failTimes(limiter, 'ip|1', 4, start + 10 * 60_000);
-    expect(limiter.retryAfter('ip|1', start + 10 * 60_000)).toBe(5 * 60_000);
+  it('does not lengthen the wait for attempts made while waiting', async () => {
+    await attempts('ip|1', 6);
+    jest.advanceTimersByTime(10 * 60_000);
+    expect(await attempts('ip|1', 3)).toEqual(Array<number>(3).fill(5 * 60_000));
   });
 
-  it('opens again once the window has passed, with a fresh count', () => {
-    const limiter = new AttemptLimiter();
-    failTimes(limiter, 'ip|1', 5);
-    expect(limiter.retryAfter('ip|1', start + PASSWORD_WINDOW_MS - 1)).toBe(1);
-    expect(limiter.retryAfter('ip|1', start + PASSWORD_WINDOW_MS)).toBe(0);
-    const later = start + PASSWORD_WINDOW_MS;
-    limiter.fail('ip|1', later);
-    expect(limiter.retryAfter('ip|1', later)).toBe(0);
-    failTimes(limiter, 'ip|1', 4, later);
-    expect(limiter.retryAfter('ip|1', later)).toBe(PASSWORD_WINDOW_MS);
+  it('opens again once the wait is over, with a fresh count', async () => {
+    await attempts('ip|1', 6);
+    jest.advanceTimersByTime(PASSWORD_WINDOW_MS);
+    expect(await attempts('ip|1', 5)).toEqual([0, 0, 0, 0, 0]);
+    expect(await limiter.attempt('ip|1')).toBe(PASSWORD_WINDOW_MS);
   });
 
-  it('keeps each key apart', () => {
-    const limiter = new AttemptLimiter();
-    failTimes(limiter, 'ip-a|1', 5);
-    expect(limiter.retryAfter('ip-a|1', start)).toBeGreaterThan(0);
-    expect(limiter.retryAfter('ip-b|1', start)).toBe(0);
-    expect(limiter.retryAfter('ip-a|2', start)).toBe(0);
+  it('forgets attempts older than the window', async () => {
+    await attempts('ip|1', 4);
+    jest.advanceTimersByTime(PASSWORD_WINDOW_MS);
+    expect(await attempts('ip|1', 5)).toEqual([0, 0, 0, 0, 0]);
   });
 
-  it('clears the failures of a key on success', () => {
-    const limiter = new AttemptLimiter();
-    failTimes(limiter, 'ip|1', 4);
-    limiter.succeed('ip|1');
-    failTimes(limiter, 'ip|1', 4);
-    expect(limiter.retryAfter('ip|1', start)).toBe(0);
-    failTimes(limiter, 'ip|1', 5);
-    limiter.succeed('ip|1');
-    expect(limiter.retryAfter('ip|1', start)).toBe(0);
+  it('keeps each key apart', async () => {
+    await attempts('ip-a|1', 6);
+    expect(await limiter.attempt('ip-a|1')).toBeGreaterThan(0);
+    expect(await limiter.attempt('ip-b|1')).toBe(0);
+    expect(await limiter.attempt('ip-a|2')).toBe(0);
   });
 
-  it('uses the clock when no time is given', () => {
-    const limiter = new AttemptLimiter();
-    failTimes(limiter, 'ip|1', 5, Date.now());
-    const wait = limiter.retryAfter('ip|1');
-    expect(wait).toBeGreaterThan(PASSWORD_WINDOW_MS - 5_000);
-    expect(wait).toBeLessThanOrEqual(PASSWORD_WINDOW_MS);
+  it("keeps its counts apart from the storage's other limits", async () => {
+    await storage.increment('ip|1', 60_000, 1, 60_000, 'visitor');
+    await storage.increment('ip|1', 60_000, 1, 60_000, 'visitor');
+    expect(await limiter.attempt('ip|1')).toBe(0);
   });
 });

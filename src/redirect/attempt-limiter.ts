@@ -1,53 +1,30 @@
 import { Injectable } from '@nestjs/common';
-
-interface Window {
-  count: number;
-  resetAt: number;
-}
+import { InjectThrottlerStorage, type ThrottlerStorage } from '@nestjs/throttler';
 
 /** How many password attempts a visitor gets per link, and for how long. */
 export const PASSWORD_ATTEMPTS = 5;
 export const PASSWORD_WINDOW_MS = 15 * 60_000;
-/** A bound on memory under a flood of distinct visitors. */
-const MAX_KEYS = 100_000;
 
 /**
- * Fixed-window counters of failed password attempts per visitor and link, in this instance's memory: a guessing
- * visitor is slowed to a handful of tries per quarter hour on each instance.
+ * Password attempts per visitor and link, counted in the throttler's storage beside the API's and the visitor
+ * routes' limits: one storage serves every limit, and one shared by several instances limits them together. Every
+ * attempt counts, before the slow check, so that guesses sent all at once cannot all pass; past the fifth within
+ * a quarter hour, the visitor waits a quarter hour. A right password is not an exception: it earns the visitor a
+ * token, so whoever knows it has no reason to send it again.
  */
 @Injectable()
 export class AttemptLimiter {
-  private readonly windows = new Map<string, Window>();
-  private readonly limit = PASSWORD_ATTEMPTS;
-  private readonly windowMs = PASSWORD_WINDOW_MS;
+  constructor(@InjectThrottlerStorage() private readonly storage: ThrottlerStorage) {}
 
-  /** Milliseconds until the visitor may try again, or 0 when an attempt is allowed now. */
-  retryAfter(key: string, now = Date.now()): number {
-    const window = this.windows.get(key);
-    if (window === undefined || window.resetAt <= now) return 0;
-    return window.count >= this.limit ? window.resetAt - now : 0;
-  }
-
-  fail(key: string, now = Date.now()): void {
-    const window = this.windows.get(key);
-    if (window === undefined || window.resetAt <= now) {
-      if (this.windows.size >= MAX_KEYS) this.sweep(now);
-      this.windows.set(key, { count: 1, resetAt: now + this.windowMs });
-    } else {
-      window.count += 1;
-    }
-  }
-
-  succeed(key: string): void {
-    this.windows.delete(key);
-  }
-
-  private sweep(now: number): void {
-    for (const [key, window] of this.windows) if (window.resetAt <= now) this.windows.delete(key);
-    // Still full: the oldest entries go first (a Map keeps insertion order).
-    for (const key of this.windows.keys()) {
-      if (this.windows.size < MAX_KEYS) break;
-      this.windows.delete(key);
-    }
+  /** Counts an attempt of `key`: 0 when it may be checked, else how many milliseconds the visitor must wait. */
+  async attempt(key: string): Promise<number> {
+    const record = await this.storage.increment(
+      `password:${key}`,
+      PASSWORD_WINDOW_MS,
+      PASSWORD_ATTEMPTS,
+      PASSWORD_WINDOW_MS,
+      'password',
+    );
+    return record.isBlocked ? record.timeToBlockExpire * 1000 : 0;
   }
 }

@@ -113,7 +113,7 @@ export class StatsPageService {
       return;
     }
     const key = `stats|${clientKey(request.ip)}|${link.id}`;
-    const wait = this.limiter.retryAfter(key);
+    const wait = await this.limiter.attempt(key);
     if (wait > 0) {
       if (this.wantsJson(request)) {
         response.set('Retry-After', String(Math.ceil(wait / 1000)));
@@ -123,14 +123,11 @@ export class StatsPageService {
       }
       return;
     }
-    // Counted before the slow check, so that guesses sent all at once cannot all pass the limit; a right one clears it.
-    this.limiter.fail(key);
     const password = (request.body as Record<string, unknown> | undefined)?.password;
     if (typeof password !== 'string' || !(await verifySecret(password, link.passwordHash))) {
       this.passwordPage(request, response, found, alias, 403);
       return;
     }
-    this.limiter.succeed(key);
     link.passwordHash = await this.links.upgradeSecretHash(
       link.id,
       'passwordHash',

@@ -148,19 +148,16 @@ export class VisitsService {
       return;
     }
     const key = `${clientKey(request.ip)}|${link.id}`;
-    const wait = this.limiter.retryAfter(key);
+    const wait = await this.limiter.attempt(key);
     if (wait > 0) {
       this.pages.sendTooManyAttempts(response, wait);
       return;
     }
-    // Counted before the slow check, so that guesses sent all at once cannot all pass the limit; a right one clears it.
-    this.limiter.fail(key);
     const password = (request.body as Record<string, unknown> | undefined)?.password;
     if (typeof password !== 'string' || !(await verifySecret(password, link.redirectPasswordHash))) {
       this.passwordPage(request, response, found, carry, 403, 'passwordWrong');
       return;
     }
-    this.limiter.succeed(key);
     // The consent token is keyed by the hash: it must be issued with the one the link has from now on.
     link.redirectPasswordHash = await this.links.upgradeSecretHash(
       link.id,
