@@ -5,7 +5,7 @@ import {
   Logger,
   Module,
   type OnApplicationBootstrap,
-  type OnApplicationShutdown,
+  type BeforeApplicationShutdown,
 } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { Client, type Notification } from 'pg';
@@ -27,7 +27,7 @@ const PROBE_TIMEOUT_MS = 2000;
  * comes back, everything is dropped.
  */
 @Injectable()
-export class ChangeFeed implements OnApplicationBootstrap, OnApplicationShutdown {
+export class ChangeFeed implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(ChangeFeed.name);
   private readonly handlers = new Set<(change: string) => void>();
   private client: Client | null = null;
@@ -41,7 +41,8 @@ export class ChangeFeed implements OnApplicationBootstrap, OnApplicationShutdown
     void this.connect();
   }
 
-  async onApplicationShutdown(): Promise<void> {
+  /** Stops listening while the database is still open; it closes in the next phase (see DatabaseModule). */
+  async beforeApplicationShutdown(): Promise<void> {
     this.closing = true;
     if (this.reconnect !== null) clearTimeout(this.reconnect);
     this.listening = false;
