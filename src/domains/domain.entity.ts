@@ -5,6 +5,7 @@ import {
   Index,
   JoinColumn,
   ManyToOne,
+  OneToMany,
   PrimaryGeneratedColumn,
   UpdateDateColumn,
 } from 'typeorm';
@@ -46,4 +47,8 @@ export class Domain {
 
   @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
   updatedAt!: Date;
+
+  /** The links on it, named by entity so that this module imports nothing of `links/`; never loaded. */
+  @OneToMany('Link', 'domain')
+  links?: object[];
 }

@@ -144,14 +144,12 @@ export class DomainsService {
   /** A domain that still has links stays: its short URLs are out in the world. */
   async remove(accountId: number, id: number): Promise<void> {
     const domain = await this.owned(accountId, id);
-    const hasLinks: unknown = await this.domains.manager
-      .createQueryBuilder()
-      .select('1')
-      .from('links', 'link')
-      .where('link.domain_id = :id', { id: domain.id })
-      .limit(1)
-      .getRawOne();
-    if (hasLinks !== undefined) throw new ConflictException(DOMAIN_IN_USE);
+    const hasLinks = await this.domains
+      .createQueryBuilder('domain')
+      .innerJoin('domain.links', 'link')
+      .where('domain.id = :id', { id: domain.id })
+      .getExists();
+    if (hasLinks) throw new ConflictException(DOMAIN_IN_USE);
     // A link made between the check and the delete: the foreign key refuses, with the same answer (the error
     // filter gives it, see LINK_DOMAIN_FOREIGN_KEY).
     await this.domains.delete({ id: domain.id });

@@ -1,4 +1,4 @@
-import { Column, Entity, Index } from 'typeorm';
+import { Column, Entity, Index, OneToMany } from 'typeorm';
 import { EditableAccountOwned } from '../auth/account-owned.entity';
 import { uniqueField } from '../common/database-errors';
 
@@ -17,4 +17,11 @@ export class Space extends EditableAccountOwned {
 
   @Column({ type: 'smallint', default: DEFAULT_SPACE_COLOR })
   color!: number;
+
+  /** The links filed under it, named by entity so that this module imports nothing of `links/`; never loaded. */
+  @OneToMany('Link', 'space')
+  links?: object[];
+
+  /** Filled by queries that count the links (`loadRelationCountAndMap`); not a column. */
+  linksCount?: number;
 }

@@ -25,20 +25,17 @@ export class SpacesService {
       query,
     );
     const total = await builder.getCount();
-    const rows = await this.withLinksCount(builder).getRawAndEntities();
-    return {
-      items: rows.entities.map((space, index) => toSpaceResponse(space, linksCount(rows.raw[index]))),
-      total,
-    };
+    const spaces = await this.withLinksCount(builder).getMany();
+    return { items: spaces.map(toResponse), total };
   }
 
   async show(accountId: number, id: number): Promise<SpaceResponse> {
     const builder = this.spaces
       .createQueryBuilder('space')
       .where('space.id = :id AND space.account_id = :accountId', { id, accountId });
-    const { entities, raw } = await this.withLinksCount(builder).getRawAndEntities();
-    if (entities.length === 0) throw new ResourceNotFoundException();
-    return toSpaceResponse(entities[0], linksCount(raw[0]));
+    const space = await this.withLinksCount(builder).getOne();
+    if (space === null) throw new ResourceNotFoundException();
+    return toResponse(space);
   }
 
   async create(accountId: number, dto: CreateSpaceDto): Promise<SpaceResponse> {
@@ -67,10 +64,8 @@ export class SpacesService {
     const builder = this.spaces
       .createQueryBuilder('space')
       .where('space.account_id = :accountId AND space.id IN (:...ids)', { accountId, ids });
-    const { entities, raw } = await this.withLinksCount(builder).getRawAndEntities();
-    return new Map(
-      entities.map((space, index) => [space.id, toSpaceResponse(space, linksCount(raw[index]))]),
-    );
+    const spaces = await this.withLinksCount(builder).getMany();
+    return new Map(spaces.map((space) => [space.id, toResponse(space)]));
   }
 
   /** Whether the account has this space: an id it may file a link under. */
@@ -86,13 +81,10 @@ export class SpacesService {
   }
 
   private withLinksCount(builder: SelectQueryBuilder<Space>): SelectQueryBuilder<Space> {
-    return builder.addSelect(
-      (subQuery) => subQuery.select('count(*)::int').from('links', 'link').where('link.space_id = space.id'),
-      'links_count',
-    );
+    return builder.loadRelationCountAndMap('space.linksCount', 'space.links');
   }
 }
 
-function linksCount(raw: unknown): number {
-  return Number((raw as { links_count?: unknown } | undefined)?.links_count ?? 0);
+function toResponse(space: Space): SpaceResponse {
+  return toSpaceResponse(space, space.linksCount ?? 0);
 }
