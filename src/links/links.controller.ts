@@ -25,6 +25,7 @@ import { LINK_CSV_HEADER, linkCsvLines, linksFromCsv } from './link-csv';
 import { sendCsv } from '../common/csv-stream';
 import { createValidationPipe } from '../common/validation.pipe';
 import { ValidationFailedException } from '../common/exceptions';
+import { LinkListService } from './link-list.service';
 import { LinksService } from './links.service';
 import { QrQueryDto } from '../qr/qr-query.dto';
 import { sendQr } from '../qr/qr-code';
@@ -33,11 +34,14 @@ import { sendQr } from '../qr/qr-code';
 @ApiBearerAuth()
 @Controller('api/v1/links')
 export class LinksController {
-  constructor(private readonly links: LinksService) {}
+  constructor(
+    private readonly links: LinksService,
+    private readonly lists: LinkListService,
+  ) {}
 
   @Get()
   async list(@CurrentAccount() account: Account, @Query() query: LinkListQueryDto, @Req() request: Request) {
-    return paginatedEnvelope(request, query.pageRequest(), await this.links.list(account.id, query));
+    return paginatedEnvelope(request, query.pageRequest(), await this.lists.list(account.id, query));
   }
 
   /** Every link the list's filters find, in its order, as CSV: streamed, whatever the number of links. */
@@ -51,7 +55,7 @@ export class LinksController {
       response,
       'links.csv',
       LINK_CSV_HEADER,
-      this.links.exportRows(account.id, query),
+      this.lists.exportRows(account.id, query),
       linkCsvLines,
     );
   }

@@ -4,9 +4,13 @@ import { ClicksModule } from '../clicks/clicks.module';
 import { DomainsModule } from '../domains/domains.module';
 import { PixelsModule } from '../pixels/pixels.module';
 import { SpacesModule } from '../spaces/spaces.module';
+import { AliasAllocator } from './alias-allocator';
 import { LinkCache } from './link-cache';
 import { LinkCounter } from './link-counter.entity';
+import { LinkListService } from './link-list.service';
 import { LinkPixel } from './link-pixel.entity';
+import { LinkPixels } from './link-pixels';
+import { LinkResponses } from './link-responses';
 import { Link } from './link.entity';
 import { LinksController } from './links.controller';
 import { LinksService } from './links.service';
@@ -23,10 +27,14 @@ import { DEFAULT_TITLE_FETCH_OPTIONS, TITLE_FETCH_OPTIONS, TitleFetcher } from '
   controllers: [LinksController],
   providers: [
     LinksService,
+    LinkListService,
+    LinkPixels,
+    LinkResponses,
+    AliasAllocator,
     LinkCache,
     TitleFetcher,
     { provide: TITLE_FETCH_OPTIONS, useValue: DEFAULT_TITLE_FETCH_OPTIONS },
   ],
-  exports: [LinksService, LinkCache],
+  exports: [LinksService, LinkPixels, LinkCache],
 })
 export class LinksModule {}

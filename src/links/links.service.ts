@@ -1,77 +1,21 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { randomInt } from 'node:crypto';
 import { DataSource, In, Repository, type EntityManager } from 'typeorm';
-import { MAX_ID } from '../common/validation';
-import { isUniqueViolation, takenMessage } from '../common/database-errors';
 import { ResourceNotFoundException, ValidationFailedException, type FieldErrors } from '../common/exceptions';
-import type { Page } from '../common/pagination';
 import { hashSecret, needsRehash } from '../common/secret-hash';
 import { ClickWriter } from '../clicks/click-writer';
 import { ChangeFeed } from '../database/change-feed';
-import { cursorRows } from '../database/cursor';
-import { DATABASE_CONNECTION, type DatabaseConnection } from '../database/database.module';
-import { toDomainSummary } from '../domains/domain.mapper';
 import { DomainsService } from '../domains/domains.service';
-import { toPixelResponse, type PixelResponse } from '../pixels/pixel.mapper';
-import { PixelsService } from '../pixels/pixels.service';
 import { SpacesService } from '../spaces/spaces.service';
-import type { LinkListQueryDto } from './dto/link-list-query.dto';
 import type { CreateLinkDto, UpdateLinkDto } from './dto/link.dto';
-import { countersOf } from './link-counter.entity';
+import { AliasAllocator } from './alias-allocator';
 import { linkChange } from './link-cache';
-import type { LinkExportRow } from './link-csv';
-import {
-  catchUpListedClicks,
-  linkCountQuery,
-  linkPageQuery,
-  readsListedClicks,
-  type LinkCounts,
-  type LinkListFilter,
-  type LinkListOrder,
-  type Sql,
-} from './link-list';
-import { LinkPixel } from './link-pixel.entity';
-import { LinkStatus } from './link-status';
-import { LINK_ALIAS_UNIQUE, Link, LinkPrivacy } from './link.entity';
-import { toLinkResponse, type LinkResponse } from './link.mapper';
+import { LinkPixels } from './link-pixels';
+import { LinkResponses } from './link-responses';
+import { Link, LinkPrivacy } from './link.entity';
+import type { LinkResponse } from './link.mapper';
 import { addError, checkPeriod, checkTargeting, sent } from './link-rules';
-import { isReservedAlias } from './reserved-aliases';
 import { TitleFetcher } from './title-fetcher';
-
-const RANDOM_ALIAS_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
-const RANDOM_ALIAS_LENGTH = 5;
-const RANDOM_ALIAS_ATTEMPTS = 8;
-
-function randomAlias(length: number): string {
-  let alias = '';
-  for (let index = 0; index < length; index += 1) alias += RANDOM_ALIAS_ALPHABET[randomInt(36)];
-  return alias;
-}
-
-/** What a list query asks for, as the list's SQL takes it. */
-function listOf(
-  accountId: number,
-  query: LinkListQueryDto,
-): { filter: LinkListFilter; order: LinkListOrder } {
-  return {
-    filter: {
-      accountId,
-      search:
-        query.search === undefined || query.search === null
-          ? null
-          : { by: query.search_by ?? 'title', term: query.search },
-      status: query.status === undefined || query.status === null || query.status === 0 ? null : query.status,
-      spaceId: query.space_id ?? null,
-      domainId: query.domain_id ?? null,
-      pixelId: query.pixel_id ?? null,
-    },
-    order: { by: query.sort_by ?? 'id', direction: query.direction() },
-  };
-}
-
-/** Links read for an export at a time: one statement each, beside the cursor that finds them. */
-const EXPORT_CHUNK = 1000;
 
 /** A new link, checked and ready to insert. */
 interface PreparedLink {
@@ -87,108 +31,17 @@ export class LinksService {
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly domains: DomainsService,
     private readonly spaces: SpacesService,
-    private readonly pixels: PixelsService,
+    private readonly linkPixels: LinkPixels,
+    private readonly aliases: AliasAllocator,
+    private readonly responses: LinkResponses,
     private readonly titles: TitleFetcher,
     private readonly feed: ChangeFeed,
     private readonly clicks: ClickWriter,
-    @Inject(DATABASE_CONNECTION) private readonly connection: DatabaseConnection,
   ) {}
-
-  async list(accountId: number, query: LinkListQueryDto): Promise<Page<LinkResponse>> {
-    // Every visit this instance answered is counted in what the list shows and sorts by.
-    await this.clicks.settle();
-    const { page, perPage } = query.pageRequest();
-    const { filter, order } = listOf(accountId, query);
-    await this.catchUp(filter, order);
-    const { ids: pageIds, total } = await this.pageAndTotal(filter, order, (page - 1) * perPage, perPage);
-    const rows =
-      pageIds.length === 0
-        ? []
-        : await this.links.find({ where: { accountId, id: In(pageIds) }, relations: { counter: true } });
-    const byId = new Map(rows.map((link) => [link.id, link]));
-    // A link deleted between the two reads is left out rather than shown half.
-    const links = pageIds.flatMap((id) => byId.get(id) ?? []);
-    return { items: await this.respond(accountId, links), total };
-  }
-
-  /** The listed clicks of the account brought up to date, for a list that sorts or filters by them. */
-  private async catchUp(filter: LinkListFilter, order: LinkListOrder): Promise<void> {
-    if (!readsListedClicks(filter, order)) return;
-    const statement = catchUpListedClicks(filter.accountId);
-    await this.dataSource.query(statement.text, statement.values);
-  }
-
-  /**
-   * The ids of a page and the total. The total comes first: it chooses how to read the page, and a page past the
-   * end needs no reading. Expired links are read whole for either, so both go at once.
-   */
-  private async pageAndTotal(
-    filter: LinkListFilter,
-    order: LinkListOrder,
-    offset: number,
-    limit: number,
-  ): Promise<{ ids: number[]; total: number }> {
-    const count = linkCountQuery(filter);
-    const countAll = async () => (await this.dataSource.query<LinkCounts[]>(count.text, count.values))[0];
-    const idsOf = async (page: Sql) =>
-      (await this.dataSource.query<{ id: number }[]>(page.text, page.values)).map((row) => row.id);
-    if (filter.status === LinkStatus.Expired) {
-      const [ids, counts] = await Promise.all([
-        idsOf(linkPageQuery(filter, order, offset, limit)),
-        countAll(),
-      ]);
-      return { ids, total: counts.count };
-    }
-    const counts = await countAll();
-    if (counts.count <= offset) return { ids: [], total: counts.count };
-    return { ids: await idsOf(linkPageQuery(filter, order, offset, limit, counts)), total: counts.count };
-  }
-
-  /**
-   * The links a list with these filters and this order finds, every page of them, a chunk at a time, through a
-   * database cursor: an export of any size holds one chunk in memory. The list's own statement finds the ids in
-   * its order and the exported columns are joined to them, so that the download is one statement (on the embedded
-   * database, whose one session a cursor would hold, a statement per chunk).
-   */
-  async *exportRows(accountId: number, query: LinkListQueryDto): AsyncGenerator<LinkExportRow[]> {
-    await this.clicks.settle();
-    const { filter, order } = listOf(accountId, query);
-    await this.catchUp(filter, order);
-    const ids = linkPageQuery(filter, order, 0, MAX_ID);
-    // Every domain a link of the account can have, read before the cursor opens.
-    const domainIds = await this.dataSource.query<{ id: number }[]>(
-      'SELECT id FROM domains WHERE account_id = $1 OR account_id IS NULL',
-      [accountId],
-    );
-    const domains = await this.domains.findByIds(domainIds.map((row) => row.id));
-    const urls = new Map(
-      [...domains.values()].map((domain) => [domain.id, toDomainSummary(domain, this.domains.scheme).url]),
-    );
-    const rows = `
-      SELECT l.id, l.alias, l.url, l.title, l.domain_id, l.space_id,
-             (SELECT string_agg(lp.pixel_id::text, ' ' ORDER BY lp.pixel_id) FROM link_pixels lp
-               WHERE lp.link_id = l.id) AS pixel_ids,
-             l.targets_type, l.targets, l.sensitive_content, l.privacy, l.active_period_start_at,
-             l.active_period_end_at, l.clicks_limit, l.expiration_url, l.disabled,
-             COALESCE(c.clicks, 0) AS clicks, l.created_at
-        FROM (SELECT found.id, row_number() OVER () AS ord FROM (${ids.text}) AS found) AS page
-        JOIN links l ON l.id = page.id
-        LEFT JOIN link_counters c ON c.link_id = l.id
-       ORDER BY page.ord`;
-    for await (const chunk of cursorRows<Omit<LinkExportRow, 'short_url'>>(
-      this.dataSource,
-      rows,
-      ids.values,
-      EXPORT_CHUNK,
-      this.connection,
-    )) {
-      yield chunk.map((row) => ({ ...row, short_url: `${urls.get(row.domain_id)}/${row.alias}` }));
-    }
-  }
 
   async show(accountId: number, id: number): Promise<LinkResponse> {
     await this.clicks.settle([id]);
-    const [response] = await this.respond(accountId, [await this.find(accountId, id)]);
+    const [response] = await this.responses.of(accountId, [await this.find(accountId, id)]);
     return response;
   }
 
@@ -196,7 +49,7 @@ export class LinksService {
     const errors: FieldErrors = {};
     const prepared = await this.prepare(accountId, dto, errors, '');
     if (Object.keys(errors).length > 0) throw new ValidationFailedException(errors);
-    await this.insertWithAlias(prepared.link, prepared.alias, prepared.pixelIds, null);
+    await this.insert(prepared, null);
     this.created([prepared.link]);
     return this.show(accountId, prepared.link.id);
   }
@@ -214,7 +67,7 @@ export class LinksService {
     if (Object.keys(errors).length > 0) throw new ValidationFailedException(errors);
     await this.dataSource.transaction(async (manager) => {
       for (const [index, item] of prepared.entries()) {
-        await this.insertWithAlias(item.link, item.alias, item.pixelIds, manager, `links.${index}.alias`);
+        await this.insert(item, manager, `links.${index}.alias`);
       }
     });
     const links = prepared.map((item) => item.link);
@@ -224,7 +77,7 @@ export class LinksService {
       relations: { counter: true },
     });
     const byId = new Map(stored.map((link) => [link.id, link]));
-    return this.respond(
+    return this.responses.of(
       accountId,
       links.map((link) => byId.get(link.id)!),
     );
@@ -256,7 +109,7 @@ export class LinksService {
     if (domain === null)
       addError(own, domainField, `The selected ${domainField.replace('_', ' ')} is invalid.`);
     const spaceId = await this.checkSpace(accountId, dto.space_id ?? null, own);
-    const pixelIds = await this.checkPixels(accountId, dto.pixel_ids ?? [], own);
+    const pixelIds = await this.linkPixels.check(accountId, dto.pixel_ids ?? [], own);
     const targeting = checkTargeting(dto.targets_type ?? null, dto.targets ?? null, own);
     checkPeriod(dto.active_period_start_at ?? null, dto.active_period_end_at ?? null, own);
     const privacy = dto.privacy ?? LinkPrivacy.Public;
@@ -295,7 +148,9 @@ export class LinksService {
     const spaceId = sent(dto.space_id)
       ? await this.checkSpace(accountId, dto.space_id, errors)
       : link.spaceId;
-    const pixelIds = sent(dto.pixel_ids) ? await this.checkPixels(accountId, dto.pixel_ids, errors) : null;
+    const pixelIds = sent(dto.pixel_ids)
+      ? await this.linkPixels.check(accountId, dto.pixel_ids, errors)
+      : null;
     // Sending either targeting field replaces the whole targeting.
     const targeting =
       sent(dto.targets_type) || sent(dto.targets)
@@ -342,7 +197,7 @@ export class LinksService {
       if (targeting !== null) {
         await manager.query('UPDATE link_counters SET last_rotation = NULL WHERE link_id = $1', [id]);
       }
-      if (pixelIds !== null) await this.replacePixels(manager, id, pixelIds);
+      if (pixelIds !== null) await this.linkPixels.replace(manager, id, pixelIds);
     });
     this.feed.publish(linkChange(link.domainId, link.alias));
     if (changes.alias !== undefined) this.feed.publish(linkChange(link.domainId, changes.alias));
@@ -402,57 +257,14 @@ export class LinksService {
     return affected === 1 ? upgraded : stored;
   }
 
-  /** A link's pixels, for the page that loads them. */
-  async pixelsOf(linkId: number): Promise<PixelResponse[]> {
-    const rows = await this.dataSource.getRepository(LinkPixel).find({
-      where: { linkId },
-      relations: { pixel: true },
-      order: { pixelId: 'ASC' },
-    });
-    return rows.flatMap((row) => (row.pixel === undefined ? [] : [toPixelResponse(row.pixel)]));
-  }
-
-  /**
-   * Inserts the link with the alias asked for, or with a random one that grows a character per collision. Inside
-   * `manager`'s transaction each attempt is a savepoint, so a collision undoes that attempt alone; a taken alias
-   * that was asked for is refused under `aliasField`.
-   */
-  private async insertWithAlias(
-    link: Link,
-    alias: string | null,
-    pixelIds: number[],
-    manager: EntityManager | null,
-    aliasField = 'alias',
-  ): Promise<void> {
-    let length = RANDOM_ALIAS_LENGTH;
-    for (let attempt = 0; attempt < RANDOM_ALIAS_ATTEMPTS; attempt += 1) {
-      link.alias = alias ?? randomAlias(length);
-      if (alias === null && isReservedAlias(link.alias)) continue;
-      try {
-        await (manager ?? this.dataSource.manager).transaction(async (inner) => {
-          await inner.save(link);
-          await this.replacePixels(inner, link.id, pixelIds);
-        });
-        return;
-      } catch (error) {
-        if (!isUniqueViolation(error, LINK_ALIAS_UNIQUE)) throw error;
-        // In a bulk request, the field is the item's (`links.7.alias`).
-        if (alias !== null) throw ValidationFailedException.of(aliasField, takenMessage('alias'));
-        // The failed insert may have assigned an id: start the next attempt clean.
-        delete (link as Partial<Link>).id;
-        length += 1;
-      }
-    }
-    throw new Error(`No free random alias after ${RANDOM_ALIAS_ATTEMPTS} attempts`);
-  }
-
-  private async replacePixels(manager: EntityManager, linkId: number, pixelIds: number[]): Promise<void> {
-    await manager.delete(LinkPixel, { linkId });
-    if (pixelIds.length > 0)
-      await manager.insert(
-        LinkPixel,
-        pixelIds.map((pixelId) => ({ linkId, pixelId })),
-      );
+  /** Inserts a prepared link with its pixels, under the alias it asked for or a random one. */
+  private insert(prepared: PreparedLink, manager: EntityManager | null, aliasField?: string): Promise<void> {
+    const { link, alias, pixelIds } = prepared;
+    const insert = async (inner: EntityManager) => {
+      await inner.save(link);
+      await this.linkPixels.replace(inner, link.id, pixelIds);
+    };
+    return this.aliases.insert(link, alias, insert, manager, aliasField);
   }
 
   /** The title of the target page, filled in later unless the link got one meanwhile. */
@@ -471,44 +283,5 @@ export class LinksService {
     if (!(await this.spaces.owns(accountId, spaceId)))
       addError(errors, 'space_id', 'The selected space id is invalid.');
     return spaceId;
-  }
-
-  private async checkPixels(accountId: number, pixelIds: number[], errors: FieldErrors): Promise<number[]> {
-    const owned = await this.pixels.findOwned(accountId, pixelIds);
-    pixelIds.forEach((pixelId, index) => {
-      if (!owned.has(pixelId)) addError(errors, `pixel_ids.${index}`, 'The selected pixel is invalid.');
-    });
-    return [...new Set(pixelIds)];
-  }
-
-  /** Responses for links, with their domain, space and pixels read in one query each. */
-  private async respond(accountId: number, links: Link[]): Promise<LinkResponse[]> {
-    if (links.length === 0) return [];
-    const linkIds = links.map((link) => link.id);
-    const spaceIds = [...new Set(links.flatMap((link) => (link.spaceId === null ? [] : [link.spaceId])))];
-    const [domains, spaces, pixelRows] = await Promise.all([
-      this.domains.findByIds([...new Set(links.map((link) => link.domainId))]),
-      this.spaces.responsesByIds(accountId, spaceIds),
-      this.dataSource.getRepository(LinkPixel).find({
-        where: { linkId: In(linkIds) },
-        relations: { pixel: true },
-        order: { pixelId: 'ASC' },
-      }),
-    ]);
-    const pixelsByLink = new Map<number, PixelResponse[]>();
-    for (const row of pixelRows) {
-      if (row.pixel === undefined) continue;
-      const list = pixelsByLink.get(row.linkId) ?? [];
-      list.push(toPixelResponse(row.pixel));
-      pixelsByLink.set(row.linkId, list);
-    }
-    return links.map((link) =>
-      toLinkResponse(link, {
-        counter: countersOf(link),
-        domain: toDomainSummary(domains.get(link.domainId)!, this.domains.scheme),
-        space: link.spaceId === null ? null : (spaces.get(link.spaceId) ?? null),
-        pixels: pixelsByLink.get(link.id) ?? [],
-      }),
-    );
   }
 }

@@ -9,6 +9,7 @@ import { DomainsService } from '../domains/domains.service';
 import { linkStatus, LinkStatus } from '../links/link-status';
 import { countersOf } from '../links/link-counter.entity';
 import type { Link } from '../links/link.entity';
+import { LinkPixels } from '../links/link-pixels';
 import { LinksService } from '../links/links.service';
 import { ClickWriter } from '../clicks/click-writer';
 import { MetricsService } from '../metrics/metrics.service';
@@ -67,6 +68,7 @@ export class VisitsService {
   constructor(
     private readonly domains: DomainsService,
     private readonly links: LinksService,
+    private readonly linkPixels: LinkPixels,
     private readonly clicks: ClickWriter,
     private readonly geoip: GeoIp,
     private readonly pages: Pages,
@@ -269,7 +271,7 @@ export class VisitsService {
     const destination = locationUrl(mergeQuery(destinationOf(link, visitor, counted.rotation), query));
     this.metrics.redirect('redirected');
     if (found.hasPixels) {
-      const { html, allow } = pixelMarkup(await this.links.pixelsOf(link.id));
+      const { html, allow } = pixelMarkup(await this.linkPixels.of(link.id));
       const t = this.pages.translator(request);
       this.pages.send(response, 200, t, views.pixels(t, { destination, pixels: trusted(html), allow }));
       return;

@@ -1,0 +1,60 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, Repository, type EntityManager } from 'typeorm';
+import type { FieldErrors } from '../common/exceptions';
+import { toPixelResponse, type PixelResponse } from '../pixels/pixel.mapper';
+import { PixelsService } from '../pixels/pixels.service';
+import { addError } from './link-rules';
+import { LinkPixel } from './link-pixel.entity';
+
+/** The pixels of links: which an account may attach, the join rows, and the pixels as responses show them. */
+@Injectable()
+export class LinkPixels {
+  constructor(
+    @InjectRepository(LinkPixel) private readonly rows: Repository<LinkPixel>,
+    private readonly pixels: PixelsService,
+  ) {}
+
+  /** The ids without repeats; each one the account does not have is an error under `pixel_ids.N`. */
+  async check(accountId: number, pixelIds: number[], errors: FieldErrors): Promise<number[]> {
+    const owned = await this.pixels.findOwned(accountId, pixelIds);
+    pixelIds.forEach((pixelId, index) => {
+      if (!owned.has(pixelId)) addError(errors, `pixel_ids.${index}`, 'The selected pixel is invalid.');
+    });
+    return [...new Set(pixelIds)];
+  }
+
+  /** The link's pixels become exactly `pixelIds`, in `manager`'s transaction. */
+  async replace(manager: EntityManager, linkId: number, pixelIds: number[]): Promise<void> {
+    await manager.delete(LinkPixel, { linkId });
+    if (pixelIds.length > 0) {
+      await manager.insert(
+        LinkPixel,
+        pixelIds.map((pixelId) => ({ linkId, pixelId })),
+      );
+    }
+  }
+
+  /** The pixels of each link, by link id, in pixel id order: one query for any number of links. */
+  async byLink(linkIds: number[]): Promise<Map<number, PixelResponse[]>> {
+    const byLink = new Map<number, PixelResponse[]>();
+    if (linkIds.length === 0) return byLink;
+    const rows = await this.rows.find({
+      where: { linkId: In(linkIds) },
+      relations: { pixel: true },
+      order: { pixelId: 'ASC' },
+    });
+    for (const row of rows) {
+      if (row.pixel === undefined) continue;
+      const list = byLink.get(row.linkId) ?? [];
+      list.push(toPixelResponse(row.pixel));
+      byLink.set(row.linkId, list);
+    }
+    return byLink;
+  }
+
+  /** One link's pixels, for the page that loads them. */
+  async of(linkId: number): Promise<PixelResponse[]> {
+    return (await this.byLink([linkId])).get(linkId) ?? [];
+  }
+}
