@@ -13,6 +13,7 @@ const swc = [
 
 /** The specs that start processes of their own: the built server, the CLI, a second instance, a proxy. */
 const PROCESS_SPECS = [
+  'autovacuum',
   'cli',
   'click-durability',
   'database-faults',

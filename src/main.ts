@@ -2,8 +2,10 @@ import 'reflect-metadata';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
+import { DataSource } from 'typeorm';
 import { createApp } from './app';
 import { ConfigError, loadConfig } from './config/app-config';
+import { warnWhenAutovacuumIsOff } from './database/autovacuum-check';
 import { DATABASE_CONNECTION, type DatabaseConnection } from './database/database.module';
 import { EmbeddedDatabaseBusyError } from './database/embedded-database';
 
@@ -142,8 +144,11 @@ async function main(): Promise<void> {
   const app = await createApp();
   exitGracefully(app);
   await app.listen(config.port);
+  const connection = app.get<DatabaseConnection>(DATABASE_CONNECTION);
   // Migrated and serving: from now on the CLI may use the embedded database too.
-  app.get<DatabaseConnection>(DATABASE_CONNECTION).embedded?.share();
+  connection.embedded?.share();
+  // A server that never vacuums slows lists down as links change; the embedded database is for small data.
+  if (connection.embedded === null) await warnWhenAutovacuumIsOff(app.get(DataSource));
   // For the person starting the server, beside its other messages: stdout carries only the JSON log.
   process.stderr.write(`Listening on port ${config.port}; public URL ${config.appUrl}\n`);
 }
