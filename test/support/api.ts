@@ -1,3 +1,4 @@
+import type { Response } from 'supertest';
 import type { TestAccount, TestApp } from './app';
 
 /** The contract's date form: ISO 8601 in UTC with microseconds. */
@@ -43,4 +44,16 @@ export function metaLinks(path: string, current: number, lastPage: number, query
     })),
     { url: current < lastPage ? url(current + 1) : null, label: 'Next &raquo;', active: false },
   ];
+}
+
+/** The keys of a list's `meta`, in the contract's order. */
+export const META_FIELDS = ['current_page', 'from', 'last_page', 'links', 'path', 'per_page', 'to', 'total'];
+
+/** An id no test will ever reach: the largest a PostgreSQL integer holds. */
+export const UNKNOWN_ID = 2_147_483_647;
+
+/** The absolute URL of the list endpoint as the server saw it (supertest picks the port). */
+export function listPath(response: Response): string {
+  const url = new URL(response.request.url);
+  return `${url.origin}${url.pathname}`;
 }
