@@ -3,6 +3,7 @@ import { AccountsService } from '../src/auth/accounts.service';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { apiClient, ISO_DATE, metaLinks, type Body, type Verb } from './support/api';
 import { invalid, NOT_FOUND, UNAUTHENTICATED } from './support/contract';
+import { sleep } from './support/sleep';
 
 const SPACES = '/api/v1/spaces';
 const SPACE_FIELDS = ['id', 'name', 'color', 'links_count', 'created_at', 'updated_at'];
@@ -24,8 +25,6 @@ interface SpaceData {
   created_at: string;
   updated_at: string;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What a space in a response must look like: every field, dates in the contract's format. */
 function aSpace(expected: Partial<SpaceData>) {
