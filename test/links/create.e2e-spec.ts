@@ -1,7 +1,7 @@
 import crypto, { randomBytes } from 'node:crypto';
 import { RESERVED_ALIASES } from '../../src/links/reserved-aliases';
 import { createAccount, createTestApp, type TestApp } from '../support/app';
-import { apiClient, ISO_DATE, type Body, type Verb } from '../support/api';
+import { apiClient, ISO_DATE, RESOURCE_ROUTES, type Body } from '../support/api';
 import { invalid, UNAUTHENTICATED } from '../support/contract';
 import {
   LINKS,
@@ -43,14 +43,7 @@ describe('Links API', () => {
   });
 
   describe('authentication', () => {
-    it.each<[Verb, string]>([
-      ['get', ''],
-      ['post', ''],
-      ['get', '/:id'],
-      ['put', '/:id'],
-      ['patch', '/:id'],
-      ['delete', '/:id'],
-    ])('%s /links%s without a key is 401 and changes nothing', async (verb, suffix) => {
+    it.each(RESOURCE_ROUTES)('%s /links%s without a key is 401 and changes nothing', async (verb, suffix) => {
       const owner = await createAccount(t);
       const link = await createLink(owner, { url: 'https://example.com/kept', title: 'Kept' });
 

@@ -57,3 +57,39 @@ export function listPath(response: Response): string {
   const url = new URL(response.request.url);
   return `${url.origin}${url.pathname}`;
 }
+
+/** The routes of a resource, as a suffix of its path: list, create, show, update (PUT and PATCH) and delete. */
+export const RESOURCE_ROUTES: [Verb, string][] = [
+  ['get', ''],
+  ['post', ''],
+  ['get', '/:id'],
+  ['put', '/:id'],
+  ['patch', '/:id'],
+  ['delete', '/:id'],
+];
+
+/** The answer to a list with nothing in it: the whole envelope, keys in the contract's order, one page of none. */
+export function expectEmptyList(response: Response, pathname: string): void {
+  expect(response.status).toBe(200);
+  expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+  const path = listPath(response);
+  expect(path).toMatch(new RegExp(`^http://[^/?]+${pathname}$`));
+  expect(Object.keys(response.body)).toEqual(['data', 'links', 'meta', 'status']);
+  expect(Object.keys(response.body.links)).toEqual(['first', 'last', 'prev', 'next']);
+  expect(Object.keys(response.body.meta)).toEqual(META_FIELDS);
+  expect(response.body).toEqual({
+    data: [],
+    links: { first: `${path}?page=1`, last: `${path}?page=1`, prev: null, next: null },
+    meta: {
+      current_page: 1,
+      from: null,
+      last_page: 1,
+      links: metaLinks(path, 1, 1),
+      path,
+      per_page: 10,
+      to: null,
+      total: 0,
+    },
+    status: 200,
+  });
+}
