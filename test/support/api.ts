@@ -1,3 +1,5 @@
+import { request as httpRequest, type IncomingHttpHeaders, type OutgoingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { Response } from 'supertest';
 import type { TestAccount, TestApp } from './app';
 
@@ -91,5 +93,42 @@ export function expectEmptyList(response: Response, pathname: string): void {
       total: 0,
     },
     status: 200,
+  });
+}
+
+/** An answer read as sent: the status, the headers and the body's bytes, never decoded. */
+export interface RawResponse {
+  status: number;
+  headers: IncomingHttpHeaders;
+  body: Buffer;
+}
+
+/**
+ * A request to the app's listening server past supertest, which would percent-encode quotes and angle brackets in
+ * the path and decompress the body.
+ */
+export function rawRequest(
+  t: TestApp,
+  path: string,
+  options: { method?: string; headers?: OutgoingHttpHeaders } = {},
+): Promise<RawResponse> {
+  const { port } = (t.app.getHttpServer() as { address(): AddressInfo }).address();
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      { host: '127.0.0.1', port, path, method: options.method ?? 'GET', headers: options.headers },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () =>
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: Buffer.concat(chunks),
+          }),
+        );
+      },
+    );
+    request.on('error', reject);
+    request.end();
   });
 }
