@@ -1,4 +1,5 @@
 import type { TestApp } from './app';
+import type { ClickRow } from './visitors';
 
 export const DAY_MS = 86_400_000;
 
@@ -10,28 +11,17 @@ export function day(offset = 0): string {
     .slice(0, 10);
 }
 
-/** The columns of a click row a test may set; what it leaves out is null. */
-const CLICK_COLUMNS = [
-  'referrer',
-  'country',
-  'city',
-  'continent',
-  'browser',
-  'operating_system',
-  'device',
-  'language',
-] as const;
-
-/** A click to write: its time (now when absent) and what the visitor was. */
-export type ClickSeed = { created_at?: string } & Partial<
-  Record<(typeof CLICK_COLUMNS)[number], string | null>
->;
+/** A click to write: its time (now when absent) and what the visitor was (null when absent). */
+export type ClickSeed = { created_at?: string } & Partial<Omit<ClickRow, 'id' | 'link_id' | 'created_at'>>;
 
 /** Clicks and link ages written straight into the database, for the stats a test reads back. */
 export function clickFixtures(app: () => TestApp) {
   /** Clicks straight into the table, with the time and dimensions given (now, and nulls, by default). */
   async function insertClicks(linkId: number, clicks: ClickSeed[]): Promise<void> {
-    const columns = ['created_at', ...CLICK_COLUMNS] as const;
+    // Every column one of the clicks sets, and the time, which is now where a click sets none.
+    const columns = [
+      ...new Set(['created_at', ...clicks.flatMap((click) => Object.keys(click))]),
+    ] as (keyof ClickSeed)[];
     const params: unknown[] = [linkId];
     const rows = clicks.map((click) => {
       const placeholders = columns.map((column) => {
