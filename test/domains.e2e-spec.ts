@@ -2,6 +2,7 @@ import type { Response } from 'supertest';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import {
   apiClient,
+  resourceClient,
   ISO_DATE,
   RESOURCE_ROUTES,
   UNKNOWN_ID,
@@ -66,6 +67,12 @@ function aDomain(expected: Partial<DomainData> & { name: string }) {
 describe('Domains API', () => {
   let t: TestApp;
   const { call, form, json } = apiClient(() => t);
+  const {
+    create: createDomain,
+    show: showDomain,
+    list,
+    names,
+  } = resourceClient<DomainData>(() => t, DOMAINS);
   let system: DomainData;
 
   beforeAll(async () => {
@@ -81,24 +88,6 @@ describe('Domains API', () => {
   afterAll(async () => {
     await t.close();
   });
-
-  async function createDomain(account: TestAccount, body: Body): Promise<DomainData> {
-    const response = await form(account, 'post', DOMAINS, body);
-    expect(response.status).toBe(201);
-    return response.body.data as DomainData;
-  }
-
-  async function showDomain(account: TestAccount, id: number | string): Promise<Response> {
-    return call(account, 'get', `${DOMAINS}/${id}`);
-  }
-
-  async function list(account: TestAccount, query = ''): Promise<Response> {
-    return call(account, 'get', `${DOMAINS}${query}`);
-  }
-
-  function names(response: Response): string[] {
-    return (response.body.data as DomainData[]).map((domain) => domain.name);
-  }
 
   /** The system domains as the database holds them now, newest first: every account sees them. */
   async function systemDomainIds(): Promise<number[]> {

@@ -3,6 +3,7 @@ import type { PixelType } from '../src/pixels/pixel-types';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import {
   apiClient,
+  resourceClient,
   ISO_DATE,
   RESOURCE_ROUTES,
   UNKNOWN_ID,
@@ -79,6 +80,7 @@ function aPixel(expected: Partial<PixelData>) {
 describe('Pixels API', () => {
   let t: TestApp;
   const { call, form, json } = apiClient(() => t);
+  const { create: createPixel, show: showPixel, list, names } = resourceClient<PixelData>(() => t, PIXELS);
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -88,26 +90,8 @@ describe('Pixels API', () => {
     await t.close();
   });
 
-  async function createPixel(account: TestAccount, body: Body): Promise<PixelData> {
-    const response = await form(account, 'post', PIXELS, body);
-    expect(response.status).toBe(201);
-    return response.body.data as PixelData;
-  }
-
   async function facebookPixel(account: TestAccount, name = 'Facebook'): Promise<PixelData> {
     return createPixel(account, { name, type: 'facebook', value: '123456789012345' });
-  }
-
-  async function showPixel(account: TestAccount, id: number | string): Promise<Response> {
-    return call(account, 'get', `${PIXELS}/${id}`);
-  }
-
-  async function list(account: TestAccount, query = ''): Promise<Response> {
-    return call(account, 'get', `${PIXELS}${query}`);
-  }
-
-  function names(response: Response): string[] {
-    return (response.body.data as PixelData[]).map((pixel) => pixel.name);
   }
 
   async function createLink(account: TestAccount, pixelIds: number[]): Promise<Response> {

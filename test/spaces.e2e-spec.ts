@@ -3,6 +3,7 @@ import { AccountsService } from '../src/auth/accounts.service';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import {
   apiClient,
+  resourceClient,
   expectEmptyList,
   ISO_DATE,
   RESOURCE_ROUTES,
@@ -50,6 +51,7 @@ function expectSpaceFields(space: unknown): void {
 describe('Spaces API', () => {
   let t: TestApp;
   const { call, form, json } = apiClient(() => t);
+  const { create: createSpace, show: showSpace, list, names } = resourceClient<SpaceData>(() => t, SPACES);
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -58,16 +60,6 @@ describe('Spaces API', () => {
   afterAll(async () => {
     await t.close();
   });
-
-  async function createSpace(account: TestAccount, body: Body): Promise<SpaceData> {
-    const response = await form(account, 'post', SPACES, body);
-    expect(response.status).toBe(201);
-    return response.body.data as SpaceData;
-  }
-
-  async function showSpace(account: TestAccount, id: number): Promise<Response> {
-    return call(account, 'get', `${SPACES}/${id}`);
-  }
 
   /** Many spaces at once, straight into the table, in the given order (so ids ascend with it). */
   async function insertSpaces(account: TestAccount, names: string[]): Promise<number[]> {
@@ -98,14 +90,6 @@ describe('Spaces API', () => {
     );
     expect(rows.map((row) => row.id)).toEqual([...ids].sort((a, b) => a - b));
     return rows.map((row) => row.space_id);
-  }
-
-  async function list(account: TestAccount, query = ''): Promise<Response> {
-    return call(account, 'get', `${SPACES}${query}`);
-  }
-
-  function names(response: Response): string[] {
-    return (response.body.data as SpaceData[]).map((space) => space.name);
   }
 
   function ids(response: Response): number[] {

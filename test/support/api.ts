@@ -132,3 +132,27 @@ export function rawRequest(
     request.end();
   });
 }
+
+/**
+ * What every resource of the API answers alike, for the one at `path` (`/api/v1/spaces`): create from a form body
+ * (the test fails unless it is created), show, list, and the names of a list's items.
+ */
+export function resourceClient<T>(app: () => TestApp, path: string) {
+  const { call, form } = apiClient(app);
+  return {
+    async create(account: TestAccount, body: Body): Promise<T> {
+      const response = await form(account, 'post', path, body);
+      expect(response.status).toBe(201);
+      return response.body.data as T;
+    },
+    async show(account: TestAccount, id: number | string): Promise<Response> {
+      return call(account, 'get', `${path}/${id}`);
+    },
+    async list(account: TestAccount, query = ''): Promise<Response> {
+      return call(account, 'get', `${path}${query}`);
+    },
+    names(response: Response): string[] {
+      return (response.body.data as { name: string }[]).map((item) => item.name);
+    },
+  };
+}

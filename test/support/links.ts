@@ -1,5 +1,5 @@
 import type { Response } from 'supertest';
-import { apiClient, type Body } from './api';
+import { apiClient, resourceClient, type Body } from './api';
 import type { TestAccount, TestApp } from './app';
 import { invalid } from './contract';
 import { unique } from './visitors';
@@ -134,6 +134,7 @@ export function ids(response: Response): number[] {
  */
 export function linkFixtures(app: () => TestApp) {
   const { call, form } = apiClient(app);
+  const { list } = resourceClient<LinkData>(app, LINKS);
 
   /** The id of the system domain, the one a link gets when it names none. */
   async function defaultDomainId(): Promise<number> {
@@ -219,10 +220,6 @@ export function linkFixtures(app: () => TestApp) {
       ids.push(inserted[0].id);
     }
     return ids;
-  }
-
-  async function list(account: TestAccount, query = ''): Promise<Response> {
-    return call(account, 'get', `${LINKS}${query}`);
   }
 
   /** A link with every field set, on its own domain, in a space, with two pixels. */
