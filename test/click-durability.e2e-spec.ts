@@ -1,10 +1,9 @@
 import { request as httpRequest, Agent } from 'node:http';
-import { Client } from 'pg';
 import {
   childEnv,
+  cliAccount,
   killAllChildren,
-  lastLine,
-  runCli,
+  recordedClicks,
   startServer,
   type ServerProcess,
 } from './support/process';
@@ -29,21 +28,8 @@ function visit(server: ServerProcess, agent: Agent, alias: string): Promise<{ st
 }
 
 async function recorded(linkId: number): Promise<{ rows: number; clicks: number }> {
-  const client = new Client({ connectionString: process.env.DATABASE_URL });
-  await client.connect();
-  try {
-    const rows = await client.query<{ count: number }>(
-      'SELECT count(*)::int AS count FROM clicks WHERE link_id = $1',
-      [linkId],
-    );
-    const counter = await client.query<{ clicks: number }>(
-      'SELECT clicks FROM link_counters WHERE link_id = $1',
-      [linkId],
-    );
-    return { rows: rows.rows[0].count, clicks: counter.rows[0].clicks };
-  } finally {
-    await client.end();
-  }
+  const { counter, rows } = await recordedClicks(linkId);
+  return { rows, clicks: counter };
 }
 
 /** Buffered clicks, as an operator runs the service: a separate process, stopped by a signal. */
@@ -52,9 +38,7 @@ describe('clicks written in batches', () => {
   let apiKey: string;
 
   beforeAll(async () => {
-    const created = await runCli(['account:create', '--name', 'Durability'], { env });
-    expect(created.code).toBe(0);
-    apiKey = (JSON.parse(lastLine(created.stdout)) as { api_key: string }).api_key;
+    ({ apiKey } = await cliAccount('Durability', env));
   });
   afterAll(async () => {
     await killAllChildren();

@@ -1,15 +1,16 @@
-import { Client, type Pool } from 'pg';
+import type { Pool } from 'pg';
 import { DataSource, type QueryFailedError } from 'typeorm';
 import type { PostgresDriver } from 'typeorm/driver/postgres/PostgresDriver';
 import { dataSourceOptions } from '../src/database/data-source-options';
 import {
   childEnv,
+  cliAccount,
   killAllChildren,
-  lastLine,
-  runCli,
+  recordedClicks,
   startServer,
   type ServerProcess,
 } from './support/process';
+import { sleep } from './support/sleep';
 import { TcpProxy } from './support/tcp-proxy';
 import { onRealPostgres } from './support/test-database';
 import { UA, unique } from './support/visitors';
@@ -26,10 +27,6 @@ const SETTINGS = {
 };
 
 type Outcome = { status: number; body: unknown; ms: number } | { status: 'no answer'; ms: number };
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
 
 /** 'answered' or 'failed', or 'no answer' when the promise is still pending after `ms`. */
 async function settledWithin(promise: Promise<unknown>, ms: number): Promise<string> {
@@ -97,22 +94,6 @@ describe('database faults', () => {
     }
   }
 
-  /** The link's counter and click rows, read straight from the database. */
-  async function recorded(linkId: number): Promise<{ counter: number; rows: number }> {
-    const client = new Client({ connectionString: process.env.DATABASE_URL });
-    await client.connect();
-    try {
-      const { rows } = await client.query<{ counter: number; rows: number }>(
-        `SELECT (SELECT clicks FROM link_counters WHERE link_id = $1)::int AS counter,
-                (SELECT count(*) FROM clicks WHERE link_id = $1)::int AS rows`,
-        [linkId],
-      );
-      return rows[0];
-    } finally {
-      await client.end();
-    }
-  }
-
   /** A mix of API calls, reads and a write, each needing the database from the key check on. */
   function apiCalls(count: number): Promise<Outcome[]> {
     return Promise.all(
@@ -158,9 +139,7 @@ describe('database faults', () => {
 
   beforeAll(async () => {
     const databaseUrl = process.env.DATABASE_URL!;
-    const created = await runCli(['account:create', '--name', 'Faults'], { env: childEnv() });
-    expect(created.code).toBe(0);
-    apiKey = (JSON.parse(lastLine(created.stdout)) as { api_key: string }).api_key;
+    ({ apiKey } = await cliAccount('Faults', childEnv()));
 
     proxy = await TcpProxy.forDatabase(databaseUrl);
     server = await startServer({
@@ -249,8 +228,8 @@ describe('database faults', () => {
         expect((await timed(`/api/v1/links/${link.id}`)).status).toBe(200);
       }
       const afterwards = {
-        seen: await recorded(seen.id),
-        unseen: await recorded(unseen.id),
+        seen: await recordedClicks(seen.id),
+        unseen: await recordedClicks(unseen.id),
       };
       expect(afterwards).toEqual({
         seen: { counter: during302(seen) + 1, rows: during302(seen) + 1 },
@@ -259,7 +238,7 @@ describe('database faults', () => {
       // A claim whose answer was lost may have reached the database all the same (a frozen network delivers it
       // late): such a visit got 503 and may be counted. So a limit is never exceeded, and the count is at most the
       // visits answered 503 over the redirects, never under them.
-      const claims = await recorded(limited.id);
+      const claims = await recordedClicks(limited.id);
       expect(claims.rows).toBe(claims.counter);
       expect(claims.counter).toBeGreaterThanOrEqual(during302(limited) + 1);
       expect(claims.counter).toBeLessThanOrEqual(during302(limited) + 1 + 1);

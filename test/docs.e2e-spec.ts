@@ -1,15 +1,7 @@
-import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { preferredEncoding } from '../src/docs/docs-ui';
 import { createTestApp, type TestApp } from './support/app';
-
-interface Raw {
-  status: number;
-  headers: IncomingHttpHeaders;
-  /** The body as sent, never decoded. */
-  body: Buffer;
-}
+import { rawRequest, type RawResponse } from './support/api';
 
 describe('preferredEncoding', () => {
   it.each([
@@ -45,26 +37,8 @@ describe('The OpenAPI UI at /docs', () => {
   });
 
   /** A request whose answer is read as sent: supertest would decompress it. */
-  function get(path: string, encoding = 'identity', method = 'GET'): Promise<Raw> {
-    const { port } = (t.app.getHttpServer() as { address(): AddressInfo }).address();
-    return new Promise((resolve, reject) => {
-      const request = httpRequest(
-        { host: '127.0.0.1', port, path, method, headers: { 'Accept-Encoding': encoding } },
-        (response) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () =>
-            resolve({
-              status: response.statusCode ?? 0,
-              headers: response.headers,
-              body: Buffer.concat(chunks),
-            }),
-          );
-        },
-      );
-      request.on('error', reject);
-      request.end();
-    });
+  function get(path: string, encoding = 'identity', method = 'GET'): Promise<RawResponse> {
+    return rawRequest(t, path, { method, headers: { 'Accept-Encoding': encoding } });
   }
 
   async function assets(): Promise<string[]> {

@@ -1,6 +1,16 @@
 import type { Response } from 'supertest';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
-import { apiClient, ISO_DATE, metaLinks, type Body, type Verb } from './support/api';
+import {
+  apiClient,
+  resourceClient,
+  ISO_DATE,
+  RESOURCE_ROUTES,
+  UNKNOWN_ID,
+  listPath,
+  metaLinks,
+  type Body,
+  type Verb,
+} from './support/api';
 import { invalid, NOT_FOUND, UNAUTHENTICATED } from './support/contract';
 
 const DOMAINS = '/api/v1/domains';
@@ -8,8 +18,6 @@ const LINKS = '/api/v1/links';
 const DOMAIN_FIELDS = ['id', 'name', 'url', 'index_page', 'not_found_page', 'created_at', 'updated_at'];
 const APP_URL = 'http://localhost:3000';
 const SYSTEM_HOST = 'localhost:3000';
-/** An id no test will ever reach: the largest a PostgreSQL integer holds. */
-const UNKNOWN_ID = 2_147_483_647;
 
 const SYSTEM_DOMAIN_FORBIDDEN = { message: 'A system domain cannot be changed.', status: 403 };
 const HAS_LINKS = { message: 'The domain has links and cannot be deleted.', status: 409 };
@@ -59,6 +67,12 @@ function aDomain(expected: Partial<DomainData> & { name: string }) {
 describe('Domains API', () => {
   let t: TestApp;
   const { call, form, json } = apiClient(() => t);
+  const {
+    create: createDomain,
+    show: showDomain,
+    list,
+    names,
+  } = resourceClient<DomainData>(() => t, DOMAINS);
   let system: DomainData;
 
   beforeAll(async () => {
@@ -75,24 +89,6 @@ describe('Domains API', () => {
     await t.close();
   });
 
-  async function createDomain(account: TestAccount, body: Body): Promise<DomainData> {
-    const response = await form(account, 'post', DOMAINS, body);
-    expect(response.status).toBe(201);
-    return response.body.data as DomainData;
-  }
-
-  async function showDomain(account: TestAccount, id: number | string): Promise<Response> {
-    return call(account, 'get', `${DOMAINS}/${id}`);
-  }
-
-  async function list(account: TestAccount, query = ''): Promise<Response> {
-    return call(account, 'get', `${DOMAINS}${query}`);
-  }
-
-  function names(response: Response): string[] {
-    return (response.body.data as DomainData[]).map((domain) => domain.name);
-  }
-
   /** The system domains as the database holds them now, newest first: every account sees them. */
   async function systemDomainIds(): Promise<number[]> {
     const rows: { id: number }[] = await t.dataSource.query(
@@ -106,25 +102,21 @@ describe('Domains API', () => {
   }
 
   describe('authentication', () => {
-    it.each<[Verb, string]>([
-      ['get', ''],
-      ['post', ''],
-      ['get', '/:id'],
-      ['put', '/:id'],
-      ['patch', '/:id'],
-      ['delete', '/:id'],
-    ])('%s /domains%s without a key is 401 and changes nothing', async (verb, suffix) => {
-      const owner = await createAccount(t);
-      const domain = await createDomain(owner, { name: uniqueHost() });
+    it.each(RESOURCE_ROUTES)(
+      '%s /domains%s without a key is 401 and changes nothing',
+      async (verb, suffix) => {
+        const owner = await createAccount(t);
+        const domain = await createDomain(owner, { name: uniqueHost() });
 
-      const response = await call(null, verb, `${DOMAINS}${suffix.replace(':id', String(domain.id))}`)
-        .type('form')
-        .send({ name: uniqueHost(), index_page: 'https://changed.example/' });
+        const response = await call(null, verb, `${DOMAINS}${suffix.replace(':id', String(domain.id))}`)
+          .type('form')
+          .send({ name: uniqueHost(), index_page: 'https://changed.example/' });
 
-      expect(response.status).toBe(401);
-      expect(response.body).toEqual(UNAUTHENTICATED);
-      expect((await showDomain(owner, domain.id)).body.data).toEqual(domain);
-    });
+        expect(response.status).toBe(401);
+        expect(response.body).toEqual(UNAUTHENTICATED);
+        expect((await showDomain(owner, domain.id)).body.data).toEqual(domain);
+      },
+    );
   });
 
   describe('the system domain of APP_URL', () => {
@@ -855,12 +847,6 @@ describe('Domains API', () => {
       for (const suffix of suffixes)
         created.push(await createDomain(account, { name: `${token}-${suffix}.example` }));
       return created;
-    }
-
-    /** The absolute URL of the list endpoint as the server saw it. */
-    function listPath(response: Response): string {
-      const url = new URL(response.request.url);
-      return `${url.origin}${url.pathname}`;
     }
 
     it('answers the list envelope, newest first', async () => {

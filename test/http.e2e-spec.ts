@@ -1,4 +1,5 @@
 import { createAccount, createTestApp, type TestApp } from './support/app';
+import { apiClient } from './support/api';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
@@ -6,6 +7,7 @@ const OVER_ONE_MB = 1024 * 1024 + 1024;
 
 describe('HTTP', () => {
   let t: TestApp;
+  const { call } = apiClient(() => t);
   beforeAll(async () => {
     t = await createTestApp();
   });
@@ -22,10 +24,7 @@ describe('HTTP', () => {
   describe('request bodies', () => {
     it('answers 413 in the envelope to a JSON body over 1 MB, and keeps serving', async () => {
       const account = await createAccount(t);
-      const response = await t
-        .http()
-        .post('/api/v1/spaces')
-        .set('Authorization', account.auth)
+      const response = await call(account, 'post', '/api/v1/spaces')
         .set('Content-Type', 'application/json')
         .send(JSON.stringify({ name: 'x'.repeat(OVER_ONE_MB) }));
       expect(response.status).toBe(413);
@@ -37,10 +36,7 @@ describe('HTTP', () => {
 
     it('answers 413 in the envelope to a form body over 1 MB, and keeps serving', async () => {
       const account = await createAccount(t);
-      const response = await t
-        .http()
-        .post('/api/v1/spaces')
-        .set('Authorization', account.auth)
+      const response = await call(account, 'post', '/api/v1/spaces')
         .set('Content-Type', 'application/x-www-form-urlencoded')
         .send(`name=${'x'.repeat(OVER_ONE_MB)}`);
       expect(response.status).toBe(413);
@@ -52,10 +48,7 @@ describe('HTTP', () => {
     it('accepts a body just under the limit', async () => {
       const account = await createAccount(t);
       // Over the field's length, so a 422: what matters is that it was read, not refused as too large.
-      const response = await t
-        .http()
-        .post('/api/v1/spaces')
-        .set('Authorization', account.auth)
+      const response = await call(account, 'post', '/api/v1/spaces')
         .set('Content-Type', 'application/json')
         .send(JSON.stringify({ name: 'x'.repeat(1000 * 1000) }));
       expect(response.status).toBe(422);
@@ -64,10 +57,7 @@ describe('HTTP', () => {
 
     it('answers 400 in the envelope to malformed JSON, without echoing the parser', async () => {
       const account = await createAccount(t);
-      const response = await t
-        .http()
-        .post('/api/v1/spaces')
-        .set('Authorization', account.auth)
+      const response = await call(account, 'post', '/api/v1/spaces')
         .set('Content-Type', 'application/json')
         .send('{"name": "A",');
       expect(response.status).toBe(400);
@@ -84,10 +74,7 @@ describe('HTTP', () => {
       async (_kind, nested) => {
         const account = await createAccount(t);
         for (const path of ['/api/v1/spaces', '/api/v1/links']) {
-          const response = await t
-            .http()
-            .post(path)
-            .set('Authorization', account.auth)
+          const response = await call(account, 'post', path)
             .set('Content-Type', 'application/json')
             .send(nested(3000));
           expect(response.status).toBe(400);
@@ -99,10 +86,7 @@ describe('HTTP', () => {
 
     it('reads JSON nested as deep as a real body goes, brackets inside strings not counted', async () => {
       const account = await createAccount(t);
-      const response = await t
-        .http()
-        .post('/api/v1/spaces')
-        .set('Authorization', account.auth)
+      const response = await call(account, 'post', '/api/v1/spaces')
         .set('Content-Type', 'application/json')
         .send(JSON.stringify({ name: `${'['.repeat(100)}"{`, extra: { a: [[{ b: [1] }]] } }));
       expect(response.status).toBe(201);
@@ -110,18 +94,11 @@ describe('HTTP', () => {
 
     it('accepts JSON and form bodies alike', async () => {
       const account = await createAccount(t);
-      const asJson = await t
-        .http()
-        .post('/api/v1/spaces')
-        .set('Authorization', account.auth)
-        .send({ name: 'From JSON', color: 3 });
+      const asJson = await call(account, 'post', '/api/v1/spaces').send({ name: 'From JSON', color: 3 });
       expect(asJson.status).toBe(201);
       expect(asJson.body).toMatchObject({ data: { name: 'From JSON', color: 3 }, status: 200 });
 
-      const asForm = await t
-        .http()
-        .post('/api/v1/spaces')
-        .set('Authorization', account.auth)
+      const asForm = await call(account, 'post', '/api/v1/spaces')
         .type('form')
         .send('name=From+form&color=4');
       expect(asForm.status).toBe(201);
@@ -131,7 +108,7 @@ describe('HTTP', () => {
     it('ignores unknown fields, in JSON and in forms', async () => {
       const account = await createAccount(t);
       const fields = ['id', 'name', 'color', 'links_count', 'created_at', 'updated_at'];
-      const asJson = await t.http().post('/api/v1/spaces').set('Authorization', account.auth).send({
+      const asJson = await call(account, 'post', '/api/v1/spaces').send({
         name: 'Json',
         id: 2_000_000_000,
         account_id: 1,
@@ -144,10 +121,7 @@ describe('HTTP', () => {
       expect(asJson.body.data).toMatchObject({ name: 'Json', links_count: 0 });
       expect(asJson.body.data.id).not.toBe(2_000_000_000);
 
-      const asForm = await t
-        .http()
-        .post('/api/v1/spaces')
-        .set('Authorization', account.auth)
+      const asForm = await call(account, 'post', '/api/v1/spaces')
         .type('form')
         .send('name=Form&bogus=x&nested[a]=1&access_token=y');
       expect(asForm.status).toBe(201);
@@ -193,19 +167,14 @@ describe('HTTP', () => {
     it('puts a new X-Request-Id on every response', async () => {
       const account = await createAccount(t);
       const responses = await Promise.all([
-        t.http().get('/api/v1/account').set('Authorization', account.auth),
+        call(account, 'get', '/api/v1/account'),
         t.http().get('/api/v1/account'),
-        t.http().get('/api/v1/nothing-here').set('Authorization', account.auth),
-        t.http().post('/api/v1/spaces').set('Authorization', account.auth).send({}),
+        call(account, 'get', '/api/v1/nothing-here'),
+        call(account, 'post', '/api/v1/spaces').send({}),
         t.http().get('/health'),
         t.http().get('/docs'),
         t.http().get('/docs-json'),
-        t
-          .http()
-          .post('/api/v1/spaces')
-          .set('Authorization', account.auth)
-          .set('Content-Type', 'application/json')
-          .send('{'),
+        call(account, 'post', '/api/v1/spaces').set('Content-Type', 'application/json').send('{'),
       ]);
       expect(responses.map((response) => response.status)).toEqual([200, 401, 404, 422, 200, 200, 200, 400]);
       const ids = responses.map((response) => response.headers['x-request-id']);
@@ -248,9 +217,9 @@ describe('HTTP', () => {
     it('sends JSON in UTF-8 and helmet headers, and no X-Powered-By', async () => {
       const account = await createAccount(t);
       const responses = await Promise.all([
-        t.http().get('/api/v1/account').set('Authorization', account.auth),
+        call(account, 'get', '/api/v1/account'),
         t.http().get('/api/v1/account'),
-        t.http().get('/api/v1/nothing-here').set('Authorization', account.auth),
+        call(account, 'get', '/api/v1/nothing-here'),
         t.http().get('/health'),
       ]);
       for (const response of responses) {
@@ -262,10 +231,7 @@ describe('HTTP', () => {
 
     it('writes non-ASCII names as UTF-8', async () => {
       const account = await createAccount(t);
-      const created = await t
-        .http()
-        .post('/api/v1/spaces')
-        .set('Authorization', account.auth)
+      const created = await call(account, 'post', '/api/v1/spaces')
         .type('form')
         .send({ name: 'Café ☕ 東京' });
       expect(created.status).toBe(201);

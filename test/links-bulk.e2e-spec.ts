@@ -2,16 +2,7 @@ import { createAccount, createTestApp, type TestAccount, type TestApp } from './
 import { apiClient } from './support/api';
 import { unique, UA } from './support/visitors';
 import { invalidFields as invalid } from './support/contract';
-
-interface Created {
-  id: number;
-  alias: string;
-  url: string;
-  short_url: string;
-  title: string | null;
-  targets_type: string | null;
-  targets: { key: string; value: string }[] | null;
-}
+import type { LinkData } from './support/links';
 
 describe('POST /api/v1/links/bulk', () => {
   let t: TestApp;
@@ -49,7 +40,7 @@ describe('POST /api/v1/links/bulk', () => {
     });
     expect(response.status).toBe(201);
     expect(response.body).toEqual({ data: expect.any(Array) as unknown, status: 200 });
-    const created = response.body.data as Created[];
+    const created = response.body.data as LinkData[];
     expect(created.map((link) => [link.url, link.title])).toEqual([
       ['https://example.com/one', 'One'],
       ['https://example.com/two', 'Two'],
@@ -75,7 +66,7 @@ describe('POST /api/v1/links/bulk', () => {
       'links[0][url]=https://example.com/a&links[0][title]=A&links[1][url]=https://example.com/b&links[1][title]=B',
     );
     expect(response.status).toBe(201);
-    expect((response.body.data as Created[]).map((link) => link.title)).toEqual(['A', 'B']);
+    expect((response.body.data as LinkData[]).map((link) => link.title)).toEqual(['A', 'B']);
   });
 
   it('creates 1,000 links in one request', async () => {
@@ -86,7 +77,7 @@ describe('POST /api/v1/links/bulk', () => {
     }));
     const response = await json(owner, 'post', '/api/v1/links/bulk', { links });
     expect(response.status).toBe(201);
-    const created = response.body.data as Created[];
+    const created = response.body.data as LinkData[];
     expect(created).toHaveLength(1000);
     expect(created[999].url).toBe('https://example.com/item/999');
     expect(new Set(created.map((link) => link.alias)).size).toBe(1000);

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { connect } from 'node:net';
 import { join } from 'node:path';
 import { childEnv, freePort, lastLine } from './support/process';
+import { sleep } from './support/sleep';
 
 /**
  * `npm start` and `npm run cli` as a process manager or a terminal runs them: a signal sent to the npm process (the
@@ -38,10 +39,6 @@ function npm(args: string[], env: NodeJS.ProcessEnv): Npm {
   const exit = new Promise<Exit>((done) => child.once('exit', (code, signal) => done({ code, signal })));
   const closed = new Promise<void>((done) => child.once('close', () => done()));
   return { child, output, exit, closed };
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((done) => setTimeout(done, ms));
 }
 
 /** Resolves with the promise's value, or with `fallback` after `ms`. */

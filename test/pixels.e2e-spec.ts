@@ -1,14 +1,22 @@
 import type { Response } from 'supertest';
 import type { PixelType } from '../src/pixels/pixel-types';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
-import { apiClient, ISO_DATE, metaLinks, type Body, type Verb } from './support/api';
+import {
+  apiClient,
+  resourceClient,
+  ISO_DATE,
+  RESOURCE_ROUTES,
+  UNKNOWN_ID,
+  listPath,
+  metaLinks,
+  type Body,
+  type Verb,
+} from './support/api';
 import { invalid, NOT_FOUND, UNAUTHENTICATED } from './support/contract';
 
 const PIXELS = '/api/v1/pixels';
 const LINKS = '/api/v1/links';
 const PIXEL_FIELDS = ['id', 'name', 'type', 'value', 'created_at', 'updated_at'];
-/** An id no test will ever reach: the largest a PostgreSQL integer holds. */
-const UNKNOWN_ID = 2_147_483_647;
 
 const NAME_REQUIRED = invalid('name', 'The name field is required.');
 const NAME_TOO_LONG = invalid('name', 'The name field must not be greater than 255 characters.');
@@ -72,6 +80,7 @@ function aPixel(expected: Partial<PixelData>) {
 describe('Pixels API', () => {
   let t: TestApp;
   const { call, form, json } = apiClient(() => t);
+  const { create: createPixel, show: showPixel, list, names } = resourceClient<PixelData>(() => t, PIXELS);
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -81,26 +90,8 @@ describe('Pixels API', () => {
     await t.close();
   });
 
-  async function createPixel(account: TestAccount, body: Body): Promise<PixelData> {
-    const response = await form(account, 'post', PIXELS, body);
-    expect(response.status).toBe(201);
-    return response.body.data as PixelData;
-  }
-
   async function facebookPixel(account: TestAccount, name = 'Facebook'): Promise<PixelData> {
     return createPixel(account, { name, type: 'facebook', value: '123456789012345' });
-  }
-
-  async function showPixel(account: TestAccount, id: number | string): Promise<Response> {
-    return call(account, 'get', `${PIXELS}/${id}`);
-  }
-
-  async function list(account: TestAccount, query = ''): Promise<Response> {
-    return call(account, 'get', `${PIXELS}${query}`);
-  }
-
-  function names(response: Response): string[] {
-    return (response.body.data as PixelData[]).map((pixel) => pixel.name);
   }
 
   async function createLink(account: TestAccount, pixelIds: number[]): Promise<Response> {
@@ -113,25 +104,21 @@ describe('Pixels API', () => {
   }
 
   describe('authentication', () => {
-    it.each<[Verb, string]>([
-      ['get', ''],
-      ['post', ''],
-      ['get', '/:id'],
-      ['put', '/:id'],
-      ['patch', '/:id'],
-      ['delete', '/:id'],
-    ])('%s /pixels%s without a key is 401 and changes nothing', async (verb, suffix) => {
-      const owner = await createAccount(t);
-      const pixel = await facebookPixel(owner, 'Kept');
+    it.each(RESOURCE_ROUTES)(
+      '%s /pixels%s without a key is 401 and changes nothing',
+      async (verb, suffix) => {
+        const owner = await createAccount(t);
+        const pixel = await facebookPixel(owner, 'Kept');
 
-      const response = await call(null, verb, `${PIXELS}${suffix.replace(':id', String(pixel.id))}`)
-        .type('form')
-        .send({ name: 'Changed', type: 'bing', value: '12345678' });
+        const response = await call(null, verb, `${PIXELS}${suffix.replace(':id', String(pixel.id))}`)
+          .type('form')
+          .send({ name: 'Changed', type: 'bing', value: '12345678' });
 
-      expect(response.status).toBe(401);
-      expect(response.body).toEqual(UNAUTHENTICATED);
-      expect((await list(owner)).body.data).toEqual([pixel]);
-    });
+        expect(response.status).toBe(401);
+        expect(response.body).toEqual(UNAUTHENTICATED);
+        expect((await list(owner)).body.data).toEqual([pixel]);
+      },
+    );
   });
 
   describe('POST /pixels (store)', () => {
@@ -741,11 +728,6 @@ describe('Pixels API', () => {
         ids.push(inserted[0].id);
       }
       return ids;
-    }
-
-    function listPath(response: Response): string {
-      const url = new URL(response.request.url);
-      return `${url.origin}${url.pathname}`;
     }
 
     it('answers the list envelope, newest first', async () => {

@@ -1,8 +1,7 @@
-import { request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { Response, Test } from 'supertest';
 import { hashSecret, verifySecret } from '../src/common/secret-hash';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
+import { rawRequest } from './support/api';
 import {
   clickRows,
   createLink,
@@ -76,26 +75,9 @@ describe('Visiting short links', () => {
   }
 
   /** A GET whose path is sent exactly as given (supertest would percent-encode quotes and angle brackets). */
-  function rawGet(path: string): Promise<PageResponse> {
-    const { port } = (t.app.getHttpServer() as { address(): AddressInfo }).address();
-    return new Promise((resolve, reject) => {
-      const request = httpRequest(
-        { host: '127.0.0.1', port, path, headers: { 'User-Agent': UA.macSafari } },
-        (response) => {
-          const chunks: Buffer[] = [];
-          response.on('data', (chunk: Buffer) => chunks.push(chunk));
-          response.on('end', () =>
-            resolve({
-              status: response.statusCode ?? 0,
-              headers: response.headers,
-              text: Buffer.concat(chunks).toString('utf8'),
-            }),
-          );
-        },
-      );
-      request.on('error', reject);
-      request.end();
-    });
+  async function rawGet(path: string): Promise<PageResponse> {
+    const { status, headers, body } = await rawRequest(t, path, { headers: { 'User-Agent': UA.macSafari } });
+    return { status, headers, text: body.toString('utf8') };
   }
 
   function link(account: TestAccount, body: Record<string, unknown>, app: TestApp = t): Promise<LinkData> {

@@ -1,12 +1,6 @@
 import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
-import {
-  childEnv,
-  killAllChildren,
-  lastLine,
-  runCli,
-  startServer,
-  type ServerProcess,
-} from './support/process';
+import { childEnv, cliAccount, killAllChildren, startServer, type ServerProcess } from './support/process';
+import { sleep } from './support/sleep';
 
 /** A raw request whose body is sent in two parts, so that it is still in flight between them. */
 function slowPost(server: ServerProcess, path: string, apiKey: string, body: string) {
@@ -141,10 +135,6 @@ function hammer(server: ServerProcess, apiKey: string, clients: number) {
   };
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 describe('shutdown', () => {
   afterAll(async () => {
     await killAllChildren();
@@ -152,9 +142,7 @@ describe('shutdown', () => {
 
   it('on SIGTERM stops accepting, finishes the request in flight with Connection: close, and exits 0', async () => {
     const env = childEnv({ LOG_LEVEL: 'warn' });
-    const created = await runCli(['account:create', '--name', 'Drain'], { env });
-    expect(created.code).toBe(0);
-    const { api_key: apiKey } = JSON.parse(lastLine(created.stdout)) as { api_key: string };
+    const { apiKey } = await cliAccount('Drain', env);
 
     const server = await startServer({ env });
     const inFlight = slowPost(
@@ -184,9 +172,7 @@ describe('shutdown', () => {
 
   it('a second SIGTERM a second or more after the first exits 1 at once; the same one relayed at once does not', async () => {
     const env = childEnv({ LOG_LEVEL: 'warn' });
-    const created = await runCli(['account:create', '--name', 'Impatient'], { env });
-    expect(created.code).toBe(0);
-    const { api_key: apiKey } = JSON.parse(lastLine(created.stdout)) as { api_key: string };
+    const { apiKey } = await cliAccount('Impatient', env);
 
     const server = await startServer({ env });
     const inFlight = slowPost(
@@ -208,9 +194,7 @@ describe('shutdown', () => {
 
   it('on SIGTERM under load from 50 clients answers every request sent before the signal, and exits 0', async () => {
     const env = childEnv({ LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0' });
-    const created = await runCli(['account:create', '--name', 'Load'], { env });
-    expect(created.code).toBe(0);
-    const { api_key: apiKey } = JSON.parse(lastLine(created.stdout)) as { api_key: string };
+    const { apiKey } = await cliAccount('Load', env);
 
     const server = await startServer({ env });
     const load = hammer(server, apiKey, 50);

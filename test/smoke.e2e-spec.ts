@@ -1,7 +1,9 @@
 import { createAccount, createTestApp, type TestApp } from './support/app';
+import { apiClient } from './support/api';
 
 describe('smoke', () => {
   let t: TestApp;
+  const { call } = apiClient(() => t);
   beforeAll(async () => {
     t = await createTestApp();
   });
@@ -11,14 +13,9 @@ describe('smoke', () => {
 
   it('creates and lists a space', async () => {
     const account = await createAccount(t);
-    const created = await t
-      .http()
-      .post('/api/v1/spaces')
-      .set('Authorization', account.auth)
-      .type('form')
-      .send({ name: 'A' });
+    const created = await call(account, 'post', '/api/v1/spaces').type('form').send({ name: 'A' });
     expect(created.status).toBe(201);
-    const list = await t.http().get('/api/v1/spaces').set('Authorization', account.auth);
+    const list = await call(account, 'get', '/api/v1/spaces');
     expect(list.body.data).toHaveLength(1);
   });
 });

@@ -1,14 +1,22 @@
 import type { Response } from 'supertest';
 import { AccountsService } from '../src/auth/accounts.service';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
-import { apiClient, ISO_DATE, metaLinks, type Body, type Verb } from './support/api';
+import {
+  apiClient,
+  resourceClient,
+  expectEmptyList,
+  ISO_DATE,
+  RESOURCE_ROUTES,
+  UNKNOWN_ID,
+  listPath,
+  metaLinks,
+  type Body,
+} from './support/api';
 import { invalid, NOT_FOUND, UNAUTHENTICATED } from './support/contract';
+import { sleep } from './support/sleep';
 
 const SPACES = '/api/v1/spaces';
 const SPACE_FIELDS = ['id', 'name', 'color', 'links_count', 'created_at', 'updated_at'];
-const META_FIELDS = ['current_page', 'from', 'last_page', 'links', 'path', 'per_page', 'to', 'total'];
-/** An id no test will ever reach: the largest a PostgreSQL integer holds. */
-const UNKNOWN_ID = 2_147_483_647;
 
 const NAME_REQUIRED = invalid('name', 'The name field is required.');
 const NAME_TOO_LONG = invalid('name', 'The name field must not be greater than 255 characters.');
@@ -24,8 +32,6 @@ interface SpaceData {
   created_at: string;
   updated_at: string;
 }
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** What a space in a response must look like: every field, dates in the contract's format. */
 function aSpace(expected: Partial<SpaceData>) {
@@ -45,6 +51,7 @@ function expectSpaceFields(space: unknown): void {
 describe('Spaces API', () => {
   let t: TestApp;
   const { call, form, json } = apiClient(() => t);
+  const { create: createSpace, show: showSpace, list, names } = resourceClient<SpaceData>(() => t, SPACES);
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -53,16 +60,6 @@ describe('Spaces API', () => {
   afterAll(async () => {
     await t.close();
   });
-
-  async function createSpace(account: TestAccount, body: Body): Promise<SpaceData> {
-    const response = await form(account, 'post', SPACES, body);
-    expect(response.status).toBe(201);
-    return response.body.data as SpaceData;
-  }
-
-  async function showSpace(account: TestAccount, id: number): Promise<Response> {
-    return call(account, 'get', `${SPACES}/${id}`);
-  }
 
   /** Many spaces at once, straight into the table, in the given order (so ids ascend with it). */
   async function insertSpaces(account: TestAccount, names: string[]): Promise<number[]> {
@@ -95,46 +92,26 @@ describe('Spaces API', () => {
     return rows.map((row) => row.space_id);
   }
 
-  async function list(account: TestAccount, query = ''): Promise<Response> {
-    return call(account, 'get', `${SPACES}${query}`);
-  }
-
-  function names(response: Response): string[] {
-    return (response.body.data as SpaceData[]).map((space) => space.name);
-  }
-
   function ids(response: Response): number[] {
     return (response.body.data as SpaceData[]).map((space) => space.id);
   }
 
-  /** The absolute URL of the list endpoint as the server saw it (supertest picks the port). */
-  function listPath(response: Response): string {
-    const url = new URL(response.request.url);
-    return `${url.origin}${url.pathname}`;
-  }
-
   describe('authentication', () => {
-    const routes: [Verb, string][] = [
-      ['get', ''],
-      ['post', ''],
-      ['get', '/:id'],
-      ['put', '/:id'],
-      ['patch', '/:id'],
-      ['delete', '/:id'],
-    ];
+    it.each(RESOURCE_ROUTES)(
+      '%s /spaces%s without a key is 401 and changes nothing',
+      async (verb, suffix) => {
+        const owner = await createAccount(t);
+        const space = await createSpace(owner, { name: 'Kept', color: '2' });
 
-    it.each(routes)('%s /spaces%s without a key is 401 and changes nothing', async (verb, suffix) => {
-      const owner = await createAccount(t);
-      const space = await createSpace(owner, { name: 'Kept', color: '2' });
+        const path = `${SPACES}${suffix.replace(':id', String(space.id))}`;
+        const response = await call(null, verb, path).type('form').send({ name: 'Changed', color: '3' });
 
-      const path = `${SPACES}${suffix.replace(':id', String(space.id))}`;
-      const response = await call(null, verb, path).type('form').send({ name: 'Changed', color: '3' });
-
-      expect(response.status).toBe(401);
-      expect(response.body).toEqual(UNAUTHENTICATED);
-      const after = await list(owner);
-      expect(after.body.data).toEqual([space]);
-    });
+        expect(response.status).toBe(401);
+        expect(response.body).toEqual(UNAUTHENTICATED);
+        const after = await list(owner);
+        expect(after.body.data).toEqual([space]);
+      },
+    );
 
     it.each([
       ['an unknown key', 'Bearer not-a-key'],
@@ -755,30 +732,7 @@ describe('Spaces API', () => {
     it('answers an empty account with the full list envelope', async () => {
       const account = await createAccount(t);
 
-      const response = await list(account);
-
-      expect(response.status).toBe(200);
-      expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
-      const path = listPath(response);
-      expect(path).toMatch(/^http:\/\/[^/?]+\/api\/v1\/spaces$/);
-      expect(Object.keys(response.body)).toEqual(['data', 'links', 'meta', 'status']);
-      expect(Object.keys(response.body.links)).toEqual(['first', 'last', 'prev', 'next']);
-      expect(Object.keys(response.body.meta)).toEqual(META_FIELDS);
-      expect(response.body).toEqual({
-        data: [],
-        links: { first: `${path}?page=1`, last: `${path}?page=1`, prev: null, next: null },
-        meta: {
-          current_page: 1,
-          from: null,
-          last_page: 1,
-          links: metaLinks(path, 1, 1),
-          path,
-          per_page: 10,
-          to: null,
-          total: 0,
-        },
-        status: 200,
-      });
+      expectEmptyList(await list(account), '/api/v1/spaces');
     });
 
     it('lists spaces with their fields, newest first, 10 per page by default', async () => {

@@ -1,10 +1,10 @@
 import type { Response, Test } from 'supertest';
 import { hashSecret, verifySecret } from '../src/common/secret-hash';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
+import { clickFixtures, day } from './support/clicks';
 import { createLink, expectPage, formAction, unique, type LinkData } from './support/visitors';
 import { NOT_FOUND } from './support/contract';
 
-const DAY_MS = 86_400_000;
 const DIMENSIONS = [
   'referrer',
   'country',
@@ -36,16 +36,6 @@ interface PublicStats {
   dimensions: Record<Dimension, StatsRow[]>;
 }
 
-type ClickSeed = { created_at?: string } & Partial<Record<Dimension, string | null>>;
-
-/** `Y-m-d` of a UTC day, `offset` days from today. */
-function day(offset = 0): string {
-  const now = new Date();
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) + offset * DAY_MS)
-    .toISOString()
-    .slice(0, 10);
-}
-
 /** A UTC day as the English page writes it. */
 function written(offset = 0): string {
   return new Intl.DateTimeFormat('en', { dateStyle: 'medium', timeZone: 'UTC' }).format(
@@ -73,6 +63,7 @@ function ranked(html: string, heading: string): [string, number][] {
 describe('The public stats page, /{alias}/stats', () => {
   /** TRUST_PROXY=true: X-Forwarded-For names the visitor, X-Forwarded-Proto whether it came over HTTPS. */
   let t: TestApp;
+  const { insertClicks, madeDaysAgo: age } = clickFixtures(() => t);
 
   beforeAll(async () => {
     t = await createTestApp({ TRUST_PROXY: 'true' });
@@ -84,33 +75,6 @@ describe('The public stats page, /{alias}/stats', () => {
 
   function link(account: TestAccount, body: Record<string, unknown> = {}): Promise<LinkData> {
     return createLink(t, account, { url: 'https://example.com/landing', ...body });
-  }
-
-  /** Clicks straight into the table, with the time and dimensions given (now, and nulls, by default). */
-  async function insertClicks(linkId: number, clicks: ClickSeed[]): Promise<void> {
-    const columns = ['created_at', ...DIMENSIONS] as const;
-    const params: unknown[] = [linkId];
-    const rows = clicks.map((click) => {
-      const placeholders = columns.map((column) => {
-        params.push(click[column] ?? null);
-        return column === 'created_at'
-          ? `COALESCE($${params.length}::timestamptz, now())`
-          : `$${params.length}`;
-      });
-      return `($1, ${placeholders.join(', ')})`;
-    });
-    await t.dataSource.query(
-      `INSERT INTO clicks (link_id, ${columns.join(', ')}) VALUES ${rows.join(', ')}`,
-      params,
-    );
-  }
-
-  /** Makes the link as old as `days` days, as "all time" reads it. */
-  async function age(linkId: number, days: number): Promise<void> {
-    await t.dataSource.query(
-      `UPDATE links SET created_at = now() - make_interval(days => $2) WHERE id = $1`,
-      [linkId, days],
-    );
   }
 
   function page(

@@ -3,12 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Test } from 'supertest';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
+import { clickFixtures, DAY_MS, day, type ClickSeed } from './support/clicks';
 import { writeMmdb } from './support/mmdb';
 import { createLink, IP, UA, type LinkData } from './support/visitors';
 import { invalid, NOT_FOUND } from './support/contract';
 
 const STATS = '/api/v1/stats';
-const DAY_MS = 86_400_000;
 const DIMENSIONS = [
   'referrer',
   'country',
@@ -43,22 +43,13 @@ const SHOWN: Record<ApiDimension, [string, string, string, string]> = {
   device: ['mobile', 'desktop', 'tablet', 'television'],
 };
 
-type ClickSeed = { created_at?: string } & Partial<Record<ApiDimension, string | null>>;
-
-/** `Y-m-d` of a UTC day, `offset` days from today. */
-function day(offset = 0): string {
-  const now = new Date();
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) + offset * DAY_MS)
-    .toISOString()
-    .slice(0, 10);
-}
-
 describe('Stats', () => {
   /**
    * TRUST_PROXY=true, so that a visit's X-Forwarded-For gives its country; and a small city database, so that it
    * gives its city too.
    */
   let t: TestApp;
+  const { insertClicks, madeDaysAgo } = clickFixtures(() => t);
   const dir = mkdtempSync(join(tmpdir(), 'stats-city-'));
 
   beforeAll(async () => {
@@ -79,25 +70,6 @@ describe('Stats', () => {
     return createLink(t, account, { url: 'https://example.com/landing', ...body });
   }
 
-  /** Clicks straight into the table, with the time and dimensions given (now, and nulls, by default). */
-  async function insertClicks(linkId: number, clicks: ClickSeed[]): Promise<void> {
-    const columns = ['created_at', ...API_DIMENSIONS] as const;
-    const params: unknown[] = [linkId];
-    const rows = clicks.map((click) => {
-      const placeholders = columns.map((column) => {
-        params.push(click[column] ?? null);
-        return column === 'created_at'
-          ? `COALESCE($${params.length}::timestamptz, now())`
-          : `$${params.length}`;
-      });
-      return `($1, ${placeholders.join(', ')})`;
-    });
-    await t.dataSource.query(
-      `INSERT INTO clicks (link_id, ${columns.join(', ')}) VALUES ${rows.join(', ')}`,
-      params,
-    );
-  }
-
   function repeat(count: number, click: ClickSeed): ClickSeed[] {
     return Array.from({ length: count }, () => click);
   }
@@ -105,14 +77,6 @@ describe('Stats', () => {
   function stats(account: TestAccount | null, linkId: number | string, query = ''): Test {
     const test = t.http().get(`${STATS}/${linkId}${query}`);
     return account === null ? test : test.set('Authorization', account.auth);
-  }
-
-  /** The link's creation, moved back, so that the default range starts that many days ago. */
-  async function madeDaysAgo(linkId: number, days: number): Promise<void> {
-    await t.dataSource.query(
-      `UPDATE links SET created_at = now() - make_interval(days => $2) WHERE id = $1`,
-      [linkId, days],
-    );
   }
 
   describe('GET /api/v1/stats/{id}', () => {

@@ -14,14 +14,13 @@ import {
   type TestAccount,
   type TestApp,
 } from './support/app';
+import { sleep } from './support/sleep';
 
 const LINKS = '/api/v1/links';
 const HELLO_PAGE = '<html><head><title>Hello &amp; welcome</title></head><body>Hi</body></html>';
 const HELLO_TITLE = 'Hello & welcome';
 /** How long a test waits for a title that should come. */
 const TITLE_WAIT_MS = 5000;
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** A local HTTP server with a request log, answering through a handler a test can change. */
 interface PageServer {

@@ -1,13 +1,15 @@
 import { Agent, request as httpRequest } from 'node:http';
-import { Client } from 'pg';
 import {
   childEnv,
+  cliAccount,
   killAllChildren,
   lastLine,
+  recordedClicks,
   runCli,
   startServer,
   type ServerProcess,
 } from './support/process';
+import { sleep } from './support/sleep';
 import { UA, unique } from './support/visitors';
 
 /**
@@ -21,10 +23,6 @@ interface Visit {
   location?: string;
 }
 
-function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
 describe('two instances on one database', () => {
   const env = childEnv({ LOG_LEVEL: 'warn', RATE_LIMIT_PER_MINUTE: '0', INITIAL_API_KEY: undefined });
   let first: ServerProcess;
@@ -34,12 +32,7 @@ describe('two instances on one database', () => {
   const agents = new Map<ServerProcess, Agent>();
 
   beforeAll(async () => {
-    const created = await runCli(['account:create', '--name', 'Two instances'], { env });
-    expect(created.code).toBe(0);
-    ({ api_key: apiKey, id: accountId } = JSON.parse(lastLine(created.stdout)) as {
-      api_key: string;
-      id: number;
-    });
+    ({ apiKey, id: accountId } = await cliAccount('Two instances', env));
     [first, second] = await Promise.all([startServer({ env }), startServer({ env })]);
     for (const server of [first, second]) agents.set(server, new Agent({ keepAlive: true, maxSockets: 16 }));
   });
@@ -108,18 +101,7 @@ describe('two instances on one database', () => {
   async function recorded(linkId: number): Promise<{ counter: number; rows: number }> {
     for (const server of [first, second])
       expect((await api(server, 'GET', `/api/v1/links/${linkId}`)).status).toBe(200);
-    const client = new Client({ connectionString: process.env.DATABASE_URL });
-    await client.connect();
-    try {
-      const { rows } = await client.query<{ counter: number; rows: number }>(
-        `SELECT (SELECT clicks FROM link_counters WHERE link_id = $1)::int AS counter,
-                (SELECT count(*) FROM clicks WHERE link_id = $1)::int AS rows`,
-        [linkId],
-      );
-      return rows[0];
-    } finally {
-      await client.end();
-    }
+    return recordedClicks(linkId);
   }
 
   /** Visits through `server` until the answer is `expected` or `ms` have passed; the last answer. */

@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from 'pg';
+import { sleep } from './sleep';
 
 /**
  * Runs the built programs (`dist/cli.js`, `dist/main.js`) as child processes, as an operator would. The jest global
@@ -54,10 +56,6 @@ function exitOf(child: ChildProcess): Promise<Exit> {
   return new Promise((done) => {
     child.once('exit', (code, signal) => done({ code, signal }));
   });
-}
-
-function sleep(ms: number): Promise<void> {
-  return new Promise((done) => setTimeout(done, ms));
 }
 
 /** Resolves with the promise's value, or with `onTimeout()` after `ms`. */
@@ -304,4 +302,31 @@ export function lastLine(stdout: string): string {
 /** Every API key of the generated form (`lsk_` + 43 base64url characters) in a text. */
 export function generatedKeys(text: string): string[] {
   return text.match(/lsk_[A-Za-z0-9_-]{43}(?![A-Za-z0-9_-])/g) ?? [];
+}
+
+/** An account made with the CLI, as an operator makes one: its id and the key it printed once. */
+export async function cliAccount(
+  name: string,
+  env: NodeJS.ProcessEnv,
+): Promise<{ id: number; apiKey: string }> {
+  const created = await runCli(['account:create', '--name', name], { env });
+  expect(created.code).toBe(0);
+  const { id, api_key: apiKey } = JSON.parse(lastLine(created.stdout)) as { id: number; api_key: string };
+  return { id, apiKey };
+}
+
+/** A link's counter and its click rows, read straight from the database. */
+export async function recordedClicks(linkId: number): Promise<{ counter: number; rows: number }> {
+  const client = new Client({ connectionString: process.env.DATABASE_URL });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ counter: number; rows: number }>(
+      `SELECT (SELECT clicks FROM link_counters WHERE link_id = $1)::int AS counter,
+              (SELECT count(*) FROM clicks WHERE link_id = $1)::int AS rows`,
+      [linkId],
+    );
+    return rows[0];
+  } finally {
+    await client.end();
+  }
 }

@@ -1,6 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { ClickWriter } from '../../src/clicks/click-writer';
 import type { TestAccount, TestApp } from './app';
+import type { LinkData } from './links';
+
+export type { LinkData };
 
 /** Real user agents, as browsers and crawlers send them. */
 export const UA = {
@@ -44,21 +47,6 @@ export const IP = {
 /** A string no other test (or test file sharing the database) will come up with. */
 export function unique(prefix: string): string {
   return `${prefix}-${randomBytes(5).toString('hex')}`;
-}
-
-export interface LinkData {
-  id: number;
-  alias: string;
-  url: string;
-  short_url: string;
-  title: string | null;
-  targets_type: string | null;
-  targets: ({ key: string; value: string } | { value: string })[] | null;
-  last_rotation: number | null;
-  clicks: number;
-  clicks_limit: number | null;
-  disabled: 0 | 1;
-  domain: { id: number; name: string; url: string };
 }
 
 /** A link made through the API (JSON body), with a fresh alias unless the body names one. */

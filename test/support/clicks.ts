@@ -1,0 +1,50 @@
+import type { TestApp } from './app';
+import type { ClickRow } from './visitors';
+
+export const DAY_MS = 86_400_000;
+
+/** `Y-m-d` of a UTC day, `offset` days from today. */
+export function day(offset = 0): string {
+  const now = new Date();
+  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()) + offset * DAY_MS)
+    .toISOString()
+    .slice(0, 10);
+}
+
+/** A click to write: its time (now when absent) and what the visitor was (null when absent). */
+export type ClickSeed = { created_at?: string } & Partial<Omit<ClickRow, 'id' | 'link_id' | 'created_at'>>;
+
+/** Clicks and link ages written straight into the database, for the stats a test reads back. */
+export function clickFixtures(app: () => TestApp) {
+  /** Clicks straight into the table, with the time and dimensions given (now, and nulls, by default). */
+  async function insertClicks(linkId: number, clicks: ClickSeed[]): Promise<void> {
+    // Every column one of the clicks sets, and the time, which is now where a click sets none.
+    const columns = [
+      ...new Set(['created_at', ...clicks.flatMap((click) => Object.keys(click))]),
+    ] as (keyof ClickSeed)[];
+    const params: unknown[] = [linkId];
+    const rows = clicks.map((click) => {
+      const placeholders = columns.map((column) => {
+        params.push(click[column] ?? null);
+        return column === 'created_at'
+          ? `COALESCE($${params.length}::timestamptz, now())`
+          : `$${params.length}`;
+      });
+      return `($1, ${placeholders.join(', ')})`;
+    });
+    await app().dataSource.query(
+      `INSERT INTO clicks (link_id, ${columns.join(', ')}) VALUES ${rows.join(', ')}`,
+      params,
+    );
+  }
+
+  /** The link's creation, moved back, so that the default range starts that many days ago. */
+  async function madeDaysAgo(linkId: number, days: number): Promise<void> {
+    await app().dataSource.query(
+      `UPDATE links SET created_at = now() - make_interval(days => $2) WHERE id = $1`,
+      [linkId, days],
+    );
+  }
+
+  return { insertClicks, madeDaysAgo };
+}
