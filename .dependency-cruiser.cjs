@@ -8,6 +8,7 @@
  * - `auth/` accounts, keys and the guards; `targeting/`, `metrics/`, `qr/`, `clicks/`: services the features use.
  * - the features (`spaces/`, `domains/`, `pixels/`, `links/`, `stats/`, `account/`, `health/`).
  * - `redirect/` the visitor routes, which nothing imports but the application's wiring (`src/*.ts`).
+ * - `cli/` the commands of the CLI, which nothing imports but its wiring (`src/cli.ts`, `src/cli.module.ts`).
  */
 const FEATURES =
   'src/(account|domains|health|links|pixels|spaces|stats|redirect|qr|clicks|metrics|targeting|auth)/';
@@ -48,6 +49,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/[^/]+/', pathNot: '^src/redirect/' },
       to: { path: '^src/redirect/' },
+    },
+    {
+      name: 'nothing-imports-cli',
+      comment:
+        'The commands sit on top, beside the visitor routes: only the CLI wiring in src/*.ts knows them.',
+      severity: 'error',
+      from: { path: '^src/[^/]+/', pathNot: '^src/cli/' },
+      to: { path: '^src/cli/' },
     },
     {
       name: 'nothing-imports-the-wiring',

@@ -1,13 +1,25 @@
 import { Module } from '@nestjs/common';
-import { AuthModule } from './auth/auth.module';
-import { AppConfigModule } from './config/config.module';
-import { DatabaseModule } from './database/database.module';
+import { AccountCreateCommand, AccountUpdateCommand } from './cli/account.commands';
+import { CommandContext } from './cli/command-context';
+import { CommandLine } from './cli/command-line';
+import { KeyCreateCommand, KeyRevokeCommand } from './cli/key.commands';
+import { MigrationRevertCommand, MigrationRunCommand, MigrationShowCommand } from './cli/migration.commands';
 
 /**
- * What the account and key commands need: no HTTP, and the embedded database shared with a running server.
- * An unreachable database fails the command at once instead of after TypeORM's retries (~25 s).
+ * The commands, in the order the usage lists them. Reading a command line needs no settings and no database:
+ * each command opens the module it works with once its options are known (see CommandContext).
  */
 @Module({
-  imports: [AppConfigModule, DatabaseModule.forRoot({ shareEmbedded: true, retryAttempts: 0 }), AuthModule],
+  providers: [
+    CommandLine,
+    CommandContext,
+    AccountCreateCommand,
+    AccountUpdateCommand,
+    KeyCreateCommand,
+    KeyRevokeCommand,
+    MigrationRunCommand,
+    MigrationRevertCommand,
+    MigrationShowCommand,
+  ],
 })
 export class CliModule {}

@@ -1,5 +1,6 @@
 import { hashApiKey } from '../src/auth/api-key';
 import { DomainsService } from '../src/domains/domains.service';
+import { readdirSync } from 'node:fs';
 import { createTestApp, type TestApp } from './support/app';
 import {
   childEnv,
@@ -7,9 +8,12 @@ import {
   generatedKeys,
   killAllChildren,
   lastLine,
+  removeDir,
   runCli,
+  tempDir,
   type RunResult,
 } from './support/process';
+import { scratchDatabase } from './support/scratch-database';
 
 /**
  * `node dist/cli.js` against the run's database (DATABASE_URL), checked with an app on the same database.
@@ -265,6 +269,108 @@ describe('cli (dist/cli.js)', () => {
       expectFailure(result, 64, /Usage/);
       expect(result.stdout).toBe('');
     });
+  });
+
+  describe('the command line', () => {
+    const COMMANDS = [
+      'account:create --name NAME [--email EMAIL]',
+      'account:update --account ID [--name NAME] [--email EMAIL]',
+      'key:create --account ID',
+      'key:revoke --key KEY',
+      'migration:run',
+      'migration:revert',
+      'migration:show',
+    ];
+
+    it.each([['--help'], ['-h'], ['help']])(
+      '%s prints the usage of every command on stdout, exit 0',
+      async (flag) => {
+        const result = await runCli([flag]);
+        expectCode(result, 0);
+        expect(result.stdout).toMatch(/^Usage: cli <command> \[options\]\n/);
+        for (const command of COMMANDS) expect(result.stdout).toContain(`\n  ${command}`);
+        expect(result.stdout).toContain('create an account and its first API key');
+        expect(result.stderr).toBe('');
+      },
+    );
+
+    it('COMMAND --help prints that command’s usage and options on stdout, exit 0, and runs nothing', async () => {
+      const result = await runCli(['account:create', '--help']);
+      expectCode(result, 0);
+      expect(result.stdout).toMatch(/^Usage: cli account:create --name NAME \[--email EMAIL\]\n/);
+      expect(result.stdout).toMatch(/--name NAME +the account's name \(required\)/);
+      expect(result.stdout).toMatch(/--email EMAIL +the account's email address\n/);
+      expect(result.stdout).not.toContain('api_key');
+      expect(result.stderr).toBe('');
+    });
+
+    it('an unknown option exits 64, naming it, with the usage on stderr', async () => {
+      const result = await runCli(['account:create', '--name', 'x', '--emial', 'a@b.example']);
+      expectFailure(result, 64, /Usage/);
+      expect(result.stderr).toMatch(/^Unknown option '--emial'\n/);
+      expect(result.stdout).toBe('');
+    });
+
+    it('the usage errors keep their messages: the first line on stderr says what is wrong', async () => {
+      const cases: [string[], string][] = [
+        [[], 'No command given'],
+        [['account:destroy'], 'Unknown command: account:destroy'],
+        [['account:create'], 'Missing --name'],
+        [['account:create', '--name', '--email', 'a@b.example'], 'Missing --name'],
+        [['account:create', '--name', ' '], 'Missing --name'],
+        [['account:create', '--name', 'x', '--email'], 'Missing --email'],
+        [['key:create', '--account', '0'], '--account must be an account id'],
+        [['account:update', '--account', '1'], 'account:update needs --name or --email'],
+      ];
+      for (const [args, message] of cases) {
+        const result = await runCli(args);
+        expectFailure(result, 64, /Usage/);
+        expect(result.stderr.split('\n')[0]).toBe(message);
+      }
+    });
+
+    it('reads the command line before any database: a usage error or --help needs none and opens none', async () => {
+      const dataDir = tempDir('shortlink-cli-usage-');
+      try {
+        const unreachable = `postgres://postgres@127.0.0.1:${await freePort()}/nowhere`;
+        expectFailure(
+          await runCli(['account:create'], { env: childEnv({ DATABASE_URL: unreachable }) }),
+          64,
+          /Missing --name/,
+        );
+        // No DATABASE_URL: the embedded database under DATA_DIR would be opened, and is not.
+        const embedded = childEnv({ DATA_DIR: dataDir }, { embedded: true });
+        expectCode(await runCli(['--help'], { env: embedded }), 0);
+        expectFailure(await runCli(['key:revoke'], { env: embedded }), 64, /Missing --key/);
+        expect(readdirSync(dataDir)).toEqual([]);
+      } finally {
+        removeDir(dataDir);
+      }
+    });
+  });
+
+  it('migration commands on a database of their own: show, run, revert, and run again', async () => {
+    const scratch = await scratchDatabase('shortlink_cli_migrations');
+    try {
+      const env = childEnv({ DATABASE_URL: scratch.url });
+      const run = async (args: string[]) => {
+        const result = await runCli(args, { env });
+        expectCode(result, 0);
+        expectNoOtherSecret(result);
+        return JSON.parse(lastLine(result.stdout)) as Record<string, unknown>;
+      };
+      // Nothing is applied before the command says so.
+      expect(await run(['migration:show'])).toEqual({ pending: true });
+      const { applied } = (await run(['migration:run'])) as { applied: string[] };
+      expect(applied.length).toBeGreaterThan(1);
+      expect(await run(['migration:show'])).toEqual({ pending: false });
+      expect(await run(['migration:revert'])).toEqual({ reverted: true });
+      expect(await run(['migration:show'])).toEqual({ pending: true });
+      expect(await run(['migration:run'])).toEqual({ applied: [applied[applied.length - 1]] });
+      expect(await run(['migration:show'])).toEqual({ pending: false });
+    } finally {
+      await scratch.drop();
+    }
   });
 
   it('migration:show prints the pending migrations as JSON (none on the migrated database)', async () => {

@@ -585,4 +585,94 @@ describe('The public stats page, /{alias}/stats', () => {
       expect(statuses).toEqual([...Array<number>(5).fill(403), ...Array<number>(15).fill(429)]);
     });
   });
+  describe('its refusals, answered by the error filter', () => {
+    /** The answer as JSON: status, the exact bytes of the body, its type, and the request id the caller gave. */
+    function expectJsonError(response: Response, status: number, body: string, requestId: string): void {
+      expect(response.status).toBe(status);
+      expect(response.text).toBe(body);
+      expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+      expect(response.headers['x-request-id']).toBe(requestId);
+      expect(response.headers['set-cookie']).toBeUndefined();
+    }
+
+    it('writes each JSON error body as it always has, byte for byte, under the request id', async () => {
+      const account = await createAccount(t);
+      const open = await link(account);
+      const secret = await link(account, { privacy: '1' });
+      const locked = await link(account, { privacy: '2', password: 'stats secret' });
+      const cases: [Test, number, string][] = [
+        [
+          page(`/${unique('nothing')}/stats`, { json: true }),
+          404,
+          '{"message":"Resource not found.","status":404}',
+        ],
+        [
+          submit(`/${unique('nothing')}/stats`, 'x', { json: true }),
+          404,
+          '{"message":"Resource not found.","status":404}',
+        ],
+        [page(`/${secret.alias}/stats`, { json: true }), 403, '{"message":"Forbidden.","status":403}'],
+        [submit(`/${secret.alias}/stats`, 'x', { json: true }), 403, '{"message":"Forbidden.","status":403}'],
+        [
+          page(`/${locked.alias}/stats`, { json: true }),
+          401,
+          '{"message":"Password required.","status":401}',
+        ],
+        [
+          submit(`/${locked.alias}/stats`, 'wrong', { json: true, ip: '198.51.100.40' }),
+          403,
+          '{"message":"Password required.","status":403}',
+        ],
+      ];
+      for (const [index, [request, status, body]] of cases.entries()) {
+        const requestId = `stats-refusal-${index}`;
+        expectJsonError(await request.set('X-Request-Id', requestId), status, body, requestId);
+      }
+      // And a page that may be seen is no refusal at all.
+      expect((await page(`/${open.alias}/stats`, { json: true })).status).toBe(200);
+    });
+
+    it('answers too many attempts as JSON with Retry-After, and the page with the same Retry-After', async () => {
+      const account = await createAccount(t);
+      const created = await link(account, { privacy: '2', password: 'stats secret' });
+      const path = `/${created.alias}/stats`;
+      for (let attempt = 1; attempt <= 5; attempt += 1) {
+        expect((await submit(path, 'wrong', { ip: '198.51.100.41' })).status).toBe(403);
+      }
+      const json = await submit(path, 'wrong', { ip: '198.51.100.41', json: true }).set(
+        'X-Request-Id',
+        'locked-out',
+      );
+      expectJsonError(json, 429, '{"message":"Too Many Attempts.","status":429}', 'locked-out');
+      const wait = Number(json.headers['retry-after']);
+      expect(Number.isInteger(wait)).toBe(true);
+      expect(wait).toBeGreaterThan(0);
+      const html = await submit(path, 'wrong', { ip: '198.51.100.41' });
+      expectPage(html, { status: 429, title: 'Too many attempts' });
+      expect(Number(html.headers['retry-after'])).toBeGreaterThan(0);
+    });
+
+    it('shows a browser the visitor pages only on the visitor routes: the API keeps its JSON', async () => {
+      const account = await createAccount(t);
+      const response = await t
+        .http()
+        .get('/api/v1/links/2147483000')
+        .set('Authorization', account.auth)
+        .set('Accept', 'text/html');
+      expect(response.status).toBe(404);
+      expect(response.text).toBe('{"message":"Resource not found.","status":404}');
+      expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+    });
+
+    it('shows a browser the page of each refusal, whatever else it accepts', async () => {
+      const account = await createAccount(t);
+      const secret = await link(account, { privacy: '1' });
+      const locked = await link(account, { privacy: '2', password: 'stats secret' });
+      const accept = 'text/html,application/xhtml+xml,application/xml;q=0.9,*/*;q=0.8';
+      const asBrowser = (path: string) => t.http().get(path).set('Accept', accept);
+      expectPage(await asBrowser(`/${unique('nothing')}/stats`), { status: 404, title: 'Link not found' });
+      expectPage(await asBrowser(`/${secret.alias}/stats`), { status: 403, title: 'Private statistics' });
+      expectPage(await asBrowser(`/${locked.alias}/stats`), STATS_PASSWORD_PAGE);
+    });
+  });
 });

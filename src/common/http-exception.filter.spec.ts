@@ -12,12 +12,21 @@ import {
 import { ThrottlerException } from '@nestjs/throttler';
 import { runInNewContext } from 'node:vm';
 import { QueryFailedError } from 'typeorm';
-import { ResourceNotFoundException, ValidationFailedException } from './exceptions';
+import { ErrorPages, type ErrorPage } from './error-pages';
+import {
+  OwnerOnlyException,
+  PasswordRequiredException,
+  ResourceNotFoundException,
+  TooManyAttemptsException,
+  ValidationFailedException,
+} from './exceptions';
 import { HttpExceptionFilter } from './http-exception.filter';
 
 interface Recorded {
   status?: number;
   body?: unknown;
+  headers?: Record<string, string>;
+  sent?: string;
 }
 
 /** An ArgumentsHost whose response records what the filter sends. */
@@ -33,6 +42,14 @@ function fakeHost(headersSent = false): { host: ArgumentsHost; recorded: Recorde
       recorded.body = body;
       return response;
     },
+    set(fields: Record<string, string>) {
+      if (Object.keys(fields).length > 0) recorded.headers = { ...recorded.headers, ...fields };
+      return response;
+    },
+    send(body: string) {
+      recorded.sent = body;
+      return response;
+    },
   };
   const host = {
     switchToHttp: () => ({ getResponse: () => response, getRequest: () => ({}), getNext: () => undefined }),
@@ -43,9 +60,9 @@ function fakeHost(headersSent = false): { host: ArgumentsHost; recorded: Recorde
   return { host, recorded };
 }
 
-function handle(exception: unknown): Recorded {
+function handle(exception: unknown, pages: ErrorPages | null = null): Recorded {
   const { host, recorded } = fakeHost();
-  new HttpExceptionFilter().catch(exception, host);
+  new HttpExceptionFilter(pages).catch(exception, host);
   return recorded;
 }
 
@@ -207,6 +224,57 @@ describe('HttpExceptionFilter', () => {
     [new InternalServerErrorException('secret detail'), 500, 'Server error.'],
   ])('answers %p with the contract message', (exception, status, message) => {
     expect(handle(exception)).toEqual({ status, body: { message, status } });
+  });
+
+  it.each([
+    [new OwnerOnlyException(), 403, 'Forbidden.'],
+    [new PasswordRequiredException(false), 401, 'Password required.'],
+    [new PasswordRequiredException(true), 403, 'Password required.'],
+    [new ResourceNotFoundException().seenBy({ domain: 'sho.rt' }), 404, 'Resource not found.'],
+  ])('answers the refusal %p in its own words', (exception, status, message) => {
+    expect(handle(exception)).toEqual({ status, body: { message, status } });
+  });
+
+  it('answers too many attempts with 429 and Retry-After in whole seconds, at least one', () => {
+    expect(handle(new TooManyAttemptsException(60_001))).toEqual({
+      status: 429,
+      body: { message: 'Too Many Attempts.', status: 429 },
+      headers: { 'Retry-After': '61' },
+    });
+    expect(handle(new TooManyAttemptsException(1)).headers).toEqual({ 'Retry-After': '1' });
+  });
+
+  describe('with the pages of the visitor routes', () => {
+    const page: ErrorPage = {
+      status: 200,
+      headers: { 'Content-Type': 'text/html; charset=utf-8' },
+      body: '<!doctype html>',
+    };
+    class OnePage extends ErrorPages {
+      readonly asked: unknown[] = [];
+      pageFor(exception: unknown): ErrorPage | null {
+        this.asked.push(exception);
+        return exception instanceof PasswordRequiredException && exception.visitor !== null ? page : null;
+      }
+    }
+
+    it('sends the page they have for an error, with its own status and headers', () => {
+      const pages = new OnePage();
+      const exception = new PasswordRequiredException(false).seenBy({ domain: 'sho.rt', action: '/a/stats' });
+      expect(handle(exception, pages)).toEqual({ status: 200, headers: page.headers, sent: page.body });
+      expect(pages.asked).toEqual([exception]);
+    });
+
+    it('answers with the envelope when they have none', () => {
+      expect(handle(new PasswordRequiredException(false), new OnePage())).toEqual({
+        status: 401,
+        body: { message: 'Password required.', status: 401 },
+      });
+      expect(handle(new Error('unexpected'), new OnePage())).toEqual({
+        status: 500,
+        body: { message: 'Server error.', status: 500 },
+      });
+    });
   });
 
   it('passes a health report through as its body', () => {

@@ -3,7 +3,9 @@ import {
   Catch,
   HttpException,
   HttpStatus,
+  Inject,
   Logger,
+  Optional,
   type ExceptionFilter,
 } from '@nestjs/common';
 import type { Request, Response } from 'express';
@@ -14,7 +16,8 @@ import {
   isDatabaseError,
 } from './database-errors';
 import { errorEnvelope, type ErrorEnvelope } from './envelope';
-import { ValidationFailedException } from './exceptions';
+import { ErrorPages } from './error-pages';
+import { RefusalException, ValidationFailedException } from './exceptions';
 import { requestFields } from './logger';
 
 const MESSAGES: Partial<Record<number, string>> = {
@@ -44,21 +47,31 @@ function isHealthReport(body: unknown): boolean {
 
 /**
  * The one place where errors become responses: the contract's envelopes for the known cases, and for anything
- * unexpected a generic 500 that is logged (with the request id) but never echoed.
+ * unexpected a generic 500 that is logged (with the request id) but never echoed. A browser on a visitor's page is
+ * shown that page's answer instead, when the visitor routes have one ({@link ErrorPages}).
  */
 @Catch()
 export class HttpExceptionFilter implements ExceptionFilter {
   private readonly logger = new Logger(HttpExceptionFilter.name);
 
+  constructor(@Optional() @Inject(ErrorPages) private readonly pages: ErrorPages | null = null) {}
+
   catch(exception: unknown, host: ArgumentsHost): void {
     const response = host.switchToHttp().getResponse<Response>();
     if (response.headersSent) return;
+    const request = host.switchToHttp().getRequest<Request>();
 
+    const page = this.pages?.pageFor(exception, request) ?? null;
+    if (page !== null) {
+      response.status(page.status).set(page.headers).send(page.body);
+      return;
+    }
     if (exception instanceof HttpException && isHealthReport(exception.getResponse())) {
       response.status(exception.getStatus()).json(exception.getResponse());
       return;
     }
-    const { status, body } = this.toEnvelope(exception, host.switchToHttp().getRequest<Request>());
+    if (exception instanceof RefusalException) response.set(exception.headers);
+    const { status, body } = this.toEnvelope(exception, request);
     response.status(status).json(body);
   }
 
@@ -67,6 +80,10 @@ export class HttpExceptionFilter implements ExceptionFilter {
     const req = requestFields(request);
     if (exception instanceof ValidationFailedException) {
       return { status: 422, body: errorEnvelope(422, exception.fields) };
+    }
+    if (exception instanceof RefusalException) {
+      // The contract's own words for it, which a status alone does not give ("Password required." with 401).
+      return { status: exception.getStatus(), body: errorEnvelope(exception.getStatus(), exception.message) };
     }
     if (exception instanceof HttpException) {
       const status = exception.getStatus();

@@ -13,7 +13,7 @@ import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/Postgres
 import { databaseConfig, type DatabaseConfig } from '../config/app-config';
 import { dataSourceOptions } from './data-source-options';
 import { openEmbeddedDatabase, type EmbeddedDatabase } from './embedded-database';
-import { runMigrations } from './migrate';
+import { Migrations, runMigrations } from './migrate';
 
 export const DATABASE_CONNECTION = Symbol('DATABASE_CONNECTION');
 
@@ -30,6 +30,11 @@ export interface DatabaseModuleOptions {
   shareEmbedded: boolean;
   /** Attempts to connect (and migrate) before giving up, 3 s apart; TypeORM's default (9) when unset. */
   retryAttempts?: number;
+  /**
+   * Whether pending migrations are applied before anything uses the database (the default). Without, the data
+   * source is the migrations' own (no statement timeout, nothing applied): the migration commands decide.
+   */
+  migrateAtStart?: boolean;
 }
 
 /** Where the database is: `DATABASE_URL`, or the embedded database under `DATA_DIR`. Owns the embedded one's life. */
@@ -73,41 +78,61 @@ export class DatabaseConnectionModule implements OnApplicationShutdown {
   }
 }
 
-/** TypeORM on the configured database, migrated to the latest schema before anything uses it. */
+/**
+ * TypeORM on the configured database, migrated to the latest schema before anything uses it; and the migrations
+ * themselves ({@link Migrations}), for the commands that run, revert and show them.
+ */
 @Module({})
 export class DatabaseModule {
   static forRoot(options: DatabaseModuleOptions = { shareEmbedded: false }): DynamicModule {
     return {
       module: DatabaseModule,
-      imports: [
-        TypeOrmModule.forRootAsync({
-          imports: [DatabaseConnectionModule.forRoot(options)],
-          inject: [DATABASE_CONNECTION, databaseConfig.KEY],
-          useFactory: (connection: DatabaseConnection, config: DatabaseConfig) => ({
-            ...dataSourceOptions(connection.url, {
-              statementTimeoutMs: config.databaseStatementTimeoutMs,
-              poolTimeoutMs: config.databasePoolTimeoutMs,
-              poolSize: config.databasePoolSize,
-            }),
-            retryAttempts: options.retryAttempts,
-            // The app's entities are those its modules register (TypeOrmModule.forFeature).
-            entities: [],
-            autoLoadEntities: true,
-          }),
-          dataSourceFactory: async (options) => {
-            // A migration may rightly run for minutes (an index on a large table): it gets a connection of its own,
-            // without the statement timeout meant for requests.
-            const { url } = options as PostgresConnectionOptions;
-            const migrator = await new DataSource(dataSourceOptions(url!)).initialize();
-            try {
-              await runMigrations(migrator);
-            } finally {
-              await migrator.destroy();
-            }
-            return new DataSource(options!).initialize();
-          },
-        }),
-      ],
+      imports: [options.migrateAtStart === false ? migrationsDataSource(options) : appDataSource(options)],
+      providers: [Migrations],
+      exports: [Migrations],
     };
   }
+}
+
+/** The data source of the migration commands: found by file name, as the TypeORM CLI's, and migrated by them. */
+function migrationsDataSource(options: DatabaseModuleOptions): DynamicModule {
+  return TypeOrmModule.forRootAsync({
+    imports: [DatabaseConnectionModule.forRoot(options)],
+    inject: [DATABASE_CONNECTION],
+    useFactory: (connection: DatabaseConnection) => ({
+      ...dataSourceOptions(connection.url),
+      retryAttempts: options.retryAttempts,
+    }),
+  });
+}
+
+/** The app's: the request limits of the settings, the entities its modules register, migrated before first use. */
+function appDataSource(options: DatabaseModuleOptions): DynamicModule {
+  return TypeOrmModule.forRootAsync({
+    imports: [DatabaseConnectionModule.forRoot(options)],
+    inject: [DATABASE_CONNECTION, databaseConfig.KEY],
+    useFactory: (connection: DatabaseConnection, config: DatabaseConfig) => ({
+      ...dataSourceOptions(connection.url, {
+        statementTimeoutMs: config.databaseStatementTimeoutMs,
+        poolTimeoutMs: config.databasePoolTimeoutMs,
+        poolSize: config.databasePoolSize,
+      }),
+      retryAttempts: options.retryAttempts,
+      // The app's entities are those its modules register (TypeOrmModule.forFeature).
+      entities: [],
+      autoLoadEntities: true,
+    }),
+    dataSourceFactory: async (options) => {
+      // A migration may rightly run for minutes (an index on a large table): it gets a connection of its own,
+      // without the statement timeout meant for requests.
+      const { url } = options as PostgresConnectionOptions;
+      const migrator = await new DataSource(dataSourceOptions(url!)).initialize();
+      try {
+        await runMigrations(migrator);
+      } finally {
+        await migrator.destroy();
+      }
+      return new DataSource(options!).initialize();
+    },
+  });
 }

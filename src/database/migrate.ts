@@ -1,4 +1,5 @@
-import type { DataSource, Migration } from 'typeorm';
+import { Injectable } from '@nestjs/common';
+import { DataSource, type Migration } from 'typeorm';
 
 /** Any constant works; it only has to be the same in every instance of this service. */
 const MIGRATION_LOCK_ID = 725_191_001;
@@ -19,5 +20,26 @@ export async function runMigrations(dataSource: DataSource): Promise<Migration[]
     }
   } finally {
     await runner.release();
+  }
+}
+
+/** The migrations of the database the module opened: what the migration commands run, revert and show. */
+@Injectable()
+export class Migrations {
+  constructor(private readonly dataSource: DataSource) {}
+
+  /** Applies the pending migrations; the names of those applied, in order. */
+  async run(): Promise<string[]> {
+    return (await runMigrations(this.dataSource)).map((migration) => migration.name);
+  }
+
+  /** Undoes the last migration applied. */
+  revert(): Promise<void> {
+    return this.dataSource.undoLastMigration({ transaction: 'each' });
+  }
+
+  /** Whether any migration is pending. */
+  pending(): Promise<boolean> {
+    return this.dataSource.showMigrations();
   }
 }

@@ -5,13 +5,29 @@ import type { Request, Response } from 'express';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Public } from '../auth/public.decorator';
+import { dataEnvelope } from '../common/envelope';
 import { ResourceNotFoundException } from '../common/exceptions';
 import { sendQr } from '../qr/qr-code';
 import { QrQueryDto } from '../qr/qr-query.dto';
+import { Pages } from './pages';
 import { PIXELS_SCRIPT_PATH } from './pixel-markup';
-import { StatsPageService } from './stats-page.service';
+import { chosenRange, StatsPageService, statsPath, type StatsVisit } from './stats-page.service';
+import { wantsJson } from './visitor-error-pages';
 import { VisitorRateLimitGuard } from './visitor-rate-limit.guard';
-import { VisitsService } from './visits.service';
+import { views } from './views';
+import { VisitsService, type ResolvedLink } from './visits.service';
+
+/** What the stats page reads of a request. */
+function statsVisit(request: Request): StatsVisit {
+  return {
+    host: request.headers.host,
+    authorization: request.headers.authorization,
+    cookie: request.headers.cookie,
+    ip: request.ip,
+    secure: request.secure,
+    range: chosenRange(request.query.range),
+  };
+}
 
 const PIXELS_SCRIPT = readFileSync(join(__dirname, 'assets', 'pixels.js'), 'utf8');
 
@@ -28,6 +44,7 @@ export class RedirectController {
   constructor(
     private readonly visits: VisitsService,
     private readonly statsPages: StatsPageService,
+    private readonly pages: Pages,
   ) {}
 
   @Get(PIXELS_SCRIPT_PATH)
@@ -81,18 +98,53 @@ export class RedirectController {
     else await sendQr(response, shortUrl, query);
   }
 
+  /** A refusal (unknown link, private, password) reaches the error filter, which answers as the page or JSON. */
   @Get(':alias/stats')
-  stats(@Req() request: Request, @Res() response: Response, @Param('alias') alias: string): Promise<void> {
-    return this.statsPages.show(request, response, alias);
-  }
-
-  @Post(':alias/stats')
-  statsPassword(
+  async stats(
     @Req() request: Request,
     @Res() response: Response,
     @Param('alias') alias: string,
   ): Promise<void> {
-    return this.statsPages.submitPassword(request, response, alias);
+    const visit = statsVisit(request);
+    await this.sendStats(request, response, await this.statsPages.open(visit, alias), visit);
+  }
+
+  @Post(':alias/stats')
+  async statsPassword(
+    @Req() request: Request,
+    @Res() response: Response,
+    @Param('alias') alias: string,
+  ): Promise<void> {
+    const visit = statsVisit(request);
+    const password = (request.body as Record<string, unknown> | undefined)?.password;
+    const outcome = await this.statsPages.submitPassword(visit, alias, password);
+    if (wantsJson(request)) {
+      const found = outcome.unlocked ? outcome.found : await this.statsPages.open(visit, alias);
+      await this.sendStats(request, response, found, visit);
+      return;
+    }
+    if (outcome.unlocked) response.append('Set-Cookie', outcome.cookie);
+    // The page is then a plain GET: it can be reloaded and bookmarked while the cookie lasts.
+    response
+      .status(303)
+      .set({ Location: statsPath(alias, visit.range), 'Cache-Control': 'private, no-store' })
+      .end();
+  }
+
+  private async sendStats(
+    request: Request,
+    response: Response,
+    found: ResolvedLink,
+    visit: StatsVisit,
+  ): Promise<void> {
+    if (wantsJson(request)) {
+      const stats = await this.statsPages.publicStats(found, visit.range);
+      response.set('Cache-Control', 'private, no-store').status(200).json(dataEnvelope(stats));
+      return;
+    }
+    const page = await this.statsPages.dashboard(found, visit.range);
+    const t = this.pages.translator(request);
+    this.pages.send(response, 200, t, views.stats(t, page));
   }
 
   /** Any other address a browser may open: the visitor's 404 page, not the API's JSON. */

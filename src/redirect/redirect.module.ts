@@ -9,7 +9,9 @@ import { AttemptLimiter } from './attempt-limiter';
 import { LeanRedirect } from './lean-redirect';
 import { Pages } from './pages';
 import { RedirectController } from './redirect.controller';
+import { ErrorPages } from '../common/error-pages';
 import { StatsPageService } from './stats-page.service';
+import { VisitorErrorPages } from './visitor-error-pages';
 import { VisitorRateLimit, VisitorRateLimitGuard } from './visitor-rate-limit.guard';
 import { VisitsService } from './visits.service';
 
@@ -25,6 +27,9 @@ import { VisitsService } from './visits.service';
     VisitorRateLimitGuard,
     VisitorRateLimit,
     LeanRedirect,
+    // The pages the global error filter shows browsers for the visitor routes' refusals.
+    { provide: ErrorPages, useClass: VisitorErrorPages },
   ],
+  exports: [ErrorPages],
 })
 export class RedirectModule {}

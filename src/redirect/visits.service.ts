@@ -79,7 +79,10 @@ export class VisitsService {
   ) {}
 
   /** The domain of the request's host, and the link of the alias there, when there is one. */
-  async resolve(request: Request, alias: string): Promise<{ domain: Domain; found: ResolvedLink | null }> {
+  async resolve(
+    request: { headers: { host?: string } },
+    alias: string,
+  ): Promise<{ domain: Domain; found: ResolvedLink | null }> {
     const domain = await this.domains.forHost(request.headers.host);
     if (!ALIAS.test(alias)) return { domain, found: null };
     const found = await this.links.findByAlias(domain.id, alias);

@@ -1,0 +1,55 @@
+import {
+  Injectable,
+  Module,
+  type DynamicModule,
+  type INestApplicationContext,
+  type Type,
+} from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { AuthModule } from '../auth/auth.module';
+import { AppConfigModule } from '../config/config.module';
+import { DatabaseModule } from '../database/database.module';
+import { StderrLogger } from './output';
+
+/**
+ * What the account and key commands work with: accounts on the migrated database, the embedded one shared with a
+ * running server. An unreachable database fails the command at once instead of after TypeORM's retries (~25 s).
+ */
+@Module({
+  imports: [AppConfigModule, DatabaseModule.forRoot({ shareEmbedded: true, retryAttempts: 0 }), AuthModule],
+})
+export class AccountsWorkModule {}
+
+/** What the migration commands work with: the database as it is, migrated only when the command says so. */
+@Module({
+  imports: [
+    AppConfigModule,
+    DatabaseModule.forRoot({ shareEmbedded: true, retryAttempts: 0, migrateAtStart: false }),
+  ],
+})
+export class MigrationsWorkModule {}
+
+/**
+ * Opens the module a command works with, once its command line is read: a usage error, `--help` or an unknown
+ * command never reads the settings, connects or opens the embedded database. The module runs as an application
+ * context of its own, with its lifecycle: closed when the work is done, its database module destroys the data
+ * source, then closes the embedded database, as in the server.
+ */
+@Injectable()
+export class CommandContext {
+  async run<T>(
+    module: Type | DynamicModule,
+    work: (context: INestApplicationContext) => Promise<T>,
+  ): Promise<T> {
+    const context = await NestFactory.createApplicationContext(module, {
+      logger: new StderrLogger(),
+      // A failure to start reaches the command, which reports it and exits 1, instead of Nest's own exit.
+      abortOnError: false,
+    });
+    try {
+      return await work(context);
+    } finally {
+      await context.close();
+    }
+  }
+}

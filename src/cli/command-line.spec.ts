@@ -1,0 +1,111 @@
+import type { INestApplicationContext } from '@nestjs/common';
+import { CommandFactory } from 'nest-commander';
+import { CliModule } from '../cli.module';
+import { ConfigError } from '../config/app-config';
+import { EmbeddedDatabaseBusyError } from '../database/embedded-database';
+import { CommandLine, failureReport, usageMessage } from './command-line';
+import { CommandFailedError, formatResult, UsageError } from './output';
+
+/** An error as commander throws it under exitOverride. */
+function commanderError(code: string, message: string, exitCode = 1) {
+  return Object.assign(new Error(message), { code, exitCode });
+}
+
+describe('the CLI command line', () => {
+  describe('its usage, from the commands registered', () => {
+    let app: INestApplicationContext;
+
+    beforeAll(async () => {
+      // Reading the command line needs no settings and no database: the module starts as it is.
+      app = await CommandFactory.createWithoutRunning(CliModule, { logger: false });
+    });
+
+    afterAll(async () => {
+      await app?.close();
+    });
+
+    it('lists each command with its options, required ones bare, in the columns it has always had', () => {
+      expect(app.get(CommandLine).usage()).toBe(
+        [
+          'Usage: cli <command> [options]',
+          '',
+          '  account:create --name NAME [--email EMAIL]',
+          '                               create an account and its first API key',
+          '  account:update --account ID [--name NAME] [--email EMAIL]',
+          "                               change an account's name or email",
+          '  key:create --account ID      add an API key to an account',
+          '  key:revoke --key KEY         revoke an API key',
+          '  migration:run                apply pending migrations',
+          '  migration:revert             undo the last migration',
+          '  migration:show               list migrations and whether each is applied',
+          '',
+          'The last line on stdout is the result as one JSON object; messages go to stderr.',
+          "`cli <command> --help` describes a command's options.",
+        ].join('\n'),
+      );
+    });
+  });
+
+  describe('the messages of commander’s errors', () => {
+    it.each([
+      ['commander.help', '(outputHelp)', 'No command given'],
+      [
+        'commander.unknownCommand',
+        "error: unknown command 'account:destroy'",
+        'Unknown command: account:destroy',
+      ],
+      [
+        'commander.missingMandatoryOptionValue',
+        "error: required option '--name [NAME]' not specified",
+        'Missing --name',
+      ],
+      ['commander.unknownOption', "error: unknown option '--emial'", "Unknown option '--emial'"],
+    ])('%s', (code, message, expected) => {
+      expect(usageMessage(commanderError(code, message))).toBe(expected);
+    });
+  });
+
+  describe('what a failure reports, and its exit code', () => {
+    const usage = 'Usage: cli <command> [options]';
+
+    it('help asked for: nothing more, exit 0', () => {
+      expect(failureReport(commanderError('commander.helpDisplayed', '(outputHelp)', 0), usage)).toEqual({
+        stderr: '',
+        code: 0,
+      });
+    });
+
+    it('a command line that cannot be read: the message, then the usage, exit 64', () => {
+      expect(
+        failureReport(commanderError('commander.unknownOption', "error: unknown option '--x'"), usage),
+      ).toEqual({
+        stderr: `Unknown option '--x'\n\n${usage}\n`,
+        code: 64,
+      });
+      expect(failureReport(new UsageError('Missing --name'), usage)).toEqual({
+        stderr: `Missing --name\n\n${usage}\n`,
+        code: 64,
+      });
+    });
+
+    it.each([
+      new CommandFailedError('No account with id 7'),
+      new ConfigError('PORT', 'must be an integer from 0 to 65535'),
+      new EmbeddedDatabaseBusyError('The embedded database in /data is locked by process 12'),
+    ])('a failure the CLI explains (%p): its message alone, exit 1', (error) => {
+      expect(failureReport(error, usage)).toEqual({ stderr: `${error.message}\n`, code: 1 });
+    });
+
+    it('anything else: its stack, for whoever has to look into it, exit 1', () => {
+      const error = new Error('connect ECONNREFUSED 127.0.0.1:5432');
+      expect(failureReport(error, usage)).toEqual({ stderr: `${error.stack}\n`, code: 1 });
+    });
+  });
+
+  it('writes the result as the contract shows it, one JSON object on a line', () => {
+    expect(formatResult({ id: 1, name: 'Café "Zürich"', api_key: 'lsk_x' })).toBe(
+      '{"id": 1, "name": "Café \\"Zürich\\"", "api_key": "lsk_x"}\n',
+    );
+    expect(formatResult({ applied: ['A', 'B'] })).toBe('{"applied": ["A","B"]}\n');
+  });
+});

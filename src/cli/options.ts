@@ -1,0 +1,58 @@
+import { MAX_ID } from '../common/validation';
+import { UsageError } from './output';
+
+/**
+ * What an option of a command holds once parsed: its value, `true` when it came without one (`--name` last, or
+ * followed by another option), or undefined when it was not given.
+ */
+export type Given<T> = T | true | undefined;
+
+/** The value of an option given with a non-blank value; `Missing --name` otherwise. */
+export function text(flag: string, value: string): string {
+  if (value.trim() === '') throw new UsageError(`Missing ${flag}`);
+  return value;
+}
+
+/** An option the command cannot do without: given, and with a value. */
+export function required<T>(flag: string, value: Given<T>): T {
+  if (value === undefined || value === true) throw new UsageError(`Missing ${flag}`);
+  return value;
+}
+
+/** An option that may be absent; given, it must have a value. */
+export function optional<T>(flag: string, value: Given<T>): T | undefined {
+  if (value === true) throw new UsageError(`Missing ${flag}`);
+  return value;
+}
+
+/** An account's name: trimmed, at most 255 characters. */
+export function accountName(value: string): string {
+  const name = text('--name', value).trim();
+  if (name.length > 255) throw new UsageError('--name must be at most 255 characters');
+  return name;
+}
+
+/** An address of the form name@host.tld, at most 255 characters: what the account resource reports. */
+export function emailAddress(value: string): string {
+  const email = text('--email', value).trim();
+  if (email.length > 255 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) {
+    throw new UsageError('--email must be an email address of at most 255 characters');
+  }
+  return email;
+}
+
+/**
+ * An account id as written: the digits of a positive number. One beyond PostgreSQL's integers names no account
+ * (and would fail as a query): it is kept as written, for the message, and {@link accountIdOf} gives null for it.
+ */
+export function accountId(value: string): string {
+  const id = text('--account', value);
+  if (!/^[1-9]\d{0,9}$/.test(id)) throw new UsageError('--account must be an account id');
+  return id;
+}
+
+/** The number of an account id, or null for one no account can have. */
+export function accountIdOf(id: string): number | null {
+  const number = Number(id);
+  return number > MAX_ID ? null : number;
+}
