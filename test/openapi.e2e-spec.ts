@@ -1,12 +1,18 @@
 import { NestFactory } from '@nestjs/core';
 import type { OpenAPIObject } from '@nestjs/swagger';
 import { execFile } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import type { Response } from 'supertest';
+import ts from 'typescript';
 import { AppModule } from '../src/app.module';
 import { serialiseDocument } from '../src/write-openapi';
-import { DOCUMENT_FILE, generatedDocument } from './support/openapi-document';
+import { apiClient } from './support/api';
+import { createAccount, createTestApp, type TestApp } from './support/app';
+import { committedDocument, DOCUMENT_FILE, generatedDocument } from './support/openapi-document';
+import { checkAgainstDocument, ResponseValidator } from './support/openapi-responses';
 import { nestRoutes } from './support/routes';
 
 const run = promisify(execFile);
@@ -163,5 +169,133 @@ describe('The OpenAPI document', () => {
     }).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
     const problems = (JSON.parse(stdout) as { problems: { severity: string; ruleId: string }[] }).problems;
     expect(problems.filter((problem) => problem.severity === 'error')).toEqual([]);
+  });
+});
+
+describe('The response validator', () => {
+  const validator = () => new ResponseValidator(committedDocument());
+
+  it('refuses a status the operation does not declare', () => {
+    expect(validator().problem('GET', '/api/v1/spaces/1', 418, 'application/json', {})).toMatch(
+      /GET \/api\/v1\/spaces\/\{id\} answered 418/,
+    );
+  });
+
+  it('refuses a body that does not match, and a field the document does not know', () => {
+    const space = {
+      id: 1,
+      name: 'A',
+      color: 1,
+      links_count: 0,
+      created_at: '2026-11-21T10:05:00.000000Z',
+      updated_at: '2026-11-21T10:05:00.000000Z',
+    };
+    const ok = validator().problem('GET', '/api/v1/spaces/1', 200, 'application/json', {
+      data: space,
+      status: 200,
+    });
+    expect(ok).toBeNull();
+    for (const data of [
+      { ...space, color: 7 },
+      { ...space, secret: 'x' },
+      { ...space, id: '1' },
+    ]) {
+      expect(
+        validator().problem('GET', '/api/v1/spaces/1', 200, 'application/json', { data, status: 200 }),
+      ).toMatch(/does not match/);
+    }
+  });
+
+  it('fails the request it checks, through supertest, on an undeclared answer', () => {
+    const check = checkAgainstDocument('delete', '/api/v1/links/7');
+    const answer = (status: number, body: unknown) =>
+      ({ status, headers: { 'content-type': 'application/json; charset=utf-8' }, body }) as Pick<
+        Response,
+        'status' | 'headers' | 'body'
+      >;
+    expect(() => check(answer(200, { id: 7, object: 'link', deleted: true, status: 200 }))).not.toThrow();
+    expect(() => check(answer(200, { id: 7, object: 'space', deleted: true, status: 200 }))).toThrow(
+      /DELETE \/api\/v1\/links\/\{id\} answered 200 with a body that does not match/,
+    );
+    expect(() => check(answer(422, { message: {}, status: 422 }))).toThrow(/does not declare/);
+  });
+
+  it('takes a literal path before a template, and leaves what the document does not describe', () => {
+    expect(validator().operation('GET', '/api/v1/links/export?x=1')?.template).toBe('/api/v1/links/export');
+    expect(validator().operation('GET', '/api/v1/links/12')?.template).toBe('/api/v1/links/{id}');
+    expect(validator().problem('GET', '/some-alias', 302, 'text/html', '')).toBeNull();
+  });
+});
+
+describe('A client typed from the document', () => {
+  let t: TestApp;
+  const api = apiClient(() => t);
+  let directory: string;
+
+  beforeAll(async () => {
+    t = await createTestApp();
+    directory = mkdtempSync(join(tmpdir(), 'openapi-client-'));
+  });
+
+  afterAll(async () => {
+    rmSync(directory, { recursive: true, force: true });
+    await t?.close();
+  });
+
+  /** Type errors of `program` against the types openapi-typescript generates from the committed document. */
+  async function typeErrors(program: string): Promise<string[]> {
+    const types = join(directory, 'api.d.ts');
+    await run(bin('openapi-typescript'), [DOCUMENT_FILE, '--output', types], { cwd: ROOT, timeout: 60_000 });
+    const file = join(directory, `client-${Date.now()}.ts`);
+    writeFileSync(file, program);
+    const compiled = ts.createProgram([file], {
+      strict: true,
+      noEmit: true,
+      target: ts.ScriptTarget.ES2022,
+      module: ts.ModuleKind.CommonJS,
+      skipLibCheck: true,
+    });
+    return ts
+      .getPreEmitDiagnostics(compiled)
+      .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+  }
+
+  it('accepts the API’s real answers: a space, a link, a list and an error', async () => {
+    const account = await createAccount(t);
+    const space = await api.form(account, 'post', '/api/v1/spaces', { name: 'Typed', color: '3' });
+    const link = await api.form(
+      account,
+      'post',
+      '/api/v1/links',
+      `url=https://example.com/&space_id=${space.body.data.id}&targets_type=countries&targets[0][key]=US&targets[0][value]=https://us.example/`,
+    );
+    expect(link.status).toBe(201);
+    const list = await api.call(account, 'get', '/api/v1/links');
+    const missing = await api.call(account, 'get', '/api/v1/links/2147483647');
+    const json = (value: unknown) => JSON.stringify(value, null, 2);
+    const program = `import type { paths } from './api';
+type Body<P extends keyof paths, M extends keyof paths[P], S extends number> = paths[P][M] extends {
+  responses: { [K in S]: { content: { 'application/json': infer T } } };
+}
+  ? T
+  : never;
+
+export const space: Body<'/api/v1/spaces', 'post', 201> = ${json(space.body)};
+export const link: Body<'/api/v1/links', 'post', 201> = ${json(link.body)};
+export const list: Body<'/api/v1/links', 'get', 200> = ${json(list.body)};
+export const missing: Body<'/api/v1/links/{id}', 'get', 404> = ${json(missing.body)};
+export const alias: string = link.data.alias;
+export const country: string | undefined = link.data.targets?.[0].key;
+`;
+    expect(await typeErrors(program)).toEqual([]);
+  });
+
+  it('refuses what the API does not answer', async () => {
+    const errors = await typeErrors(`import type { components } from './api';
+export const space: components['schemas']['SpaceResponse'] = {
+  id: '1', name: 'A', color: 9, links_count: 0, created_at: '', updated_at: '', extra: true,
+};
+`);
+    expect(errors.length).toBeGreaterThan(0);
   });
 });
