@@ -8,6 +8,7 @@ import { promisify } from 'node:util';
 import type { Response } from 'supertest';
 import ts from 'typescript';
 import { AppModule } from '../src/app.module';
+import { openApiDocument } from '../src/openapi-document';
 import { serialiseDocument } from '../src/write-openapi';
 import { apiClient } from './support/api';
 import { createAccount, createTestApp, type TestApp } from './support/app';
@@ -259,6 +260,17 @@ describe('A client typed from the document', () => {
       .getPreEmitDiagnostics(compiled)
       .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
   }
+
+  it('is the document the service serves at /docs-json, whose server is APP_URL', async () => {
+    const served = await t.http().get('/docs-json');
+    expect(served.status).toBe(200);
+    expect(served.body).toEqual(committedDocument());
+    const app = await NestFactory.create(AppModule, { preview: true, logger: false, abortOnError: false });
+    expect(openApiDocument(app, 'https://sho.rt.example').servers).toEqual([
+      { url: 'https://sho.rt.example' },
+    ]);
+    await app.close();
+  });
 
   it('accepts the API’s real answers: a space, a link, a list and an error', async () => {
     const account = await createAccount(t);
