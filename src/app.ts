@@ -8,12 +8,13 @@ import { dirname } from 'node:path';
 import { AppModule } from './app.module';
 import { AppLogger, requestIdMiddleware } from './common/logger';
 import { APP_LOG } from './common/logging.module';
+import { requestPath } from './common/pagination';
 import { warnOfUntrustedProxy } from './common/proxy-warning';
 import { serverConfig, type ServerConfig } from './config/app-config';
 import { MetricsService } from './metrics/metrics.service';
 import { DOCS_ASSETS_PATH, DocsUi } from './docs/docs-ui';
 import { LeanRedirect } from './redirect/lean-redirect';
-import { openApiDocument } from './openapi-document';
+import { openApiDocument, servedTo } from './openapi-document';
 
 /**
  * Everything about the HTTP application that is not a provider: shared by main.ts and the e2e tests, so that a
@@ -38,7 +39,13 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
 
   const document = openApiDocument(app, config.appUrl);
   // The documents from Nest's module; the UI from the service itself (see DocsUi).
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', ui: false });
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'docs-json',
+    ui: false,
+    // Swagger types the request as anything; Express gives its own.
+    patchDocumentOnRequest: (request, _response, served) =>
+      servedTo(served, new URL(requestPath(request as Request)).origin),
+  });
   const docs = new DocsUi(`${config.appName} API`, dirname(require.resolve('swagger-ui-dist/package.json')));
   const http = app.getHttpAdapter().getInstance() as Pick<Express, 'get'>;
   http.get('/docs', (request: Request, response: Response) => docs.sendPage(request, response));

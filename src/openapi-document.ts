@@ -45,6 +45,20 @@ function tidySchemas(node: unknown, schemas: Record<string, Node>): void {
   }
 }
 
+/**
+ * The document as served to a request from `origin`: when that is not APP_URL (a port of its own, an internal
+ * address), the origin comes first, so that "Try it out" in the UI reaches the server the page came from rather
+ * than another origin, which the browser would refuse.
+ */
+export function servedTo(document: OpenAPIObject, origin: string): OpenAPIObject {
+  const servers = document.servers ?? [];
+  if (servers.some((server) => server.url === origin)) return document;
+  return {
+    ...document,
+    servers: [{ url: origin, description: 'The server this document was read from' }, ...servers],
+  };
+}
+
 function sortedByKey<T>(record: Record<string, T>): Record<string, T> {
   return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }

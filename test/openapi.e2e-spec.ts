@@ -262,9 +262,18 @@ describe('A client typed from the document', () => {
   }
 
   it('is the document the service serves at /docs-json, whose server is APP_URL', async () => {
-    const served = await t.http().get('/docs-json');
+    const served = await t.http().get('/docs-json').set('Host', 'localhost:3000');
     expect(served.status).toBe(200);
     expect(served.body).toEqual(committedDocument());
+    // Read from another origin, that origin first, so that the UI's "Try it out" stays on the same origin.
+    const elsewhere = await t.http().get('/docs-json').set('Host', 'sho.rt.example:8080');
+    expect(elsewhere.body).toEqual({
+      ...committedDocument(),
+      servers: [
+        { url: 'http://sho.rt.example:8080', description: 'The server this document was read from' },
+        { url: 'http://localhost:3000' },
+      ],
+    });
     const app = await NestFactory.create(AppModule, { preview: true, logger: false, abortOnError: false });
     expect(openApiDocument(app, 'https://sho.rt.example').servers).toEqual([
       { url: 'https://sho.rt.example' },
