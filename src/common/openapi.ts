@@ -95,6 +95,10 @@ export const RATE_LIMIT_HEADERS: Record<string, HeaderObject> = {
     description: 'Requests left in the current minute.',
     schema: { type: 'integer' },
   },
+  'X-RateLimit-Reset': {
+    description: 'Seconds until the current minute ends.',
+    schema: { type: 'integer' },
+  },
   'Retry-After': {
     description: 'Seconds to wait before the next request.',
     schema: { type: 'integer' },
@@ -106,7 +110,7 @@ function headerRefs(...names: string[]): Record<string, ReferenceObject> {
 }
 
 /** Every API response carries the limit and what is left of it. */
-const LIMIT_HEADERS = headerRefs('X-RateLimit-Limit', 'X-RateLimit-Remaining');
+const LIMIT_HEADERS = headerRefs('X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset');
 
 /** An error body: its message (the one message, or an example of one), and the status repeated. */
 function errorBody(name: string, status: number, message: string | { example: string }): Type {
