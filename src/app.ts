@@ -1,18 +1,20 @@
 import { type INestApplication } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { SwaggerModule } from '@nestjs/swagger';
 import type { Express, NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import { dirname } from 'node:path';
 import { AppModule } from './app.module';
 import { AppLogger, requestIdMiddleware } from './common/logger';
 import { APP_LOG } from './common/logging.module';
+import { requestPath } from './common/pagination';
 import { warnOfUntrustedProxy } from './common/proxy-warning';
 import { serverConfig, type ServerConfig } from './config/app-config';
 import { MetricsService } from './metrics/metrics.service';
 import { DOCS_ASSETS_PATH, DocsUi } from './docs/docs-ui';
 import { LeanRedirect } from './redirect/lean-redirect';
+import { openApiDocument, servedTo } from './openapi-document';
 
 /**
  * Everything about the HTTP application that is not a provider: shared by main.ts and the e2e tests, so that a
@@ -35,17 +37,15 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
     .get(LeanRedirect)
     .install(app.getHttpServer(), express.get('trust proxy fn') as (address: string, hop: number) => boolean);
 
-  const document = SwaggerModule.createDocument(
-    app,
-    new DocumentBuilder()
-      .setTitle('Link shortener API')
-      .setDescription('Spaces and short links, wire-compatible with the phpShort v1 API.')
-      .setVersion('1')
-      .addBearerAuth()
-      .build(),
-  );
+  const document = openApiDocument(app, config.appUrl);
   // The documents from Nest's module; the UI from the service itself (see DocsUi).
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', ui: false });
+  SwaggerModule.setup('docs', app, document, {
+    jsonDocumentUrl: 'docs-json',
+    ui: false,
+    // Swagger types the request as anything; Express gives its own.
+    patchDocumentOnRequest: (request, _response, served) =>
+      servedTo(served, new URL(requestPath(request as Request)).origin),
+  });
   const docs = new DocsUi(`${config.appName} API`, dirname(require.resolve('swagger-ui-dist/package.json')));
   const http = app.getHttpAdapter().getInstance() as Pick<Express, 'get'>;
   http.get('/docs', (request: Request, response: Response) => docs.sendPage(request, response));

@@ -1,18 +1,20 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { Account } from '../auth/account.entity';
 import { CurrentAccount } from '../auth/current-account.decorator';
 import { dataEnvelope } from '../common/envelope';
+import { ApiDataResponse, ApiEndpoint } from '../common/openapi';
 import { DomainsService } from '../domains/domains.service';
-import { toAccountResponse } from './account.mapper';
+import { AccountResponse, toAccountResponse } from './account.mapper';
 
 @ApiTags('account')
-@ApiBearerAuth()
 @Controller('api/v1/account')
 export class AccountController {
   constructor(private readonly domains: DomainsService) {}
 
   /** phpShort's account fields, each a real value or null where this service has no such thing. */
+  @ApiEndpoint({ operationId: 'showAccount', summary: 'The account of the API key' })
+  @ApiDataResponse(AccountResponse)
   @Get()
   async show(@CurrentAccount() account: Account) {
     const defaultDomain = await this.domains.defaultDomain();

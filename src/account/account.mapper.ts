@@ -1,20 +1,45 @@
+import { ApiProperty } from '@nestjs/swagger';
 import type { Account } from '../auth/account.entity';
 import { isoDate } from '../common/dates';
+import { ApiDateTime, ApiInteger } from '../common/openapi';
+import { LINK_PRIVACY_SCHEMA } from '../links/link.mapper';
 import { LinkPrivacy } from '../links/link.entity';
 
 /** phpShort's account resource, field for field. */
-export interface AccountResponse {
-  id: number;
-  name: string;
-  email: string | null;
-  avatar_url: null;
-  locale: string;
-  timezone: string;
-  plan: null;
-  default_domain: number;
-  default_space: null;
-  default_stats: LinkPrivacy;
-  created_at: string;
+export class AccountResponse {
+  @ApiInteger({ example: 1 })
+  id!: number;
+
+  @ApiProperty({ type: 'string', example: 'Acme' })
+  name!: string;
+
+  @ApiProperty({ type: 'string', format: 'email', nullable: true })
+  email!: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'Always null: this service has no avatars.' })
+  avatar_url!: null;
+
+  @ApiProperty({ type: 'string', example: 'en' })
+  locale!: string;
+
+  @ApiProperty({ type: 'string', example: 'UTC' })
+  timezone!: string;
+
+  @ApiProperty({ type: 'string', nullable: true, description: 'Always null: this service has no plans.' })
+  plan!: null;
+
+  @ApiInteger({ description: 'The id of the domain new links get.' })
+  default_domain!: number;
+
+  @ApiInteger({ nullable: true, description: 'Always null: a link without `space_id` has no space.' })
+  default_space!: null;
+
+  /** The privacy new links get. */
+  @ApiProperty(LINK_PRIVACY_SCHEMA)
+  default_stats!: LinkPrivacy;
+
+  @ApiDateTime()
+  created_at!: string;
 }
 
 /**

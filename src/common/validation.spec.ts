@@ -23,11 +23,11 @@ class ExampleDto {
   per_page?: number | null;
 
   @Nullable()
-  @FormIntIn([1, 2, 3])
+  @FormIntIn([1, 2, 3], 'Example')
   color?: number | null;
 
   @Nullable()
-  @FormEnum(['asc', 'desc'])
+  @FormEnum(['asc', 'desc'], 'ExampleSort')
   sort?: string | null;
 
   @Optional()

@@ -1,3 +1,5 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import {
   IsArray,
@@ -14,12 +16,35 @@ import {
   type ValidationError,
 } from 'class-validator';
 import type { FieldErrors } from './exceptions';
+import { integerEnum } from './openapi';
 import { canonicalUrl, MAX_URL_LENGTH, urlProblem } from './url-rules';
 
 /*
  * Form input arrives as strings: these decorators turn it into typed values explicitly (no implicit conversion,
  * which would make "false" true) and give Laravel's messages, so that phpShort clients read familiar errors.
+ * Each also declares its OpenAPI schema (type, enum, bounds, format) from the same constants as its rule, so the
+ * document cannot say one thing while the validation does another.
  */
+
+/** What a field's documentation adds to its rule: a description, an example. */
+export interface FieldDocs {
+  description?: string;
+  example?: unknown;
+}
+
+/** The documentation options of a field, a default description under the caller's. */
+function docs(options: FieldDocs, defaultDescription?: string): FieldDocs {
+  const description = options.description ?? defaultDescription;
+  return {
+    ...(description === undefined ? {} : { description }),
+    ...(options.example === undefined ? {} : { example: options.example }),
+  };
+}
+
+/** The OpenAPI half of a field decorator; absent fields stay optional until `Required()` says otherwise. */
+function documented(schema: Record<string, unknown>, rule: PropertyDecorator): PropertyDecorator {
+  return applyDecorators(rule, ApiProperty({ required: false, ...schema }));
+}
 
 /** "per_page" reads as "per page" in a message, as Laravel writes it. */
 function label(args: ValidationArguments): string {
@@ -86,21 +111,28 @@ export function toBoolean(value: unknown): unknown {
 
 /** Skips validation when the field is absent; null (an empty string) is still validated. */
 export function Optional(): PropertyDecorator {
-  return ValidateIf((_object, value) => value !== undefined);
+  return applyDecorators(
+    ValidateIf((_object, value) => value !== undefined),
+    ApiProperty({ required: false }),
+  );
 }
 
 /** Skips validation when the field is absent or empty: for nullable fields and optional query parameters. */
 export function Nullable(): PropertyDecorator {
-  return ValidateIf((_object, value) => value !== undefined && value !== null);
+  return applyDecorators(
+    ValidateIf((_object, value) => value !== undefined && value !== null),
+    ApiProperty({ required: false, nullable: true }),
+  );
 }
 
 export function Required(): PropertyDecorator {
-  return IsDefined({ message: messages.required });
+  return applyDecorators(IsDefined({ message: messages.required }), ApiProperty({ required: true }));
 }
 
 /** A trimmed string of `min`..`max` characters; empty means null. */
-export function FormString(options: { min?: number; max: number }): PropertyDecorator {
-  return (target, key) => {
+export function FormString(options: { min?: number; max: number } & FieldDocs): PropertyDecorator {
+  const schema = { type: 'string', minLength: options.min ?? 1, maxLength: options.max };
+  return documented({ ...schema, ...docs(options) }, (target, key) => {
     Transform(({ value }) => {
       const nulled = emptyToNull(value);
       return typeof nulled === 'string' ? nulled.trim() : nulled;
@@ -132,49 +164,74 @@ export function FormString(options: { min?: number; max: number }): PropertyDeco
       },
       { message: messages.maxLength },
     )(target, key);
-  };
+  });
 }
 
 /** An integer sent as digits, with optional bounds. */
-export function FormInt(options: { min?: number; max?: number } = {}): PropertyDecorator {
-  return (target, key) => {
+export function FormInt(options: { min?: number; max?: number } & FieldDocs = {}): PropertyDecorator {
+  const schema = { type: 'integer', minimum: options.min, maximum: options.max };
+  return documented({ ...schema, ...docs(options) }, (target, key) => {
     Transform(({ value }) => toInteger(value))(target, key);
     IsInt({ message: messages.integer })(target, key);
     if (options.min !== undefined) Min(options.min, { message: messages.min })(target, key);
     if (options.max !== undefined) Max(options.max, { message: messages.max })(target, key);
-  };
+  });
 }
 
-/** One of a fixed set of integers, sent as digits. */
-export function FormIntIn(values: readonly number[]): PropertyDecorator {
-  return (target, key) => {
+/**
+ * One of a fixed set of integers, sent as digits; documented as the enum `enumName`, each value named by
+ * `valueNames` where the numbers mean something (`x-enumNames`, which client generators turn into constants).
+ */
+export function FormIntIn(
+  values: readonly number[],
+  enumName: string,
+  options: { valueNames?: readonly string[]; enumDescription?: string } & FieldDocs = {},
+): PropertyDecorator {
+  const schema = integerEnum(values, enumName, options.valueNames, options.enumDescription);
+  return documented({ ...schema, ...docs(options) }, (target, key) => {
     Transform(({ value }) => toInteger(value))(target, key);
     IsIn(values as number[], { message: messages.invalid })(target, key);
-  };
+  });
 }
 
-/** One of a fixed set of strings (`asc`, `desc`, ...). */
-export function FormEnum(values: readonly string[]): PropertyDecorator {
-  return (target, key) => {
+/** One of a fixed set of strings (`asc`, `desc`, ...), documented as the enum `enumName`. */
+export function FormEnum(
+  values: readonly string[],
+  enumName: string,
+  options: FieldDocs = {},
+): PropertyDecorator {
+  const schema = { type: 'string', enum: [...values], enumName };
+  return documented({ ...schema, ...docs(options) }, (target, key) => {
     Transform(({ value }) => emptyToNull(value))(target, key);
     IsIn(values as string[], { message: messages.invalid })(target, key);
-  };
+  });
 }
 
-/** `0 1 true false` as a boolean. */
-export function FormBool(): PropertyDecorator {
-  return (target, key) => {
-    Transform(({ value }) => toBoolean(value))(target, key);
-    IsBoolean({ message: (args) => `The ${label(args)} field must be true or false.` })(target, key);
-  };
+/** `0 1 true false` as a boolean; documented as phpShort's 0 and 1, which it also answers. */
+export function FormBool(options: FieldDocs = {}): PropertyDecorator {
+  const read = '0 or 1 (`true` and `false` are read too).';
+  const description = options.description === undefined ? read : `${options.description} ${read}`;
+  return documented(
+    { type: 'integer', enum: [0, 1], ...docs({ ...options, description }) },
+    (target, key) => {
+      Transform(({ value }) => toBoolean(value))(target, key);
+      IsBoolean({ message: (args) => `The ${label(args)} field must be true or false.` })(target, key);
+    },
+  );
 }
 
 /**
  * An absolute http or https URL of at most 2048 characters in its WHATWG form, which is what is kept;
  * `javascript:`, `data:` and the like never.
  */
-export function FormUrl(): PropertyDecorator {
-  return (target, key) => {
+export function FormUrl(options: FieldDocs = {}): PropertyDecorator {
+  const schema = {
+    type: 'string',
+    format: 'uri',
+    maxLength: MAX_URL_LENGTH,
+    example: 'https://example.com/page',
+  };
+  return documented({ ...schema, ...docs(options) }, (target, key) => {
     Transform(({ value }) => {
       const nulled = emptyToNull(value);
       return typeof nulled === 'string' ? canonicalUrl(nulled.trim()) : nulled;
@@ -197,24 +254,31 @@ export function FormUrl(): PropertyDecorator {
       },
       {},
     )(target, key);
-  };
+  });
 }
 
+const MAX_SECRET_LENGTH = 128;
+
 /** A secret (password): 1..128 characters, taken as sent, never trimmed. */
-export function FormSecret(): PropertyDecorator {
-  return (target, key) => {
+export function FormSecret(options: FieldDocs = {}): PropertyDecorator {
+  const schema = { type: 'string', format: 'password', minLength: 1, maxLength: MAX_SECRET_LENGTH };
+  return documented({ ...schema, ...docs(options) }, (target, key) => {
     Transform(({ value }: { value: unknown }) => (value === '' ? null : value))(target, key);
     IsString({ message: (args) => `The ${label(args)} field must be a string.` })(target, key);
     ValidateBy(
       {
         name: 'secretLength',
         validator: {
-          validate: (value) => typeof value === 'string' && value.length >= 1 && characterCount(value) <= 128,
+          validate: (value) =>
+            typeof value === 'string' && value.length >= 1 && characterCount(value) <= MAX_SECRET_LENGTH,
         },
       },
-      { message: (args) => `The ${label(args)} field must not be greater than 128 characters.` },
+      {
+        message: (args) =>
+          `The ${label(args)} field must not be greater than ${MAX_SECRET_LENGTH} characters.`,
+      },
     )(target, key);
-  };
+  });
 }
 
 const PLAIN_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2})$/;
@@ -248,8 +312,15 @@ export function parseDateTime(value: string): Date | null {
 }
 
 /** A date-time as `parseDateTime` reads it, turned into a Date. */
-export function FormDateTime(): PropertyDecorator {
-  return (target, key) => {
+export function FormDateTime(options: FieldDocs = {}): PropertyDecorator {
+  const schema = {
+    type: 'string',
+    // Either form, as one pattern: `Y-m-d H:i`, or the ISO form with its zone.
+    pattern: `^(?:${PLAIN_DATE_TIME.source.slice(1, -1)}|${ISO_DATE_TIME.source.slice(1, -1)})$`,
+    example: '2026-11-21 10:05',
+    description: '`Y-m-d H:i` in UTC, or an ISO 8601 date-time with a zone.',
+  };
+  return documented({ ...schema, ...docs(options, schema.description) }, (target, key) => {
     Transform(({ value }) => {
       const nulled = emptyToNull(value);
       if (typeof nulled !== 'string') return nulled;
@@ -259,15 +330,20 @@ export function FormDateTime(): PropertyDecorator {
       { name: 'formDateTime', validator: { validate: (value) => value instanceof Date } },
       { message: (args) => `The ${label(args)} field must be a valid date in the format Y-m-d H:i.` },
     )(target, key);
-  };
+  });
 }
 
 /**
  * A list of ids (`pixel_ids[]=3&pixel_ids[]=4`, a JSON array, or one value). Empty entries are dropped, so
  * `pixel_ids[]=` or `pixel_ids=` sends an empty list.
  */
-export function FormIdList(options: { max: number }): PropertyDecorator {
-  return (target, key) => {
+export function FormIdList(options: { max: number } & FieldDocs): PropertyDecorator {
+  const schema = {
+    type: 'array',
+    items: { type: 'integer', minimum: 1, maximum: MAX_ID },
+    maxItems: options.max,
+  };
+  return documented({ ...schema, ...docs(options) }, (target, key) => {
     Transform(({ value }: { value: unknown }) => {
       if (value === undefined) return undefined;
       const list: unknown[] = Array.isArray(value) ? (value as unknown[]) : [value];
@@ -286,7 +362,7 @@ export function FormIdList(options: { max: number }): PropertyDecorator {
     IsInt({ each: true, message: () => 'The selected id is invalid.' })(target, key);
     Min(1, { each: true, message: () => 'The selected id is invalid.' })(target, key);
     Max(MAX_ID, { each: true, message: () => 'The selected id is invalid.' })(target, key);
-  };
+  });
 }
 
 /** Flattens class-validator's tree into the contract's field map, nested names joined by dots. */

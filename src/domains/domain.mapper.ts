@@ -1,21 +1,52 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { isoDate } from '../common/dates';
+import { ApiDateTime, ApiInteger } from '../common/openapi';
 import type { Domain } from './domain.entity';
 
-export interface DomainResponse {
-  id: number;
-  name: string;
-  url: string;
-  index_page: string | null;
-  not_found_page: string | null;
-  created_at: string;
-  updated_at: string;
+/** The short form a link shows of its domain. */
+export class DomainSummary {
+  @ApiInteger({ example: 1 })
+  id!: number;
+
+  @ApiProperty({
+    type: 'string',
+    example: 'sho.rt',
+    description: 'The hostname, with a port where it has one.',
+  })
+  name!: string;
+
+  @ApiProperty({
+    type: 'string',
+    format: 'uri',
+    example: 'https://sho.rt',
+    description: 'The base of short URLs.',
+  })
+  url!: string;
 }
 
-/** The short form a link shows of its domain. */
-export interface DomainSummary {
-  id: number;
-  name: string;
-  url: string;
+/** A domain, as the API answers it. */
+export class DomainResponse extends DomainSummary {
+  @ApiProperty({
+    type: 'string',
+    format: 'uri',
+    nullable: true,
+    description: 'Where a visit to the domain’s root goes.',
+  })
+  index_page!: string | null;
+
+  @ApiProperty({
+    type: 'string',
+    format: 'uri',
+    nullable: true,
+    description: 'Where a visit to an unknown alias goes.',
+  })
+  not_found_page!: string | null;
+
+  @ApiDateTime()
+  created_at!: string;
+
+  @ApiDateTime()
+  updated_at!: string;
 }
 
 /** A domain's base URL: the scheme of APP_URL (https in production), then the host. */

@@ -1,5 +1,5 @@
 import { Controller, Get } from '@nestjs/common';
-import { ApiTags } from '@nestjs/swagger';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
 import { HealthCheck, HealthCheckService, TypeOrmHealthIndicator } from '@nestjs/terminus';
 import { Public } from '../auth/public.decorator';
@@ -15,6 +15,7 @@ export class HealthController {
   ) {}
 
   /** Liveness: the process answers. */
+  @ApiOperation({ operationId: 'checkLiveness', summary: 'Liveness: the process answers' })
   @Get()
   @HealthCheck()
   live() {
@@ -22,6 +23,7 @@ export class HealthController {
   }
 
   /** Readiness: the database answers within a second and a half. */
+  @ApiOperation({ operationId: 'checkReadiness', summary: 'Readiness: the database answers' })
   @Get('ready')
   @HealthCheck()
   ready() {

@@ -1,37 +1,110 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { isoDate } from '../common/dates';
-import type { DomainSummary } from '../domains/domain.mapper';
-import type { PixelResponse } from '../pixels/pixel.mapper';
-import type { SpaceResponse } from '../spaces/space.mapper';
-import { TargetsType } from '../targeting/allowed-values';
+import { ApiDateTime, ApiFlag, ApiInteger, integerEnum } from '../common/openapi';
+import { DomainSummary } from '../domains/domain.mapper';
+import { PixelResponse } from '../pixels/pixel.mapper';
+import { SpaceResponse } from '../spaces/space.mapper';
+import { TARGETS_TYPES, TargetsType } from '../targeting/allowed-values';
 import type { LinkCounter } from './link-counter.entity';
-import type { Link } from './link.entity';
+import { LinkPrivacy, type Link } from './link.entity';
 
-export interface LinkResponse {
-  id: number;
-  alias: string;
-  url: string;
-  short_url: string;
-  title: string | null;
-  targets_type: string | null;
-  /** `[{"key", "value"}]`; rotations have no key: `[{"value"}]`, as phpShort sends them. */
-  targets: ({ key: string; value: string } | { value: string })[] | null;
-  last_rotation: number | null;
-  sensitive_content: 0 | 1;
-  privacy: number;
-  password: boolean;
-  redirect_password: boolean;
-  active_period_start_at: string | null;
-  active_period_end_at: string | null;
-  clicks_limit: number | null;
-  expiration_url: string | null;
-  clicks: number;
-  disabled: 0 | 1;
-  space: SpaceResponse | null;
-  domain: DomainSummary;
-  pixels: PixelResponse[];
-  expires_at: string | null;
-  created_at: string;
-  updated_at: string;
+/** `privacy` as the document names it, the same in requests and responses. */
+export const LINK_PRIVACY = {
+  values: [LinkPrivacy.Public, LinkPrivacy.Private, LinkPrivacy.Password],
+  name: 'LinkPrivacy',
+  valueNames: ['Public', 'Private', 'Password'],
+  enumDescription: 'Who sees the stats page: 0 public, 1 private, 2 with the password.',
+};
+
+export const LINK_PRIVACY_SCHEMA = integerEnum(
+  LINK_PRIVACY.values,
+  LINK_PRIVACY.name,
+  LINK_PRIVACY.valueNames,
+  LINK_PRIVACY.enumDescription,
+);
+
+/** One target of a link; rotations have no key, as phpShort sends them. */
+export class LinkTargetResponse {
+  @ApiProperty({ type: 'string', required: false, description: 'Absent for rotations.' })
+  key?: string;
+
+  @ApiProperty({ type: 'string', format: 'uri' })
+  value!: string;
+}
+
+/** A link, as the API answers it, in the contract's field order. */
+export class LinkResponse {
+  @ApiInteger({ example: 1 })
+  id!: number;
+
+  @ApiProperty({ type: 'string', example: 'spring-sale' })
+  alias!: string;
+
+  @ApiProperty({ type: 'string', format: 'uri' })
+  url!: string;
+
+  @ApiProperty({ type: 'string', format: 'uri', example: 'https://sho.rt/spring-sale' })
+  short_url!: string;
+
+  @ApiProperty({ type: 'string', nullable: true })
+  title!: string | null;
+
+  @ApiProperty({ type: 'string', enum: [...TARGETS_TYPES], enumName: 'TargetsType', nullable: true })
+  targets_type!: TargetsType | null;
+
+  @ApiProperty({ type: [LinkTargetResponse], nullable: true })
+  targets!: LinkTargetResponse[] | null;
+
+  @ApiInteger({ nullable: true, description: 'The index of the rotation’s last destination.' })
+  last_rotation!: number | null;
+
+  @ApiFlag('1: visitors confirm a sensitive-content warning first.')
+  sensitive_content!: 0 | 1;
+
+  @ApiProperty(LINK_PRIVACY_SCHEMA)
+  privacy!: LinkPrivacy;
+
+  @ApiProperty({ type: 'boolean', description: 'Whether the stats page has a password.' })
+  password!: boolean;
+
+  @ApiProperty({ type: 'boolean', description: 'Whether visitors must enter a password.' })
+  redirect_password!: boolean;
+
+  @ApiDateTime({ nullable: true })
+  active_period_start_at!: string | null;
+
+  @ApiDateTime({ nullable: true })
+  active_period_end_at!: string | null;
+
+  @ApiInteger({ nullable: true, minimum: 0, description: '0 or null: no limit.' })
+  clicks_limit!: number | null;
+
+  @ApiProperty({ type: 'string', format: 'uri', nullable: true })
+  expiration_url!: string | null;
+
+  @ApiInteger({ minimum: 0 })
+  clicks!: number;
+
+  @ApiFlag('1: the link redirects nobody.')
+  disabled!: 0 | 1;
+
+  @ApiProperty({ type: SpaceResponse, nullable: true })
+  space!: SpaceResponse | null;
+
+  @ApiProperty({ type: DomainSummary })
+  domain!: DomainSummary;
+
+  @ApiProperty({ type: [PixelResponse] })
+  pixels!: PixelResponse[];
+
+  @ApiDateTime({ nullable: true, description: 'The same as `active_period_end_at`.' })
+  expires_at!: string | null;
+
+  @ApiDateTime()
+  created_at!: string;
+
+  @ApiDateTime()
+  updated_at!: string;
 }
 
 export interface LinkRelations {

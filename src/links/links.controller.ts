@@ -12,13 +12,21 @@ import {
   Req,
   Res,
 } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { Account } from '../auth/account.entity';
 import { CurrentAccount } from '../auth/current-account.decorator';
 import { dataEnvelope, deletedEnvelope } from '../common/envelope';
 import { IdPipe } from '../common/id.pipe';
+import {
+  ApiDataResponse,
+  ApiDeletedResponse,
+  ApiEndpoint,
+  ApiFileResponse,
+  ApiListResponse,
+} from '../common/openapi';
 import { paginatedEnvelope } from '../common/pagination';
+import { LinkResponse } from './link.mapper';
 import { LinkListQueryDto } from './dto/link-list-query.dto';
 import { BulkCreateLinksDto, CreateLinkDto, UpdateLinkDto } from './dto/link.dto';
 import { LINK_CSV_HEADER, linkCsvLines, linksFromCsv } from './link-csv';
@@ -31,7 +39,6 @@ import { QrQueryDto } from '../qr/qr-query.dto';
 import { sendQr } from '../qr/qr-code';
 
 @ApiTags('links')
-@ApiBearerAuth()
 @Controller('api/v1/links')
 export class LinksController {
   constructor(
@@ -39,12 +46,21 @@ export class LinksController {
     private readonly lists: LinkListService,
   ) {}
 
+  @ApiEndpoint({ operationId: 'listLinks', summary: 'List links', errors: [422] })
+  @ApiListResponse(LinkResponse)
   @Get()
   async list(@CurrentAccount() account: Account, @Query() query: LinkListQueryDto, @Req() request: Request) {
     return paginatedEnvelope(request, query.pageRequest(), await this.lists.list(account.id, query));
   }
 
   /** Every link the list's filters find, in its order, as CSV: streamed, whatever the number of links. */
+  @ApiEndpoint({
+    operationId: 'exportLinks',
+    summary: 'Export links as CSV',
+    description: 'Takes the list’s parameters; `page` and `per_page` are not read.',
+    errors: [422],
+  })
+  @ApiFileResponse('The links, one per line after a header.', { 'text/csv': { type: 'string' } })
   @Get('export')
   async export(
     @CurrentAccount() account: Account,
@@ -61,6 +77,15 @@ export class LinksController {
   }
 
   /** The CSV of an export (or one like it) back: up to 1,000 links, created as a bulk create creates them. */
+  @ApiEndpoint({
+    operationId: 'importLinks',
+    summary: 'Import links from CSV',
+    description: 'A CSV body (`text/csv`) with the export’s columns; up to 1,000 links, all created or none.',
+    errors: [400, 413, 415, 422],
+  })
+  @ApiConsumes('text/csv')
+  @ApiBody({ schema: { type: 'string', example: 'url,alias\nhttps://example.com/,spring-sale\n' } })
+  @ApiDataResponse(LinkResponse, { status: 201, isArray: true })
   @Post('import')
   async import(@CurrentAccount() account: Account, @Req() request: Request) {
     if (typeof request.body !== 'string') {
@@ -74,6 +99,11 @@ export class LinksController {
   }
 
   /** The QR code of the link's short URL: SVG, or PNG with `format=png`. */
+  @ApiEndpoint({ operationId: 'showLinkQrCode', summary: 'The QR code of a link', errors: [404, 422] })
+  @ApiFileResponse('The QR code of the short URL.', {
+    'image/svg+xml': { type: 'string' },
+    'image/png': { type: 'string', format: 'binary' },
+  })
   @Get(':id/qr')
   async qr(
     @CurrentAccount() account: Account,
@@ -85,22 +115,41 @@ export class LinksController {
     await sendQr(response, link.short_url, query);
   }
 
+  @ApiEndpoint({ operationId: 'showLink', summary: 'Show a link', errors: [404] })
+  @ApiDataResponse(LinkResponse)
   @Get(':id')
   async show(@CurrentAccount() account: Account, @Param('id', IdPipe) id: number) {
     return dataEnvelope(await this.links.show(account.id, id));
   }
 
   /** Up to 1,000 links in one transaction: all are created, or none and a 422 names the item and field. */
+  @ApiEndpoint({
+    operationId: 'createLinks',
+    summary: 'Create up to 1,000 links',
+    description: 'In one transaction: all are created, or none and a 422 names the item and field.',
+    body: true,
+  })
+  @ApiDataResponse(LinkResponse, { status: 201, isArray: true })
   @Post('bulk')
   async storeMany(@CurrentAccount() account: Account, @Body() dto: BulkCreateLinksDto) {
     return dataEnvelope(await this.links.createMany(account.id, dto.links));
   }
 
+  @ApiEndpoint({ operationId: 'createLink', summary: 'Create a link', body: true })
+  @ApiDataResponse(LinkResponse, { status: 201 })
   @Post()
   async store(@CurrentAccount() account: Account, @Body() dto: CreateLinkDto) {
     return dataEnvelope(await this.links.create(account.id, dto));
   }
 
+  @ApiEndpoint({
+    operationId: 'updateLink',
+    summary: 'Update a link',
+    description: 'Fields that are absent stay as they are; PATCH does the same.',
+    body: true,
+    errors: [404],
+  })
+  @ApiDataResponse(LinkResponse)
   @Put(':id')
   async replace(
     @CurrentAccount() account: Account,
@@ -110,6 +159,14 @@ export class LinksController {
     return dataEnvelope(await this.links.update(account.id, id, dto));
   }
 
+  @ApiEndpoint({
+    operationId: 'patchLink',
+    summary: 'Update a link (PATCH)',
+    description: 'The same as PUT: fields that are absent stay as they are.',
+    body: true,
+    errors: [404],
+  })
+  @ApiDataResponse(LinkResponse)
   @Patch(':id')
   async update(
     @CurrentAccount() account: Account,
@@ -119,6 +176,8 @@ export class LinksController {
     return dataEnvelope(await this.links.update(account.id, id, dto));
   }
 
+  @ApiEndpoint({ operationId: 'deleteLink', summary: 'Delete a link', errors: [404] })
+  @ApiDeletedResponse('link')
   @Delete(':id')
   @HttpCode(200)
   async destroy(@CurrentAccount() account: Account, @Param('id', IdPipe) id: number) {

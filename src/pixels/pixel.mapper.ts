@@ -1,13 +1,28 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { isoDate } from '../common/dates';
+import { ApiDateTime, ApiInteger } from '../common/openapi';
 import type { Pixel } from './pixel.entity';
+import { PIXEL_TYPES } from './pixel-types';
 
-export interface PixelResponse {
-  id: number;
-  name: string;
-  type: string;
-  value: string;
-  created_at: string;
-  updated_at: string;
+/** A pixel, as the API answers it. */
+export class PixelResponse {
+  @ApiInteger({ example: 1 })
+  id!: number;
+
+  @ApiProperty({ type: 'string', example: 'Ads' })
+  name!: string;
+
+  @ApiProperty({ type: 'string', enum: [...PIXEL_TYPES], enumName: 'PixelType' })
+  type!: string;
+
+  @ApiProperty({ type: 'string', example: 'GTM-ABC123' })
+  value!: string;
+
+  @ApiDateTime()
+  created_at!: string;
+
+  @ApiDateTime()
+  updated_at!: string;
 }
 
 export function toPixelResponse(pixel: Pixel): PixelResponse {

@@ -1,36 +1,51 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import type { Account } from '../auth/account.entity';
 import { CurrentAccount } from '../auth/current-account.decorator';
 import { dataEnvelope, deletedEnvelope } from '../common/envelope';
 import { IdPipe } from '../common/id.pipe';
+import { ApiDataResponse, ApiDeletedResponse, ApiEndpoint, ApiListResponse } from '../common/openapi';
 import { paginatedEnvelope } from '../common/pagination';
+import { PixelResponse } from './pixel.mapper';
 import { PixelListQueryDto } from './dto/pixel-list-query.dto';
 import { CreatePixelDto, UpdatePixelDto } from './dto/pixel.dto';
 import { PixelsService } from './pixels.service';
 
 @ApiTags('pixels')
-@ApiBearerAuth()
 @Controller('api/v1/pixels')
 export class PixelsController {
   constructor(private readonly pixels: PixelsService) {}
 
+  @ApiEndpoint({ operationId: 'listPixels', summary: 'List pixels', errors: [422] })
+  @ApiListResponse(PixelResponse)
   @Get()
   async list(@CurrentAccount() account: Account, @Query() query: PixelListQueryDto, @Req() request: Request) {
     return paginatedEnvelope(request, query.pageRequest(), await this.pixels.list(account.id, query));
   }
 
+  @ApiEndpoint({ operationId: 'showPixel', summary: 'Show a pixel', errors: [404] })
+  @ApiDataResponse(PixelResponse)
   @Get(':id')
   async show(@CurrentAccount() account: Account, @Param('id', IdPipe) id: number) {
     return dataEnvelope(await this.pixels.show(account.id, id));
   }
 
+  @ApiEndpoint({ operationId: 'createPixel', summary: 'Create a pixel', body: true })
+  @ApiDataResponse(PixelResponse, { status: 201 })
   @Post()
   async store(@CurrentAccount() account: Account, @Body() dto: CreatePixelDto) {
     return dataEnvelope(await this.pixels.create(account.id, dto));
   }
 
+  @ApiEndpoint({
+    operationId: 'updatePixel',
+    summary: 'Update a pixel',
+    description: 'Fields that are absent stay as they are; PATCH does the same.',
+    body: true,
+    errors: [404],
+  })
+  @ApiDataResponse(PixelResponse)
   @Put(':id')
   async replace(
     @CurrentAccount() account: Account,
@@ -40,6 +55,14 @@ export class PixelsController {
     return dataEnvelope(await this.pixels.update(account.id, id, dto));
   }
 
+  @ApiEndpoint({
+    operationId: 'patchPixel',
+    summary: 'Update a pixel (PATCH)',
+    description: 'The same as PUT: fields that are absent stay as they are.',
+    body: true,
+    errors: [404],
+  })
+  @ApiDataResponse(PixelResponse)
   @Patch(':id')
   async update(
     @CurrentAccount() account: Account,
@@ -49,6 +72,8 @@ export class PixelsController {
     return dataEnvelope(await this.pixels.update(account.id, id, dto));
   }
 
+  @ApiEndpoint({ operationId: 'deletePixel', summary: 'Delete a pixel', errors: [404] })
+  @ApiDeletedResponse('pixel')
   @Delete(':id')
   @HttpCode(200)
   async destroy(@CurrentAccount() account: Account, @Param('id', IdPipe) id: number) {

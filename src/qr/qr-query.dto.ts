@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Matches } from 'class-validator';
 import { Transform } from 'class-transformer';
 import { FormEnum, FormInt, Nullable } from '../common/validation';
@@ -8,6 +9,10 @@ export type QrFormat = (typeof QR_FORMATS)[number];
 /** A colour as six hex digits, with or without `#`. */
 function HexColor(): PropertyDecorator {
   return (target, key) => {
+    ApiProperty({ type: 'string', pattern: '^#?[0-9a-fA-F]{6}$', example: '1a2b3c', required: false })(
+      target,
+      key,
+    );
     Transform(({ value }: { value: unknown }) =>
       typeof value === 'string' && value.trim() !== '' ? value.trim().replace(/^#/, '').toLowerCase() : null,
     )(target, key);
@@ -19,14 +24,16 @@ function HexColor(): PropertyDecorator {
 
 /** How a QR code is drawn: every parameter optional and bounded. */
 export class QrQueryDto {
-  /** `svg` (the default) or `png`. */
   @Nullable()
-  @FormEnum(QR_FORMATS)
+  @FormEnum(QR_FORMATS, 'QrFormat', { description: '`svg` (the default) or `png`.' })
   format?: QrFormat | null;
 
-  /** The image's width and height in pixels, 64 to 2048; 256 when absent. */
   @Nullable()
-  @FormInt({ min: 64, max: 2048 })
+  @FormInt({
+    min: 64,
+    max: 2048,
+    description: "The image's width and height in pixels, 64 to 2048; 256 when absent.",
+  })
   size?: number | null;
 
   /** The dark modules' colour; black when absent. */
@@ -39,8 +46,11 @@ export class QrQueryDto {
   @HexColor()
   background?: string | null;
 
-  /** The quiet zone around the code, in modules, 0 to 16; 4 (the standard's) when absent. */
   @Nullable()
-  @FormInt({ min: 0, max: 16 })
+  @FormInt({
+    min: 0,
+    max: 16,
+    description: "The quiet zone around the code, in modules, 0 to 16; 4 (the standard's) when absent.",
+  })
   margin?: number | null;
 }

@@ -1,5 +1,5 @@
 import { Controller, Get, Inject, Injectable, Param, Res } from '@nestjs/common';
-import { ApiBearerAuth, ApiTags } from '@nestjs/swagger';
+import { ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { stringify } from 'csv-stringify/sync';
 import type { Response } from 'express';
@@ -12,6 +12,7 @@ import { isoDate } from '../common/dates';
 import { cursorRows } from '../database/cursor';
 import { DATABASE_CONNECTION, type DatabaseConnection } from '../database/database.module';
 import { IdPipe } from '../common/id.pipe';
+import { ApiEndpoint, ApiFileResponse } from '../common/openapi';
 import { LinksService } from '../links/links.service';
 
 /** The recorded columns of a click, as exported; what the stats API counts by. */
@@ -61,7 +62,6 @@ function lines(rows: ClickRow[]): string {
 }
 
 @ApiTags('stats')
-@ApiBearerAuth()
 @Controller('api/v1/stats')
 export class ClickExportController {
   constructor(
@@ -70,6 +70,10 @@ export class ClickExportController {
   ) {}
 
   /** Every recorded click of the link, oldest first, as CSV: streamed, whatever their number. */
+  @ApiEndpoint({ operationId: 'exportLinkClicks', summary: 'Export a link’s clicks as CSV', errors: [404] })
+  @ApiFileResponse('Every recorded click, oldest first, one per line after a header.', {
+    'text/csv': { type: 'string' },
+  })
   @Get(':linkId/export')
   async export(
     @CurrentAccount() account: Account,

@@ -1,17 +1,28 @@
 import { Injectable } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { ClickWriter } from '../clicks/click-writer';
 import { ValidationFailedException } from '../common/exceptions';
 import type { SortDirection } from '../common/list-query.dto';
+import { ApiInteger } from '../common/openapi';
 import type { Page, PageRequest } from '../common/pagination';
 import { substringPattern } from '../common/search';
 import { COUNTRY_NAMES } from '../targeting/allowed-values';
 import type { StatsDimension, StatsName, StatsSortBy } from './dto/stats-query.dto';
 
-export interface StatsRow {
-  value: string | null;
-  count: number;
+/** One value of a report and its clicks. */
+export class StatsRow {
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    example: 'GB:United Kingdom',
+    description: 'The bucket (`Y-m-d`, ...) for clicks over time; else the value as phpShort writes it.',
+  })
+  value!: string | null;
+
+  @ApiInteger({ minimum: 1 })
+  count!: number;
 }
 
 export interface StatsRange {

@@ -74,6 +74,9 @@ export const COUNTRY_NAMES: Readonly<Record<string, string>> = Object.fromEntrie
   Object.entries(countryData as Record<string, { name: string }>).map(([code, data]) => [code, data.name]),
 );
 
+/** ISO 639-1, every code the language table knows. */
+export const LANGUAGE_CODES: readonly string[] = ISO6391.getAllCodes();
+
 export function isLanguageCode(code: string): boolean {
   return /^[a-z]{2}$/.test(code) && ISO6391.validate(code);
 }

@@ -12,6 +12,7 @@ import {
   TITLE_FETCH_OPTIONS,
   type TitleFetchOptions,
 } from '../../src/links/title-fetcher';
+import { checkAgainstDocument } from './openapi-responses';
 
 /** No test reaches the internet: title fetches resolve no name unless a test says otherwise. */
 export const OFFLINE_TITLE_FETCH: TitleFetchOptions = {
@@ -22,6 +23,23 @@ export const OFFLINE_TITLE_FETCH: TitleFetchOptions = {
 export interface TestAppOptions {
   /** Provider overrides, applied to the testing module before it compiles. */
   override?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
+}
+
+const VERBS = new Set(['get', 'post', 'put', 'patch', 'delete', 'del', 'head', 'options']);
+
+/** Requests whose responses are checked against the OpenAPI document (see openapi-responses.ts). */
+function checkedAgent(agent: ReturnType<typeof request>): ReturnType<typeof request> {
+  return new Proxy(agent, {
+    get(target, property, receiver) {
+      const value: unknown = Reflect.get(target, property, receiver);
+      if (typeof property !== 'string' || !VERBS.has(property) || typeof value !== 'function') return value;
+      const method = property === 'del' ? 'delete' : property;
+      return (url: string, ...rest: unknown[]) =>
+        (value as (url: string, ...rest: unknown[]) => request.Test)
+          .call(target, url, ...rest)
+          .expect(checkAgainstDocument(method, url));
+    },
+  });
 }
 
 export interface TestApp {
@@ -57,7 +75,7 @@ export async function createTestApp(
     const server: Server = app.getHttpServer();
     return {
       app,
-      http: () => request(server),
+      http: () => checkedAgent(request(server)),
       dataSource: app.get(DataSource),
       close: () => app.close(),
     };

@@ -1,35 +1,47 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsString, ValidateBy } from 'class-validator';
 import { FormUrl, Nullable, Optional, Required } from '../../common/validation';
 import { canonicalHost, withoutScheme } from '../hostname';
 
+/** A hostname such as `sho.rt`, optionally with a port (`https://sho.rt/` is read as `sho.rt`). */
+function Hostname(): PropertyDecorator {
+  return applyDecorators(
+    // Decorators apply bottom-up: IsString, last here, is checked first, so a number reads "must be a string".
+    IsString({ message: 'The name field must be a string.' }),
+    ValidateBy(
+      {
+        name: 'hostname',
+        validator: { validate: (value) => typeof value === 'string' && canonicalHost(value) !== null },
+      },
+      { message: 'The name field must be a valid hostname.' },
+    ),
+    Transform(({ value }: { value: unknown }) => {
+      if (typeof value !== 'string') return value;
+      const name = withoutScheme(value);
+      return name === '' ? null : name;
+    }),
+    ApiProperty({
+      type: 'string',
+      example: 'sho.rt',
+      description:
+        'A hostname, optionally with a port (`https://sho.rt/` is read as `sho.rt`); unique across the service.',
+    }),
+  );
+}
+
 export class CreateDomainDto {
-  /** A hostname such as `sho.rt`, optionally with a port (`https://sho.rt/` is read as `sho.rt`); unique across the service. */
   @Required()
-  @Transform(({ value }: { value: unknown }) => {
-    if (typeof value !== 'string') return value;
-    const name = withoutScheme(value);
-    return name === '' ? null : name;
-  })
-  // Decorators apply bottom-up: IsString, last here, is checked first, so a number reads "must be a string".
-  @ValidateBy(
-    {
-      name: 'hostname',
-      validator: { validate: (value) => typeof value === 'string' && canonicalHost(value) !== null },
-    },
-    { message: 'The name field must be a valid hostname.' },
-  )
-  @IsString({ message: 'The name field must be a string.' })
+  @Hostname()
   name!: string;
 
-  /** Where a visit to the domain's root goes. */
   @Nullable()
-  @FormUrl()
+  @FormUrl({ description: "Where a visit to the domain's root goes." })
   index_page?: string | null;
 
-  /** Where a visit to an unknown alias goes. */
   @Nullable()
-  @FormUrl()
+  @FormUrl({ description: 'Where a visit to an unknown alias goes.' })
   not_found_page?: string | null;
 }
 

@@ -6,23 +6,23 @@ export const LINK_SEARCH_BY = ['title', 'alias', 'url'] as const;
 export const LINK_SORT_BY = ['id', 'clicks', 'title', 'alias', 'url'] as const;
 
 export class LinkListQueryDto extends ListQueryDto {
-  /** Case-insensitive substring of the `search_by` column. */
   @Nullable()
-  @FormString({ max: 255 })
+  @FormString({ max: 255, description: 'Case-insensitive substring of the `search_by` column.' })
   search?: string | null;
 
   @Nullable()
-  @FormEnum(LINK_SEARCH_BY)
+  @FormEnum(LINK_SEARCH_BY, 'LinkSearchBy')
   search_by?: (typeof LINK_SEARCH_BY)[number] | null;
 
   /** 0 all, 1 active, 2 expired, 3 disabled. */
   @Nullable()
-  @FormIntIn([0, LinkStatus.Active, LinkStatus.Expired, LinkStatus.Disabled])
+  @FormIntIn([0, LinkStatus.Active, LinkStatus.Expired, LinkStatus.Disabled], 'LinkStatusFilter', {
+    valueNames: ['All', 'Active', 'Expired', 'Disabled'],
+  })
   status?: 0 | LinkStatus | null;
 
-  /** A space's links; 0 for links without a space. */
   @Nullable()
-  @FormInt({ min: 0, max: MAX_ID })
+  @FormInt({ min: 0, max: MAX_ID, description: "A space's links; 0 for links without a space." })
   space_id?: number | null;
 
   @Nullable()
@@ -33,8 +33,7 @@ export class LinkListQueryDto extends ListQueryDto {
   @FormInt({ min: 1, max: MAX_ID })
   pixel_id?: number | null;
 
-  /** `id` orders by creation. */
   @Nullable()
-  @FormEnum(LINK_SORT_BY)
+  @FormEnum(LINK_SORT_BY, 'LinkSortBy', { description: '`id` orders by creation.' })
   sort_by?: (typeof LINK_SORT_BY)[number] | null;
 }

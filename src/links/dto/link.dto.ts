@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsArray, Matches, ValidateBy, ValidateNested } from 'class-validator';
 import {
@@ -17,6 +18,7 @@ import {
 } from '../../common/validation';
 import { TARGETS_TYPES, type TargetsType } from '../../targeting/allowed-values';
 import { LinkPrivacy } from '../link.entity';
+import { LINK_PRIVACY } from '../link.mapper';
 import { isReservedAlias } from '../reserved-aliases';
 import { TARGETS_TYPE_OF, TargetDto } from './target.dto';
 
@@ -40,10 +42,17 @@ function toTargets({ value, obj }: { value: unknown; obj: Record<string, unknown
   });
 }
 
+const ALIAS_PATTERN = /^[A-Za-z0-9_-]+$/;
+
 function Alias(): PropertyDecorator {
   return (target, key) => {
-    FormString({ max: 255 })(target, key);
-    Matches(/^[A-Za-z0-9_-]+$/, {
+    FormString({
+      max: 255,
+      description: 'ASCII letters, digits, `-` and `_`; unique within the domain; random when absent.',
+      example: 'spring-sale',
+    })(target, key);
+    ApiProperty({ pattern: ALIAS_PATTERN.source })(target, key);
+    Matches(ALIAS_PATTERN, {
       message: 'The alias field must only contain letters, numbers, dashes and underscores.',
     })(target, key);
     ValidateBy(
@@ -58,6 +67,13 @@ function Alias(): PropertyDecorator {
 
 function Targets(): PropertyDecorator {
   return (target, key) => {
+    ApiProperty({
+      type: [TargetDto],
+      maxItems: MAX_TARGETS,
+      description:
+        'Visitors matching a target go to its value, the first match winning; the key depends on `targets_type` ' +
+        '(see `TargetDto.key`). In a form: `targets[0][key]=US&targets[0][value]=https://a.example`.',
+    })(target, key);
     Transform(toTargets)(target, key);
     IsArray({ message: 'The targets field must be an array.' })(target, key);
     ValidateBy(
@@ -90,74 +106,67 @@ class LinkFieldsDto {
   @Alias()
   alias?: string | null;
 
-  /** Sets the title; when absent on create, the target page's `<title>` is fetched in the background. */
   @Nullable()
-  @FormString({ max: 255 })
+  @FormString({
+    max: 255,
+    description:
+      "Sets the title; when absent on create, the target page's `<title>` is fetched in the background.",
+  })
   title?: string | null;
 
-  /** One of the account's spaces; empty for none. */
   @Nullable()
-  @FormInt({ min: 0, max: MAX_ID })
+  @FormInt({ min: 0, max: MAX_ID, description: "One of the account's spaces; empty for none." })
   space_id?: number | null;
 
-  /** The account's pixels; replaces the whole set. */
   @Optional()
-  @FormIdList({ max: MAX_PIXELS })
+  @FormIdList({ max: MAX_PIXELS, description: "The account's pixels; replaces the whole set." })
   pixel_ids?: number[];
 
-  /** Visitors must enter it before the redirect. */
   @Nullable()
-  @FormSecret()
+  @FormSecret({ description: 'Visitors must enter it before the redirect.' })
   redirect_password?: string | null;
 
-  /** 1: visitors confirm a sensitive-content warning first. */
   @Optional()
   @Required()
-  @FormBool()
+  @FormBool({ description: '1: visitors confirm a sensitive-content warning first.' })
   sensitive_content?: boolean;
 
-  /** Who sees the stats page: 0 public, 1 private, 2 with `password`. */
   @Optional()
   @Required()
-  @FormIntIn([LinkPrivacy.Public, LinkPrivacy.Private, LinkPrivacy.Password])
+  @FormIntIn(LINK_PRIVACY.values, LINK_PRIVACY.name, LINK_PRIVACY)
   privacy?: LinkPrivacy;
 
-  /** The stats page password, for privacy 2. */
   @Nullable()
-  @FormSecret()
+  @FormSecret({ description: 'The stats page password, for privacy 2.' })
   password?: string | null;
 
-  /** `Y-m-d H:i` in UTC, or ISO 8601 with a zone. */
   @Nullable()
-  @FormDateTime()
+  @FormDateTime({ description: '`Y-m-d H:i` in UTC, or ISO 8601 with a zone.' })
   active_period_start_at?: Date | null;
 
   @Nullable()
   @FormDateTime()
   active_period_end_at?: Date | null;
 
-  /** 0 or empty: no limit. */
   @Nullable()
-  @FormInt({ min: 0, max: MAX_CLICKS_LIMIT })
+  @FormInt({ min: 0, max: MAX_CLICKS_LIMIT, description: '0 or empty: no limit.' })
   clicks_limit?: number | null;
 
-  /** Where visitors go once the link has expired. */
   @Nullable()
-  @FormUrl()
+  @FormUrl({ description: 'Where visitors go once the link has expired.' })
   expiration_url?: string | null;
 
   @Nullable()
-  @FormEnum(TARGETS_TYPES)
+  @FormEnum(TARGETS_TYPES, 'TargetsType')
   targets_type?: TargetsType | null;
 
   @Nullable()
   @Targets()
   targets?: TargetDto[] | null;
 
-  /** 1: the link redirects nobody. */
   @Optional()
   @Required()
-  @FormBool()
+  @FormBool({ description: '1: the link redirects nobody.' })
   disabled?: boolean;
 }
 
@@ -166,14 +175,20 @@ export class CreateLinkDto extends LinkFieldsDto {
   @FormUrl()
   url!: string;
 
-  /** One of the account's domains or a system domain; the default domain when absent. */
   @Nullable()
-  @FormInt({ min: 1, max: MAX_ID })
+  @FormInt({
+    min: 1,
+    max: MAX_ID,
+    description: "One of the account's domains or a system domain; the default domain when absent.",
+  })
   domain_id?: number | null;
 
-  /** The same as `domain_id`, as phpShort's own example sends it. */
   @Nullable()
-  @FormInt({ min: 1, max: MAX_ID })
+  @FormInt({
+    min: 1,
+    max: MAX_ID,
+    description: "The same as `domain_id`, as phpShort's own example sends it.",
+  })
   domain?: number | null;
 }
 

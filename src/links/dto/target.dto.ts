@@ -1,7 +1,21 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsString, ValidateBy, type ValidationArguments } from 'class-validator';
+import { namedEnum } from '../../common/openapi';
 import { FormUrl, Nullable, Required } from '../../common/validation';
-import { canonicalTargetKey, TARGETS_TYPES, TargetsType } from '../../targeting/allowed-values';
+import {
+  BROWSERS,
+  canonicalTargetKey,
+  CONTINENTS,
+  COUNTRY_NAMES,
+  DEVICES,
+  isCountryCode,
+  isLanguageCode,
+  LANGUAGE_CODES,
+  OPERATING_SYSTEMS,
+  TARGETS_TYPES,
+  TargetsType,
+} from '../../targeting/allowed-values';
 
 /** Set on each target by the link DTO: the `targets_type` of the same request, when it sent one. */
 export const TARGETS_TYPE_OF = Symbol('targetsType');
@@ -13,6 +27,28 @@ function targetsTypeOf(args: ValidationArguments): TargetsType | undefined {
     : undefined;
 }
 
+/** The allowed-values tables, named as the document's enums, one per `targets_type` that has keys. */
+export const TARGET_KEY_SCHEMAS = [
+  namedEnum('Continent', CONTINENTS, 'Continents: the keys of `targets_type=continents`.'),
+  namedEnum(
+    'CountryCode',
+    Object.keys(COUNTRY_NAMES).filter(isCountryCode).sort(),
+    'ISO 3166-1 alpha-2 codes: the keys of `targets_type=countries` (any case is read).',
+  ),
+  namedEnum(
+    'OperatingSystem',
+    OPERATING_SYSTEMS,
+    'Operating systems: the keys of `targets_type=operating_systems`.',
+  ),
+  namedEnum('Browser', BROWSERS, 'Browsers: the keys of `targets_type=browsers`.'),
+  namedEnum(
+    'LanguageCode',
+    LANGUAGE_CODES.filter(isLanguageCode),
+    'ISO 639-1 codes: the keys of `targets_type=languages` (any case is read).',
+  ),
+  namedEnum('Device', DEVICES, 'Devices: the keys of `targets_type=devices` (lower case is read too).'),
+];
+
 /** One targeting rule: visitors whose `key` matches go to `value`. */
 export class TargetDto {
   /**
@@ -20,6 +56,13 @@ export class TargetDto {
    * system, browser or device from the allowed lists; no key for rotations.
    */
   @Nullable()
+  @ApiProperty({
+    type: 'string',
+    anyOf: TARGET_KEY_SCHEMAS,
+    description:
+      'Per `targets_type`: a `Continent`, a `CountryCode`, an `OperatingSystem`, a `Browser`, a `LanguageCode` ' +
+      'or a `Device`; none for `rotations`.',
+  })
   @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value))
   @IsString({ message: 'The key field must be a string.' })
   @ValidateBy(
@@ -36,8 +79,7 @@ export class TargetDto {
   )
   key?: string | null;
 
-  /** Where matching visitors go. */
   @Required()
-  @FormUrl()
+  @FormUrl({ description: 'Where matching visitors go; for `rotations`, one destination of the round.' })
   value!: string;
 }

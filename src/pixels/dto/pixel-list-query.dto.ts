@@ -5,9 +5,8 @@ import { PIXEL_TYPES, type PixelType } from '../pixel-types';
 export const PIXEL_SEARCH_BY = ['name', 'value'] as const;
 export const PIXEL_SORT_BY = ['id', 'name'] as const;
 
-export class PixelListQueryDto extends SearchableListQueryDto(PIXEL_SEARCH_BY, PIXEL_SORT_BY) {
-  /** Only pixels of this type. */
+export class PixelListQueryDto extends SearchableListQueryDto('Pixel', PIXEL_SEARCH_BY, PIXEL_SORT_BY) {
   @Nullable()
-  @FormEnum(PIXEL_TYPES)
+  @FormEnum(PIXEL_TYPES, 'PixelType', { description: 'Only pixels of this type.' })
   type?: PixelType | null;
 }

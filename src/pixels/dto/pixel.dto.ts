@@ -2,18 +2,16 @@ import { FormEnum, FormString, Optional, Required } from '../../common/validatio
 import { PIXEL_TYPES, type PixelType } from '../pixel-types';
 
 export class CreatePixelDto {
-  /** Unique within the account, regardless of case. */
   @Required()
-  @FormString({ max: 255 })
+  @FormString({ max: 255, description: 'Unique within the account, regardless of case.' })
   name!: string;
 
   @Required()
-  @FormEnum(PIXEL_TYPES)
+  @FormEnum(PIXEL_TYPES, 'PixelType')
   type!: PixelType;
 
-  /** The vendor's tracking id; its form depends on `type`. */
   @Required()
-  @FormString({ max: 255 })
+  @FormString({ max: 255, description: "The vendor's tracking id; its form depends on `type`." })
   value!: string;
 }
 
@@ -26,7 +24,7 @@ export class UpdatePixelDto {
 
   @Optional()
   @Required()
-  @FormEnum(PIXEL_TYPES)
+  @FormEnum(PIXEL_TYPES, 'PixelType')
   type?: PixelType;
 
   @Optional()

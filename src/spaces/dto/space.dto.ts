@@ -2,14 +2,12 @@ import { FormIntIn, FormString, Nullable, Optional, Required } from '../../commo
 import { SPACE_COLORS } from '../space.entity';
 
 export class CreateSpaceDto {
-  /** Unique within the account, regardless of case. */
   @Required()
-  @FormString({ max: 255 })
+  @FormString({ max: 255, description: 'Unique within the account, regardless of case.' })
   name!: string;
 
-  /** 1 to 6; 1 when absent. */
   @Nullable()
-  @FormIntIn(SPACE_COLORS)
+  @FormIntIn(SPACE_COLORS, 'SpaceColor', { description: '1 to 6; 1 when absent.' })
   color?: number | null;
 }
 
@@ -22,6 +20,6 @@ export class UpdateSpaceDto {
 
   @Optional()
   @Required()
-  @FormIntIn(SPACE_COLORS)
+  @FormIntIn(SPACE_COLORS, 'SpaceColor')
   color?: number;
 }

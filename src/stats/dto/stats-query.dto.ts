@@ -1,3 +1,4 @@
+import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ValidateBy } from 'class-validator';
 import { SORT_DIRECTIONS, type SortDirection } from '../../common/list-query.dto';
@@ -33,8 +34,9 @@ export function parseDay(value: unknown): unknown {
   return (/^\d{4}-\d{2}-\d{2}$/.test(day) ? parseDateTime(`${day} 00:00`) : null) ?? value;
 }
 
-function Day(): PropertyDecorator {
+function Day(description: string): PropertyDecorator {
   return (target, key) => {
+    ApiProperty({ type: 'string', format: 'date', required: false, description })(target, key);
     Transform(({ value }) => parseDay(value))(target, key);
     ValidateBy(
       { name: 'day', validator: { validate: (value) => value instanceof Date } },
@@ -45,37 +47,37 @@ function Day(): PropertyDecorator {
 
 /** phpShort's stats parameters. The answer is one whole list: `per_page` and `page` are not read. */
 export class StatsQueryDto {
-  /** `click` (clicks over time; `clicks` too) or a dimension; `click` when absent. */
   @Nullable()
-  @FormEnum(STATS_NAMES)
+  @FormEnum(STATS_NAMES, 'StatsName', {
+    description: '`click` (clicks over time; `clicks` too) or a dimension; `click` when absent.',
+  })
   name?: StatsName | null;
 
-  /** First day, `Y-m-d` (UTC); the day the link was made when absent. */
   @Nullable()
-  @Day()
+  @Day('First day, `Y-m-d` (UTC); the day the link was made when absent.')
   from?: Date | null;
 
-  /** Last day, included; today when absent. */
   @Nullable()
-  @Day()
+  @Day('Last day, included; today when absent.')
   to?: Date | null;
 
-  /** Only the values that contain this, in any case. */
   @Nullable()
-  @FormString({ max: 255 })
+  @FormString({ max: 255, description: 'Only the values that contain this, in any case.' })
   search?: string | null;
 
   @Nullable()
-  @FormEnum(STATS_SEARCH_BY)
+  @FormEnum(STATS_SEARCH_BY, 'StatsSearchBy')
   search_by?: (typeof STATS_SEARCH_BY)[number] | null;
 
-  /** `count` by default; `value` for clicks over time. */
   @Nullable()
-  @FormEnum(STATS_SORT_BY)
+  @FormEnum(STATS_SORT_BY, 'StatsSortBy', {
+    description: '`count` by default; `value` for clicks over time.',
+  })
   sort_by?: StatsSortBy | null;
 
-  /** `desc` by default; `asc` for clicks over time. */
   @Nullable()
-  @FormEnum(SORT_DIRECTIONS)
+  @FormEnum(SORT_DIRECTIONS, 'SortDirection', {
+    description: '`desc` by default; `asc` for clicks over time.',
+  })
   sort?: SortDirection | null;
 }

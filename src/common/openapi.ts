@@ -1,0 +1,368 @@
+import { applyDecorators, HttpStatus, type Type } from '@nestjs/common';
+import {
+  ApiConsumes,
+  ApiExtraModels,
+  ApiOperation,
+  ApiProperty,
+  ApiResponse,
+  getSchemaPath,
+  type ApiPropertyOptions,
+  type HeaderObject,
+  type ReferenceObject,
+  type SchemaObject,
+} from '@nestjs/swagger';
+import { PER_PAGE_VALUES } from './pagination';
+
+/*
+ * The OpenAPI side of the contract's envelopes (section 2): each response body is a class, and the decorators
+ * here wrap a resource's class in the envelope a route answers with, so that every route documents its success
+ * and its errors the same way.
+ */
+
+/** The contract's form of a date in a response: ISO 8601 in UTC, with microseconds. */
+export const RESPONSE_DATE_EXAMPLE = '2026-11-21T10:05:00.000000Z';
+
+/** A date-time field of a response. */
+export function ApiDateTime(options: { nullable?: boolean; description?: string } = {}): PropertyDecorator {
+  return ApiProperty({
+    type: 'string',
+    format: 'date-time',
+    example: RESPONSE_DATE_EXAMPLE,
+    ...(options.nullable === true ? { nullable: true } : {}),
+    ...(options.description === undefined ? {} : { description: options.description }),
+  });
+}
+
+/** An integer field of a response. */
+export function ApiInteger(options: Omit<ApiPropertyOptions, 'type'> = {}): PropertyDecorator {
+  return ApiProperty({ type: 'integer', ...options } as ApiPropertyOptions);
+}
+
+/**
+ * A named enum of integers, its values named by `valueNames` where they mean something (`x-enumNames`, which
+ * client generators turn into constants). Swagger would type it `number`: its enum schema is given the type.
+ */
+export function integerEnum(
+  values: readonly number[],
+  enumName: string,
+  valueNames?: readonly string[],
+  description?: string,
+): ApiPropertyOptions {
+  return {
+    type: 'integer',
+    enum: [...values],
+    enumName,
+    enumSchema: { type: 'integer', ...(description === undefined ? {} : { description }) },
+    ...(valueNames === undefined ? {} : { 'x-enumNames': [...valueNames] }),
+  } as ApiPropertyOptions;
+}
+
+/** A 0 or 1 field of a response, as phpShort answers its flags. */
+export function ApiFlag(description: string): PropertyDecorator {
+  return ApiProperty({ type: 'integer', enum: [0, 1], description });
+}
+
+/**
+ * Schemas that are not a class's: named enums used inside other schemas (the targeting tables). Registered when
+ * a decorator asks for one, added to the document's components by the document builder.
+ */
+const namedSchemas = new Map<string, SchemaObject>();
+
+/** A reference to the named enum `name`, registering its values the first time. */
+export function namedEnum(name: string, values: readonly string[], description?: string): ReferenceObject {
+  if (!namedSchemas.has(name)) {
+    namedSchemas.set(name, {
+      type: 'string',
+      enum: [...values],
+      ...(description === undefined ? {} : { description }),
+    });
+  }
+  return { $ref: getSchemaPath(name) };
+}
+
+/** Every named schema registered so far, by name. */
+export function registeredSchemas(): Record<string, SchemaObject> {
+  return Object.fromEntries(namedSchemas);
+}
+
+/** The rate-limit headers of contract section 2, as `components.headers`. */
+export const RATE_LIMIT_HEADERS: Record<string, HeaderObject> = {
+  'X-RateLimit-Limit': {
+    description: 'Requests allowed per minute for the API key (or, without a valid key, the client address).',
+    schema: { type: 'integer' },
+  },
+  'X-RateLimit-Remaining': {
+    description: 'Requests left in the current minute.',
+    schema: { type: 'integer' },
+  },
+  'X-RateLimit-Reset': {
+    description: 'Seconds until the current minute ends.',
+    schema: { type: 'integer' },
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before the next request.',
+    schema: { type: 'integer' },
+  },
+};
+
+function headerRefs(...names: string[]): Record<string, ReferenceObject> {
+  return Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]));
+}
+
+/** Every API response carries the limit and what is left of it. */
+const LIMIT_HEADERS = headerRefs('X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset');
+
+/** An error body: its message (the one message, or an example of one), and the status repeated. */
+function errorBody(name: string, status: number, message: string | { example: string }): Type {
+  class ErrorBody {
+    @ApiProperty(
+      typeof message === 'string' ? { type: 'string', enum: [message] } : { type: 'string', ...message },
+    )
+    message!: string;
+
+    @ApiInteger({ enum: [status] })
+    status!: number;
+  }
+  Object.defineProperty(ErrorBody, 'name', { value: name });
+  return ErrorBody;
+}
+
+/** The 422 body: each field's reasons, named as the client sent the field (`targets.0.key`). */
+export class ValidationErrorBody {
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: { type: 'array', items: { type: 'string' } },
+    example: { name: ['The name field is required.'] },
+  })
+  message!: Record<string, string[]>;
+
+  @ApiInteger({ enum: [HttpStatus.UNPROCESSABLE_ENTITY] })
+  status!: number;
+}
+
+/** The errors an API route can answer, each with the body the contract gives it. */
+export const ERROR_RESPONSES = {
+  400: {
+    description: 'The body could not be read.',
+    body: errorBody('BadRequestError', 400, 'Bad request.'),
+  },
+  401: {
+    description: 'No API key, or one that is not valid.',
+    body: errorBody('UnauthenticatedError', 401, 'Unauthenticated.'),
+  },
+  404: {
+    description: 'No such resource, or another account’s.',
+    body: errorBody('NotFoundError', 404, 'Resource not found.'),
+  },
+  403: {
+    description: 'A system domain, which no account may change.',
+    body: errorBody('ForbiddenError', 403, { example: 'A system domain cannot be changed.' }),
+  },
+  409: {
+    description: 'The resource is still in use.',
+    body: errorBody('ConflictError', 409, { example: 'The domain has links and cannot be deleted.' }),
+  },
+  413: {
+    description: 'The body is too large.',
+    body: errorBody('PayloadTooLargeError', 413, 'Payload too large.'),
+  },
+  415: {
+    description: 'The body’s content type is not one the API reads.',
+    body: errorBody('UnsupportedMediaTypeError', 415, 'Unsupported media type.'),
+  },
+  422: { description: 'A parameter or a field is not valid.', body: ValidationErrorBody },
+  429: {
+    description: 'Too many requests for the API key in this minute.',
+    body: errorBody('TooManyRequestsError', 429, 'Too Many Attempts.'),
+  },
+  500: {
+    description: 'An unexpected error, logged with the request id.',
+    body: errorBody('ServerError', 500, 'Server error.'),
+  },
+  503: {
+    description: 'The database cannot be reached.',
+    body: errorBody('ServiceUnavailableError', 503, 'Service unavailable.'),
+  },
+} satisfies Record<number, { description: string; body: Type }>;
+
+export type ErrorStatus = keyof typeof ERROR_RESPONSES;
+
+/** What any API route may answer, whatever it does. */
+const ALWAYS: ErrorStatus[] = [401, 429, 500, 503];
+
+/** What a route with a request body may also answer: the body parser's refusals and the validation's. */
+const WITH_BODY: ErrorStatus[] = [400, 413, 415, 422];
+
+function errorResponses(statuses: ErrorStatus[]): MethodDecorator {
+  const unique = [...new Set(statuses)].sort((a, b) => a - b);
+  return applyDecorators(
+    ...unique.map((status) => {
+      const { description, body } = ERROR_RESPONSES[status];
+      return ApiResponse({
+        status,
+        description,
+        type: body,
+        headers:
+          status === 429
+            ? headerRefs('X-RateLimit-Limit', 'X-RateLimit-Remaining', 'Retry-After')
+            : LIMIT_HEADERS,
+      });
+    }),
+  );
+}
+
+export interface EndpointOptions {
+  /** Reads like a method name: `listLinks`, `createSpace`. */
+  operationId: string;
+  summary: string;
+  description?: string;
+  /** Takes a body, as JSON or as a form. */
+  body?: boolean;
+  /** Errors besides 401, 429, 500 and 503 (and, with a body, 400, 413, 415 and 422). */
+  errors?: ErrorStatus[];
+}
+
+/** An API route: its name and summary, the encodings of its body, and the errors it may answer. */
+export function ApiEndpoint(options: EndpointOptions): MethodDecorator {
+  return applyDecorators(
+    ApiOperation({
+      operationId: options.operationId,
+      summary: options.summary,
+      ...(options.description === undefined ? {} : { description: options.description }),
+    }),
+    ...(options.body === true ? [ApiConsumes('application/json', 'application/x-www-form-urlencoded')] : []),
+    errorResponses([...ALWAYS, ...(options.body === true ? WITH_BODY : []), ...(options.errors ?? [])]),
+  );
+}
+
+const STATUS_200: SchemaObject = { type: 'integer', enum: [200], description: 'Always 200, even on a 201.' };
+
+/** `{"data": ..., "status": 200}` around one `model`, or a list of them with `isArray`. */
+export function ApiDataResponse(
+  model: Type,
+  options: { status?: 200 | 201; isArray?: boolean; description?: string } = {},
+): MethodDecorator {
+  const status = options.status ?? 200;
+  const item: ReferenceObject = { $ref: getSchemaPath(model) };
+  return applyDecorators(
+    ApiExtraModels(model),
+    ApiResponse({
+      status,
+      description: options.description ?? (status === 201 ? 'Created.' : 'OK.'),
+      headers: LIMIT_HEADERS,
+      schema: {
+        type: 'object',
+        required: ['data', 'status'],
+        properties: {
+          data: options.isArray === true ? { type: 'array', items: item } : item,
+          status: STATUS_200,
+        },
+      },
+    }),
+  );
+}
+
+/** One of Laravel's page links. */
+export class PageLink {
+  @ApiProperty({ type: 'string', format: 'uri', nullable: true })
+  url!: string | null;
+
+  @ApiProperty({ type: 'string', example: '1' })
+  label!: string;
+
+  @ApiProperty({ type: 'boolean' })
+  active!: boolean;
+}
+
+/** A list's first, last, previous and next pages, with the request's other query parameters. */
+export class PageLinks {
+  @ApiProperty({ type: 'string', format: 'uri' })
+  first!: string;
+
+  @ApiProperty({ type: 'string', format: 'uri' })
+  last!: string;
+
+  @ApiProperty({ type: 'string', format: 'uri', nullable: true })
+  prev!: string | null;
+
+  @ApiProperty({ type: 'string', format: 'uri', nullable: true })
+  next!: string | null;
+}
+
+/** Laravel's paginator's `meta`. */
+export class PageMeta {
+  @ApiInteger({ minimum: 1 })
+  current_page!: number;
+
+  @ApiInteger({ minimum: 1, nullable: true, description: 'Null on an empty page.' })
+  from!: number | null;
+
+  @ApiInteger({ minimum: 1 })
+  last_page!: number;
+
+  @ApiProperty({ type: [PageLink] })
+  links!: PageLink[];
+
+  @ApiProperty({ type: 'string', format: 'uri' })
+  path!: string;
+
+  @ApiInteger({ enum: [...PER_PAGE_VALUES] })
+  per_page!: number;
+
+  @ApiInteger({ minimum: 1, nullable: true, description: 'Null on an empty page.' })
+  to!: number | null;
+
+  @ApiInteger({ minimum: 0 })
+  total!: number;
+}
+
+/** `{"data": [...], "links": {...}, "meta": {...}, "status": 200}`: a page of `model`. */
+export function ApiListResponse(model: Type): MethodDecorator {
+  return applyDecorators(
+    ApiExtraModels(model, PageLinks, PageMeta),
+    ApiResponse({
+      status: 200,
+      description: 'A page of the list.',
+      headers: LIMIT_HEADERS,
+      schema: {
+        type: 'object',
+        required: ['data', 'links', 'meta', 'status'],
+        properties: {
+          data: { type: 'array', items: { $ref: getSchemaPath(model) } },
+          links: { $ref: getSchemaPath(PageLinks) },
+          meta: { $ref: getSchemaPath(PageMeta) },
+          status: STATUS_200,
+        },
+      },
+    }),
+  );
+}
+
+/** `{"id": 5, "object": "link", "deleted": true, "status": 200}`. */
+export function ApiDeletedResponse(object: string): MethodDecorator {
+  return ApiResponse({
+    status: 200,
+    description: 'Deleted.',
+    headers: LIMIT_HEADERS,
+    schema: {
+      type: 'object',
+      required: ['id', 'object', 'deleted', 'status'],
+      properties: {
+        id: { type: 'integer' },
+        object: { type: 'string', enum: [object] },
+        deleted: { type: 'boolean', enum: [true] },
+        status: { type: 'integer', enum: [200] },
+      },
+    },
+  });
+}
+
+/** A 200 whose body is a file of one of `types` rather than JSON. */
+export function ApiFileResponse(description: string, types: Record<string, SchemaObject>): MethodDecorator {
+  return ApiResponse({
+    status: 200,
+    description,
+    headers: LIMIT_HEADERS,
+    content: Object.fromEntries(Object.entries(types).map(([type, schema]) => [type, { schema }])),
+  });
+}
