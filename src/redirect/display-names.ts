@@ -1,21 +1,17 @@
 import { countries } from 'countries-list';
 import ISO6391 from 'iso-639-1';
+import { STATS_DIMENSIONS, type StatsDimension } from '../stats/dto/stats-query.dto';
 import type { MessageKey } from './messages';
 import type { Translator } from './translator';
 
-/** Dimensions of the stats page, in the order it shows them; the stored values are codes or names. */
-export const STATS_DIMENSIONS = [
-  'referrer',
-  'country',
-  'continent',
-  'browser',
-  'operating_system',
-  'device',
-  'language',
-] as const;
-export type StatsDimension = (typeof STATS_DIMENSIONS)[number];
+/**
+ * Dimensions of the stats page, in the order it shows them: the stats API's, but the city, which the page leaves
+ * out. The stored values are codes or names.
+ */
+export type PageDimension = Exclude<StatsDimension, 'city'>;
+export const PAGE_DIMENSIONS = STATS_DIMENSIONS.filter((name): name is PageDimension => name !== 'city');
 
-export const DIMENSION_TITLES: Record<StatsDimension, MessageKey> = {
+export const DIMENSION_TITLES: Record<PageDimension, MessageKey> = {
   referrer: 'referrers',
   country: 'countries',
   continent: 'continents',
@@ -85,7 +81,7 @@ export function languageName(code: string, t: Translator): string {
 }
 
 /** What a stats row's stored value reads as on the page, in the visitor's language. */
-export function displayValue(dimension: StatsDimension, value: string | null, t: Translator): string {
+export function displayValue(dimension: PageDimension, value: string | null, t: Translator): string {
   if (value === null || value === '') return t.text(dimension === 'referrer' ? 'direct' : 'unknown');
   switch (dimension) {
     case 'country':

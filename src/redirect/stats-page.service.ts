@@ -17,7 +17,7 @@ import { LinksService } from '../links/links.service';
 import { ClickSeries } from '../stats/click-series';
 import { StatsService, type StatsRange, type StatsRow } from '../stats/stats.service';
 import { AttemptLimiter } from './attempt-limiter';
-import { STATS_DIMENSIONS, type StatsDimension } from './display-names';
+import { PAGE_DIMENSIONS, type PageDimension } from './display-names';
 import {
   cookieValues,
   issueStatsAccess,
@@ -41,7 +41,7 @@ export interface PublicStats {
   to: string;
   clicks: number;
   days: StatsRow[];
-  dimensions: Record<StatsDimension, StatsRow[]>;
+  dimensions: Record<PageDimension, StatsRow[]>;
 }
 
 /** What the stats page reads of a visitor's request. */
@@ -169,7 +169,7 @@ export class StatsPageService {
       clicks,
       days: days.items,
       dimensions: Object.fromEntries(
-        STATS_DIMENSIONS.map((name, index) => [name, lists[index]]),
+        PAGE_DIMENSIONS.map((name, index) => [name, lists[index]]),
       ) as PublicStats['dimensions'],
     };
   }
@@ -192,14 +192,14 @@ export class StatsPageService {
       to: range.to,
       total,
       series,
-      dimensions: STATS_DIMENSIONS.map((name, index) => ({ name, rows: lists[index] })),
+      dimensions: PAGE_DIMENSIONS.map((name, index) => ({ name, rows: lists[index] })),
     };
   }
 
   private async dimensions(link: Link, range: StatsRange): Promise<StatsRow[][]> {
     const top = { page: 1, perPage: TOP };
     const lists = await Promise.all(
-      STATS_DIMENSIONS.map((name) => this.stats.query(link.id, name, range, top)),
+      PAGE_DIMENSIONS.map((name) => this.stats.query(link.id, name, range, top)),
     );
     return lists.map((list) => list.items);
   }

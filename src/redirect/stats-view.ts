@@ -1,5 +1,5 @@
 import type { ClickSeriesResult, SeriesBucket, SeriesUnit } from '../stats/click-series';
-import { DIMENSION_TITLES, displayValue, type StatsDimension } from './display-names';
+import { DIMENSION_TITLES, displayValue, type PageDimension } from './display-names';
 import { html, type Html } from '../common/html';
 import type { MessageKey } from './messages';
 import type { Page } from './pages';
@@ -39,7 +39,7 @@ export interface StatsPageData {
   to: Date;
   total: number;
   series: ClickSeriesResult;
-  dimensions: { name: StatsDimension; rows: DimensionRow[] }[];
+  dimensions: { name: PageDimension; rows: DimensionRow[] }[];
 }
 
 /** Width of one bar in the chart's own units; its height is 100. */
@@ -117,7 +117,7 @@ function chart(t: Translator, data: StatsPageData): Html {
 }
 
 /** One dimension as a ranked list of bars: each value's name, its clicks and its share of the period's. */
-function rankedList(t: Translator, name: StatsDimension, rows: DimensionRow[], total: number): Html {
+function rankedList(t: Translator, name: PageDimension, rows: DimensionRow[], total: number): Html {
   const id = `dimension-${name.replace('_', '-')}`;
   const items = rows.map((row) => {
     const share = total > 0 ? row.count / total : 0;

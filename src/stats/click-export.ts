@@ -14,19 +14,10 @@ import { DATABASE_CONNECTION, type DatabaseConnection } from '../database/databa
 import { IdPipe } from '../common/id.pipe';
 import { ApiEndpoint, ApiFileResponse } from '../common/openapi';
 import { LinksService } from '../links/links.service';
+import { STATS_DIMENSIONS } from './dto/stats-query.dto';
 
-/** The recorded columns of a click, as exported; what the stats API counts by. */
-const CLICK_COLUMNS = [
-  'created_at',
-  'referrer',
-  'country',
-  'city',
-  'continent',
-  'browser',
-  'operating_system',
-  'device',
-  'language',
-] as const;
+/** The recorded columns of a click, as exported: its time, then what the stats API counts by. */
+const CLICK_COLUMNS = ['created_at', ...STATS_DIMENSIONS] as const;
 
 type ClickRow = Record<(typeof CLICK_COLUMNS)[number], string | null> & { created_at: Date };
 
