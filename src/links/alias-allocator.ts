@@ -11,7 +11,7 @@ const RANDOM_ALIAS_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
 const RANDOM_ALIAS_LENGTH = 5;
 const RANDOM_ALIAS_ATTEMPTS = 8;
 
-export function randomAlias(length: number): string {
+function randomAlias(length: number): string {
   let alias = '';
   for (let index = 0; index < length; index += 1) alias += RANDOM_ALIAS_ALPHABET[randomInt(36)];
   return alias;

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, In, Repository } from 'typeorm';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import type { Page } from '../common/pagination';
 import { MAX_ID } from '../common/validation';
 import { ClickWriter } from '../clicks/click-writer';
@@ -22,7 +22,6 @@ import {
 } from './link-list';
 import { LinkResponses } from './link-responses';
 import { LinkStatus } from './link-status';
-import { Link } from './link.entity';
 import type { LinkResponse } from './link.mapper';
 
 /** What a list query asks for, as the list's SQL takes it. */
@@ -53,7 +52,6 @@ const EXPORT_CHUNK = 1000;
 @Injectable()
 export class LinkListService {
   constructor(
-    @InjectRepository(Link) private readonly links: Repository<Link>,
     @InjectDataSource() private readonly dataSource: DataSource,
     private readonly domains: DomainsService,
     private readonly responses: LinkResponses,
@@ -68,14 +66,7 @@ export class LinkListService {
     const { filter, order } = listOf(accountId, query);
     await this.catchUp(filter, order);
     const { ids: pageIds, total } = await this.pageAndTotal(filter, order, (page - 1) * perPage, perPage);
-    const rows =
-      pageIds.length === 0
-        ? []
-        : await this.links.find({ where: { accountId, id: In(pageIds) }, relations: { counter: true } });
-    const byId = new Map(rows.map((link) => [link.id, link]));
-    // A link deleted between the two reads is left out rather than shown half.
-    const links = pageIds.flatMap((id) => byId.get(id) ?? []);
-    return { items: await this.responses.of(accountId, links), total };
+    return { items: await this.responses.ofIds(accountId, pageIds), total };
   }
 
   /** The listed clicks of the account brought up to date, for a list that sorts or filters by them. */

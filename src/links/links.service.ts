@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, In, Repository, type EntityManager } from 'typeorm';
+import { DataSource, Repository, type EntityManager } from 'typeorm';
 import { ResourceNotFoundException, ValidationFailedException, type FieldErrors } from '../common/exceptions';
 import { hashSecret, needsRehash } from '../common/secret-hash';
 import { ClickWriter } from '../clicks/click-writer';
@@ -72,14 +72,9 @@ export class LinksService {
     });
     const links = prepared.map((item) => item.link);
     this.created(links);
-    const stored = await this.links.find({
-      where: { accountId, id: In(links.map((link) => link.id)) },
-      relations: { counter: true },
-    });
-    const byId = new Map(stored.map((link) => [link.id, link]));
-    return this.responses.of(
+    return this.responses.ofIds(
       accountId,
-      links.map((link) => byId.get(link.id)!),
+      links.map((link) => link.id),
     );
   }
 
