@@ -1,3 +1,5 @@
+import { HttpStatus } from '@nestjs/common';
+
 /** The response bodies of contract section 2, built here and nowhere else. */
 
 export interface DataEnvelope<T> {
@@ -29,3 +31,16 @@ export function deletedEnvelope(id: number, object: string): DeletedEnvelope {
 export function errorEnvelope(status: number, message: ErrorEnvelope['message']): ErrorEnvelope {
   return { message, status };
 }
+
+/** The contract's message of each error status whose message is fixed (the filter's answers, the document's bodies). */
+export const ERROR_MESSAGES: Partial<Record<number, string>> = {
+  [HttpStatus.BAD_REQUEST]: 'Bad request.',
+  [HttpStatus.UNAUTHORIZED]: 'Unauthenticated.',
+  [HttpStatus.NOT_FOUND]: 'Resource not found.',
+  [HttpStatus.METHOD_NOT_ALLOWED]: 'Method not allowed.',
+  [HttpStatus.PAYLOAD_TOO_LARGE]: 'Payload too large.',
+  [HttpStatus.UNSUPPORTED_MEDIA_TYPE]: 'Unsupported media type.',
+  [HttpStatus.TOO_MANY_REQUESTS]: 'Too Many Attempts.',
+  [HttpStatus.SERVICE_UNAVAILABLE]: 'Service unavailable.',
+  [HttpStatus.INTERNAL_SERVER_ERROR]: 'Server error.',
+};

@@ -1,4 +1,5 @@
 import { HttpException, HttpStatus } from '@nestjs/common';
+import { ERROR_MESSAGES } from './envelope';
 
 /** Field errors, keyed by the field's name as the client sent it (`name`, `targets.0.key`). */
 export type FieldErrors = Record<string, string[]>;
@@ -42,7 +43,7 @@ export abstract class RefusalException extends HttpException {
 /** Unknown ids and other accounts' ids alike; for visitors, an address that names no link they may see. */
 export class ResourceNotFoundException extends RefusalException {
   constructor() {
-    super('Resource not found.', HttpStatus.NOT_FOUND);
+    super(ERROR_MESSAGES[HttpStatus.NOT_FOUND]!, HttpStatus.NOT_FOUND);
   }
 }
 
@@ -65,7 +66,7 @@ export class TooManyAttemptsException extends RefusalException {
   readonly retryAfterSeconds: number;
 
   constructor(waitMs: number) {
-    super('Too Many Attempts.', HttpStatus.TOO_MANY_REQUESTS);
+    super(ERROR_MESSAGES[HttpStatus.TOO_MANY_REQUESTS]!, HttpStatus.TOO_MANY_REQUESTS);
     this.retryAfterSeconds = Math.max(1, Math.ceil(waitMs / 1000));
     this.headers['Retry-After'] = String(this.retryAfterSeconds);
   }

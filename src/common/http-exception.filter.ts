@@ -2,7 +2,6 @@ import {
   ArgumentsHost,
   Catch,
   HttpException,
-  HttpStatus,
   Inject,
   Logger,
   Optional,
@@ -15,22 +14,10 @@ import {
   describeDatabaseError,
   isDatabaseError,
 } from './database-errors';
-import { errorEnvelope, type ErrorEnvelope } from './envelope';
+import { ERROR_MESSAGES as MESSAGES, errorEnvelope, type ErrorEnvelope } from './envelope';
 import { ErrorPages } from './error-pages';
 import { RefusalException, ValidationFailedException } from './exceptions';
 import { requestFields } from './logger';
-
-const MESSAGES: Partial<Record<number, string>> = {
-  [HttpStatus.BAD_REQUEST]: 'Bad request.',
-  [HttpStatus.UNAUTHORIZED]: 'Unauthenticated.',
-  [HttpStatus.NOT_FOUND]: 'Resource not found.',
-  [HttpStatus.METHOD_NOT_ALLOWED]: 'Method not allowed.',
-  [HttpStatus.PAYLOAD_TOO_LARGE]: 'Payload too large.',
-  [HttpStatus.UNSUPPORTED_MEDIA_TYPE]: 'Unsupported media type.',
-  [HttpStatus.TOO_MANY_REQUESTS]: 'Too Many Attempts.',
-  [HttpStatus.SERVICE_UNAVAILABLE]: 'Service unavailable.',
-  [HttpStatus.INTERNAL_SERVER_ERROR]: 'Server error.',
-};
 
 /** The frames of an error's stack without its first line, which repeats the message. */
 function stackFrames(error: unknown): string | undefined {

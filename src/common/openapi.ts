@@ -11,6 +11,7 @@ import {
   type ReferenceObject,
   type SchemaObject,
 } from '@nestjs/swagger';
+import { ERROR_MESSAGES } from './envelope';
 import { PER_PAGE_VALUES } from './pagination';
 
 /*
@@ -144,15 +145,15 @@ export class ValidationErrorBody {
 export const ERROR_RESPONSES = {
   400: {
     description: 'The body could not be read.',
-    body: errorBody('BadRequestError', 400, 'Bad request.'),
+    body: errorBody('BadRequestError', 400, ERROR_MESSAGES[400]!),
   },
   401: {
     description: 'No API key, or one that is not valid.',
-    body: errorBody('UnauthenticatedError', 401, 'Unauthenticated.'),
+    body: errorBody('UnauthenticatedError', 401, ERROR_MESSAGES[401]!),
   },
   404: {
     description: 'No such resource, or another account’s.',
-    body: errorBody('NotFoundError', 404, 'Resource not found.'),
+    body: errorBody('NotFoundError', 404, ERROR_MESSAGES[404]!),
   },
   403: {
     description: 'A system domain, which no account may change.',
@@ -164,24 +165,24 @@ export const ERROR_RESPONSES = {
   },
   413: {
     description: 'The body is too large.',
-    body: errorBody('PayloadTooLargeError', 413, 'Payload too large.'),
+    body: errorBody('PayloadTooLargeError', 413, ERROR_MESSAGES[413]!),
   },
   415: {
     description: 'The body’s content type is not one the API reads.',
-    body: errorBody('UnsupportedMediaTypeError', 415, 'Unsupported media type.'),
+    body: errorBody('UnsupportedMediaTypeError', 415, ERROR_MESSAGES[415]!),
   },
   422: { description: 'A parameter or a field is not valid.', body: ValidationErrorBody },
   429: {
     description: 'Too many requests for the API key in this minute.',
-    body: errorBody('TooManyRequestsError', 429, 'Too Many Attempts.'),
+    body: errorBody('TooManyRequestsError', 429, ERROR_MESSAGES[429]!),
   },
   500: {
     description: 'An unexpected error, logged with the request id.',
-    body: errorBody('ServerError', 500, 'Server error.'),
+    body: errorBody('ServerError', 500, ERROR_MESSAGES[500]!),
   },
   503: {
     description: 'The database cannot be reached.',
-    body: errorBody('ServiceUnavailableError', 503, 'Service unavailable.'),
+    body: errorBody('ServiceUnavailableError', 503, ERROR_MESSAGES[503]!),
   },
 } satisfies Record<number, { description: string; body: Type }>;
 
