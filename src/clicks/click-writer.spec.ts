@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { loadConfig, type AppConfig } from '../config/app-config';
 import type { VisitorProfile } from '../targeting/visitor';
 import { MetricsService } from '../metrics/metrics.service';
-import { ClickWriter } from './click-writer';
+import { ClickWriter, clickParameters } from './click-writer';
 
 const VISITOR: VisitorProfile = {
   country: 'GB',
@@ -35,7 +35,8 @@ class FakeDatabase {
   query(sql: string, parameters: unknown[] = []): Promise<unknown> {
     if (!sql.includes('INSERT INTO click_batches')) return Promise.resolve([]);
     const id = parameters[0] as string;
-    const size = (JSON.parse(parameters[1] as string) as unknown[]).length;
+    // $3: the batch's links, one a click, as a PostgreSQL array.
+    const size = (parameters[2] as string).slice(1, -1).split(',').filter(Boolean).length;
     this.batchIds.push(id);
     const answer = this.answers.shift() ?? 'ok';
     if (this.written.has(id)) return Promise.reject(new DatabaseError('23505'));
@@ -153,5 +154,43 @@ describe('ClickWriter', () => {
     await clicks.beforeApplicationShutdown();
     expect(database.clicks).toBe(12);
     expect(() => clicks.count(PLAIN, VISITOR)).toThrow(ServiceUnavailableException);
+  });
+});
+
+describe('clickParameters', () => {
+  it('names each distinct profile once, and each click by its link, its profile and its time after the first', () => {
+    const other: VisitorProfile = {
+      ...VISITOR,
+      country: 'FR',
+      city: null,
+      continent: 'EU',
+      referrer: 'a.example',
+    };
+    const at = Date.UTC(2026, 10, 25, 12, 0, 0, 250);
+    const parameters = clickParameters([
+      { linkId: 7, at, visitor: VISITOR },
+      { linkId: 9, at: at + 40, visitor: other },
+      { linkId: 7, at: at + 41, visitor: VISITOR },
+      { linkId: 3, at: at + 99, visitor: other },
+    ]);
+    expect(parameters).toEqual([
+      JSON.stringify([
+        [null, 'GB', 'EU', 'Firefox', 'Linux', 'Desktop', 'en', 'London'],
+        ['a.example', 'FR', 'EU', 'Firefox', 'Linux', 'Desktop', 'en', null],
+      ]),
+      '{7,9,7,3}',
+      '{0,1,0,1}',
+      '{0,40,41,99}',
+      '2026-11-25T12:00:00.250Z',
+    ]);
+  });
+
+  it('keeps the order of arrival, times that went back included', () => {
+    const at = Date.UTC(2026, 0, 1);
+    const [, links, profiles, offsets] = clickParameters([
+      { linkId: 1, at, visitor: VISITOR },
+      { linkId: 2, at: at - 5, visitor: VISITOR },
+    ]);
+    expect([links, profiles, offsets]).toEqual(['{1,2}', '{0,0}', '{0,-5}']);
   });
 });

@@ -26,9 +26,10 @@ export interface CountedClick {
   rotation: number | null;
 }
 
-interface PendingClick {
+export interface PendingClick {
   linkId: number;
-  at: Date;
+  /** When it was answered, in milliseconds since the epoch. */
+  at: number;
   visitor: VisitorProfile;
 }
 
@@ -47,14 +48,20 @@ const MAX_DATA_ERROR_TRIES = 3;
 const BATCH_ID_RETENTION = '1 day';
 
 /**
- * The columns of click rows from one JSON array of tuples ($2), in arrival order: made by the native
- * JSON.stringify, which keeps a large batch's preparation short on the event loop.
+ * The columns of click rows, in arrival order, from a batch as {@link clickParameters} sends it: each distinct
+ * visitor profile once ($2, a JSON array of tuples), then one entry a click in three arrays: its link ($3), the
+ * index of its profile in $2 ($4) and its time in milliseconds after $6 ($5). A batch's visits come from few
+ * profiles, so PostgreSQL reads three integer arrays and a short JSON text instead of a JSON object a click.
  */
 const CLICK_ROWS = `
-  SELECT (e->>0)::int AS link_id, (e->>1)::timestamptz AS created_at, e->>2 AS referrer, e->>3 AS country,
-         e->>4 AS continent, e->>5 AS browser, e->>6 AS operating_system, e->>7 AS device, e->>8 AS language,
-         e->>9 AS city, ord
-    FROM jsonb_array_elements($2::jsonb) WITH ORDINALITY AS x(e, ord)`;
+  WITH profiles AS MATERIALIZED (SELECT $2::jsonb AS list)
+  SELECT r.link_id, $6::timestamptz + r.ms * interval '1 millisecond' AS created_at,
+         p.list -> r.profile ->> 0 AS referrer, p.list -> r.profile ->> 1 AS country,
+         p.list -> r.profile ->> 2 AS continent, p.list -> r.profile ->> 3 AS browser,
+         p.list -> r.profile ->> 4 AS operating_system, p.list -> r.profile ->> 5 AS device,
+         p.list -> r.profile ->> 6 AS language, p.list -> r.profile ->> 7 AS city, r.ord
+    FROM unnest($3::int[], $4::int[], $5::int[]) WITH ORDINALITY AS r(link_id, profile, ms, ord)
+   CROSS JOIN profiles p`;
 
 /**
  * A batch of clicks of links without a limit or rotation, in one statement: the batch id first (a retried batch
@@ -103,7 +110,7 @@ const CLAIM = `
        FOR NO KEY UPDATE OF c
   ), plan AS (
     SELECT link_id, last_rotation, slots, targets_type = 'rotations' AND slots > 0 AS rotates,
-           CASE WHEN clicks_limit > 0 THEN LEAST($3::int, GREATEST(clicks_limit - clicks, 0)) ELSE $3::int END
+           CASE WHEN clicks_limit > 0 THEN LEAST($7::int, GREATEST(clicks_limit - clicks, 0)) ELSE $7::int END
              AS granted
       FROM current
   ), counted AS (
@@ -128,21 +135,38 @@ const CLAIM = `
   )
   SELECT granted, last_rotation, slots, rotates FROM plan`;
 
-function tuples(clicks: PendingClick[]): string {
-  return JSON.stringify(
-    clicks.map(({ linkId, at, visitor }) => [
-      linkId,
-      at.toISOString(),
-      visitor.referrer,
-      visitor.country,
-      visitor.continent,
-      visitor.browser,
-      visitor.os,
-      visitor.device,
-      visitor.language,
-      visitor.city,
-    ]),
-  );
+/** A PostgreSQL array literal of integers. */
+function integers(values: number[]): string {
+  return `{${values.join(',')}}`;
+}
+
+/** Parameters $2 to $6 of a statement reading {@link CLICK_ROWS}. */
+export function clickParameters(clicks: readonly PendingClick[]): [string, string, string, string, string] {
+  const base = clicks.length === 0 ? 0 : clicks[0].at;
+  const numbers = new Map<VisitorProfile, number>();
+  const profiles: (string | null)[][] = [];
+  const links: number[] = [];
+  const indexes: number[] = [];
+  const offsets: number[] = [];
+  for (const { linkId, at, visitor } of clicks) {
+    let number = numbers.get(visitor);
+    if (number === undefined) {
+      number = profiles.length;
+      numbers.set(visitor, number);
+      const { referrer, country, continent, browser, os, device, language, city } = visitor;
+      profiles.push([referrer, country, continent, browser, os, device, language, city]);
+    }
+    links.push(linkId);
+    indexes.push(number);
+    offsets.push(at - base);
+  }
+  return [
+    JSON.stringify(profiles),
+    integers(links),
+    integers(indexes),
+    integers(offsets),
+    new Date(base).toISOString(),
+  ];
 }
 
 function sqlState(error: unknown): string {
@@ -193,7 +217,7 @@ export class ClickWriter implements OnModuleInit, BeforeApplicationShutdown {
    * the click cannot be kept (the buffer is full while the database does not answer).
    */
   count(link: CountedLink, visitor: VisitorProfile): Promise<CountedClick | null> | CountedClick {
-    const click = { linkId: link.id, at: new Date(), visitor };
+    const click = { linkId: link.id, at: Date.now(), visitor };
     if ((link.clicksLimit !== null && link.clicksLimit > 0) || link.rotates) return this.claim(click);
     if (
       this.closing ||
@@ -280,7 +304,7 @@ export class ClickWriter implements OnModuleInit, BeforeApplicationShutdown {
       batch.tries += 1;
       const written: { recorded: number }[] = await this.dataSource.query(WRITE_BATCH, [
         batch.id,
-        tuples(batch.clicks),
+        ...clickParameters(batch.clicks),
       ]);
       this.inFlight = null;
       this.metrics.clicksWritten(written[0]?.recorded ?? 0);
@@ -349,7 +373,7 @@ export class ClickWriter implements OnModuleInit, BeforeApplicationShutdown {
       const claims = queue.pending.splice(0, MAX_BATCH);
       try {
         const rows: { granted: number; last_rotation: number | null; slots: number; rotates: boolean }[] =
-          await this.dataSource.query(CLAIM, [linkId, tuples(claims), claims.length]);
+          await this.dataSource.query(CLAIM, [linkId, ...clickParameters(claims), claims.length]);
         const plan = rows[0];
         this.metrics.clicksWritten(plan?.granted ?? 0);
         claims.forEach((claim, index) => {

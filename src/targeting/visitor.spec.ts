@@ -72,6 +72,44 @@ describe('profileVisitor', () => {
     expect(profile(UA.mac, { referer: 'android-app://x' }).referrer).toBeNull();
     expect(profile(UA.mac, { referer: 'not a url' }).referrer).toBeNull();
   });
+
+  it('gives a visitor like the last one of the same agent the same profile, and any other one a new profile', () => {
+    const first = profile(UA.android, { referer: 'https://a.example/', country: 'DE', acceptLanguage: 'de' });
+    const again = profile(UA.android, { referer: 'https://a.example/', country: 'DE', acceptLanguage: 'de' });
+    expect(again).toBe(first);
+    const others = [
+      profile(UA.android, { referer: 'https://b.example/', country: 'DE', acceptLanguage: 'de' }),
+      profile(UA.android, { referer: 'https://b.example/', country: 'FR', acceptLanguage: 'de' }),
+      profile(UA.android, { referer: 'https://b.example/', country: 'FR', acceptLanguage: 'fr' }),
+      profile(UA.android, {
+        referer: 'https://b.example/',
+        country: 'FR',
+        acceptLanguage: 'fr',
+        city: 'Paris',
+      }),
+    ];
+    expect(
+      others.map(({ referrer, country, language, city }) => [referrer, country, language, city]),
+    ).toEqual([
+      ['b.example', 'DE', 'de', null],
+      ['b.example', 'FR', 'de', null],
+      ['b.example', 'FR', 'fr', null],
+      ['b.example', 'FR', 'fr', 'Paris'],
+    ]);
+    expect(new Set(others).size).toBe(4);
+    expect(
+      profile(UA.iPhone, { referer: 'https://a.example/', country: 'DE', acceptLanguage: 'de' }),
+    ).not.toBe(first);
+  });
+
+  it('profiles a visitor with very long headers each time, with the same answer', () => {
+    const referer = `https://long.example/${'a'.repeat(2000)}`;
+    const first = profile(UA.mac, { referer });
+    const again = profile(UA.mac, { referer });
+    expect(again).not.toBe(first);
+    expect(again).toEqual(first);
+    expect(again.referrer).toBe('long.example');
+  });
 });
 
 describe('matchTarget', () => {
