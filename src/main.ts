@@ -28,9 +28,10 @@ const IN_TRANSIT_MS = 250;
 const RELAYED_SIGNAL_MS = 1_000;
 
 interface Connection {
-  /** Requests received on it whose response has not closed yet. */
-  requests: number;
-  /** The response to its latest request: the one that says `Connection: close` once the process is stopping. */
+  /**
+   * The response to its latest request: the one that says `Connection: close` once the process is stopping. Answers
+   * go out in the order of their requests, so the connection has a request in progress until this one has finished.
+   */
   latest: ServerResponse | undefined;
   /** Its bytesRead when last seen with no request in progress; undefined when it had one. */
   seenBytes: number | undefined;
@@ -56,17 +57,19 @@ function connectionDrain(server: Server): { drain: () => Promise<void> } {
     if (!response.headersSent) response.setHeader('Connection', 'close');
   };
 
+  const inProgress = (connection: Connection) =>
+    connection.latest !== undefined && !connection.latest.writableFinished;
+
   server.on('connection', (socket: Socket) => {
-    connections.set(socket, { requests: 0, latest: undefined, seenBytes: undefined });
+    connections.set(socket, { latest: undefined, seenBytes: undefined });
     socket.once('close', () => connections.delete(socket));
   });
-  // Ahead of the application's listener, so that the count sees the response before it can end.
+  // Ahead of the application's listener, so that the response is known before it can end. Nothing is added to the
+  // response itself: this runs for every request, the redirects included.
   server.prependListener('request', (request: IncomingMessage, response: ServerResponse) => {
     const connection = connections.get(request.socket);
     if (connection === undefined) return;
-    connection.requests += 1;
     connection.seenBytes = undefined;
-    response.once('close', () => (connection.requests -= 1));
     if (stopping) closeAfter(connection, response);
     connection.latest = response;
   });
@@ -74,7 +77,7 @@ function connectionDrain(server: Server): { drain: () => Promise<void> } {
   // Closes the connections that have no request in progress and have read nothing since the last look.
   const closeSilent = () => {
     for (const [socket, connection] of connections) {
-      if (connection.requests > 0) {
+      if (inProgress(connection)) {
         connection.seenBytes = undefined;
       } else if (connection.seenBytes === socket.bytesRead) {
         socket.destroy();
@@ -88,9 +91,7 @@ function connectionDrain(server: Server): { drain: () => Promise<void> } {
     new Promise<void>((resolve) => {
       stopping = true;
       for (const connection of connections.values()) {
-        if (connection.requests > 0 && connection.latest !== undefined) {
-          closeAfter(connection, connection.latest);
-        }
+        if (inProgress(connection)) closeAfter(connection, connection.latest!);
       }
       closeSilent();
       // Each look runs after a poll of the event loop, so that what has arrived on a connection has been read.

@@ -43,14 +43,18 @@ describe('Visiting short links', () => {
   let t: TestApp;
   /** TRUST_PROXY=true: the client address (and so the country) comes from X-Forwarded-For. */
   let proxied: TestApp;
+  /** LOG_LEVEL=debug: a line for each redirect. */
+  let logged: TestApp;
 
   beforeAll(async () => {
     t = await createTestApp();
     await t.app.listen(0, '127.0.0.1');
     proxied = await createTestApp({ TRUST_PROXY: 'true' });
+    logged = await createTestApp({ LOG_LEVEL: 'debug' });
   });
 
   afterAll(async () => {
+    await logged?.close();
     await proxied?.close();
     await t?.close();
   });
@@ -826,6 +830,43 @@ describe('Visiting short links', () => {
       const created = await link(account, {});
       const responses = await Promise.all(Array.from({ length: 40 }, () => get(`/${created.alias}/+`)));
       expect(new Set(responses.map((response) => response.status))).toEqual(new Set([200]));
+    });
+  });
+
+  describe("a plain redirect's answer", () => {
+    it('says its body is empty and carries no request id of its own, GET and HEAD alike', async () => {
+      const account = await createAccount(t);
+      const created = await link(account, {});
+      for (const method of ['get', 'head'] as const) {
+        const response = await withVisitor(t.http()[method](`/${created.alias}`), {});
+        expect([response.status, response.headers.location]).toEqual([302, DESTINATION]);
+        expect(response.headers['cache-control']).toBe('private, no-store');
+        expect(response.headers['content-length']).toBe('0');
+        expect(response.headers['transfer-encoding']).toBeUndefined();
+        expect(response.headers['x-request-id']).toBeUndefined();
+      }
+      await expectClicks(account, created.id, 1);
+    });
+
+    it("echoes the caller's sane X-Request-Id, and drops an unsafe one", async () => {
+      const account = await createAccount(t);
+      const created = await link(account, {});
+      const traced = await get(`/${created.alias}`).set('X-Request-Id', 'proxy-trace_42.a');
+      expectRedirect(traced, DESTINATION);
+      expect(traced.headers['x-request-id']).toBe('proxy-trace_42.a');
+      const unsafe = await get(`/${created.alias}`).set('X-Request-Id', 'id with spaces');
+      expectRedirect(unsafe, DESTINATION);
+      expect(unsafe.headers['x-request-id']).toBeUndefined();
+    });
+
+    it('carries a new request id when redirects are logged (LOG_LEVEL=debug)', async () => {
+      const account = await createAccount(logged);
+      const created = await link(account, {}, logged);
+      const response = await get(`/${created.alias}`, { app: logged });
+      expectRedirect(response, DESTINATION);
+      expect(response.headers['x-request-id']).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+      );
     });
   });
 

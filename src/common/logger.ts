@@ -7,10 +7,15 @@ import type { ServerConfig } from '../config/app-config';
 
 const REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
+/** The caller's X-Request-Id when it is sane. */
+export function givenRequestId(request: IncomingMessage): string | undefined {
+  const given = request.headers['x-request-id'];
+  return typeof given === 'string' && REQUEST_ID.test(given) ? given : undefined;
+}
+
 /** The caller's X-Request-Id when it is sane, else a new one. */
 export function requestIdOf(request: IncomingMessage): string {
-  const given = request.headers['x-request-id'];
-  return typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+  return givenRequestId(request) ?? randomUUID();
 }
 
 /** The request's id ({@link requestIdOf}), echoed back in the response. */

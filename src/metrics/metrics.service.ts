@@ -42,6 +42,12 @@ interface PoolStats {
  * clicks written, the database pool and query latency, and Node's process metrics. Label values come from bounded
  * sets (route patterns, statuses, outcomes), never from what a client sends.
  */
+/** The counter and the latency histogram of one method, route pattern and status. */
+export interface RequestSeries {
+  count: { value: number };
+  time: HistogramSeries;
+}
+
 @Injectable()
 export class MetricsService implements OnModuleInit {
   readonly registry = new Registry();
@@ -71,7 +77,7 @@ export class MetricsService implements OnModuleInit {
     registers: [this.registry],
   });
   /** The counter and histogram series of each request's labels: a request costs one Map lookup and arithmetic. */
-  private readonly series = new Map<string, { count: { value: number }; time: HistogramSeries }>();
+  private readonly series = new Map<string, RequestSeries>();
   /** The series of each outcome, made once. */
   private readonly outcomes = new Map(
     REDIRECT_OUTCOMES.map((outcome) => [outcome, this.redirects.series$(outcome, { outcome })] as const),
@@ -137,6 +143,11 @@ export class MetricsService implements OnModuleInit {
 
   /** Records an answered request once it is sent; `route` is the route's pattern, never the path itself. */
   observe(method: string, route: string, status: number, startedNs: bigint): void {
+    this.record(this.requestSeries(method, route, status), startedNs);
+  }
+
+  /** The series of one method, route pattern and status: a caller that answers many alike keeps it. */
+  requestSeries(method: string, route: string, status: number): RequestSeries {
     const key = `${method} ${status} ${route}`;
     let series = this.series.get(key);
     if (series === undefined) {
@@ -144,6 +155,11 @@ export class MetricsService implements OnModuleInit {
       series = { count: this.requests.series$(key, labels), time: this.durations.series$(key, labels) };
       this.series.set(key, series);
     }
+    return series;
+  }
+
+  /** Records an answered request in its series, once it is sent. */
+  record(series: RequestSeries, startedNs: bigint): void {
     series.count.value += 1;
     this.durations.record(series.time, Number(process.hrtime.bigint() - startedNs) / 1e9);
   }

@@ -2,11 +2,11 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import proxyAddr from 'proxy-addr';
 import { ClickWriter } from '../clicks/click-writer';
-import { assignRequestId, requestIdOf } from '../common/logger';
+import { assignRequestId, givenRequestId, requestIdOf } from '../common/logger';
 import { serverConfig, visitsConfig, type ServerConfig, type VisitsConfig } from '../config/app-config';
 import { DomainsService } from '../domains/domains.service';
 import { LinkCache, type VisitLink } from '../links/link-cache';
-import { MetricsService, type RedirectOutcome } from '../metrics/metrics.service';
+import { MetricsService, type RedirectOutcome, type RequestSeries } from '../metrics/metrics.service';
 import { isReservedAlias } from '../links/reserved-aliases';
 import { GeoIp } from '../targeting/geoip';
 import { profileVisitor, type VisitorProfile } from '../targeting/visitor';
@@ -36,6 +36,8 @@ const ALIAS_PATH = /^\/([A-Za-z0-9_-]{1,255})$/;
 export class LeanRedirect {
   private readonly logger = new Logger(LeanRedirect.name);
   private readonly logEach: boolean;
+  /** The request series of the usual answer, a GET redirected, kept rather than looked up each time. */
+  private readonly redirected: RequestSeries;
 
   constructor(
     private readonly domains: DomainsService,
@@ -50,6 +52,7 @@ export class LeanRedirect {
   ) {
     // No line per redirect unless the operator asks for debug logs.
     this.logEach = server.logLevel === 'debug' || server.logLevel === 'trace';
+    this.redirected = metrics.requestSeries('GET', ROUTE, config.redirectStatus);
   }
 
   /** Puts the fast path in front of the server's request listener (Express). */
@@ -143,11 +146,14 @@ export class LeanRedirect {
     if (link === null || link.hasPixels || firstStep(link, null) !== VisitStep.Visit) return false;
     if (link.exhausted) return this.expired(request, response, link, started);
     const address = proxyAddr(request, trust);
+    const { headers } = request;
+    const place = this.geoip.locate(address);
     const visitor = profileVisitor({
-      userAgent: request.headers['user-agent'],
-      acceptLanguage: request.headers['accept-language'],
-      referer: request.headers.referer,
-      ...this.geoip.locate(address),
+      userAgent: headers['user-agent'],
+      acceptLanguage: headers['accept-language'],
+      referer: headers.referer,
+      country: place.country,
+      city: place.city,
     });
     if (!isCounted(visitor, request.method))
       return this.redirect(request, response, link, visitor, null, query, started, 'bot');
@@ -218,14 +224,26 @@ export class LeanRedirect {
       query === ''
         ? (link.locations.get(destination) ?? locationUrl(destination))
         : locationUrl(mergeQuery(destination, query));
-    response.writeHead(this.config.redirectStatus, {
-      Location: location,
-      'Cache-Control': 'private, no-store',
-      'X-Request-Id': requestIdOf(request),
-    });
+    const status = this.config.redirectStatus;
+    // A request id is for finding the request's log line: a redirect has one only at debug level, so it carries the
+    // caller's id (a proxy's, say) and gets a new one only when it is logged.
+    const id = this.logEach ? requestIdOf(request) : givenRequestId(request);
+    response.writeHead(
+      status,
+      id === undefined
+        ? { Location: location, 'Cache-Control': 'private, no-store', 'Content-Length': 0 }
+        : {
+            Location: location,
+            'Cache-Control': 'private, no-store',
+            'Content-Length': 0,
+            'X-Request-Id': id,
+          },
+    );
     response.end();
-    this.answered(request, this.config.redirectStatus, outcome, started);
-    if (this.logEach) this.logger.debug(`${request.method} ${request.url} ${this.config.redirectStatus}`);
+    this.metrics.redirect(outcome);
+    if (request.method === 'GET') this.metrics.record(this.redirected, started);
+    else this.metrics.observe(request.method ?? 'HEAD', ROUTE, status, started);
+    if (this.logEach) this.logger.debug(`${request.method} ${request.url} ${status} ${id}`);
     return true;
   }
 }

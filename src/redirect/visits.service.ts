@@ -283,11 +283,13 @@ export class VisitsService {
   }
 
   private profile(request: Request, referrer: string): VisitorProfile {
+    const place = this.geoip.locate(request.ip);
     return profileVisitor({
       userAgent: request.headers['user-agent'],
       acceptLanguage: request.headers['accept-language'],
       referer: referrer,
-      ...this.geoip.locate(request.ip),
+      country: place.country,
+      city: place.city,
     });
   }
 
