@@ -25,6 +25,32 @@ const ROUTE = '/:alias';
 /** `/{alias}` and nothing else: one path segment of the alias alphabet. */
 const ALIAS_PATH = /^\/([A-Za-z0-9_-]{1,255})$/;
 
+/** The most addresses a hop's trust decisions are remembered for: a flood of new ones replaces them. */
+const TRUST_MEMO_SIZE = 10_000;
+
+/**
+ * The same decisions as `trust`, remembered per hop and address: proxy-addr asks for each hop of every request that
+ * came through a proxy, and each answer parses the address again.
+ */
+export function rememberedTrust(trust: TrustProxy): TrustProxy {
+  const hops: Map<string, boolean>[] = [];
+  return (address, hop) => {
+    let memo = hops[hop];
+    if (memo === undefined) {
+      // A request through more proxies than any deployment has: asked each time, not remembered.
+      if (hop >= 8) return trust(address, hop);
+      memo = hops[hop] = new Map<string, boolean>();
+    }
+    let trusted = memo.get(address);
+    if (trusted === undefined) {
+      trusted = trust(address, hop);
+      if (memo.size >= TRUST_MEMO_SIZE) memo.clear();
+      memo.set(address, trusted);
+    }
+    return trusted;
+  };
+}
+
 /**
  * The redirect's fast path, in front of Express on the same HTTP server and with the same providers: a visit that
  * ends in a plain redirect (no password, consent or pixels, inside its period) is answered here, with the visit
@@ -56,7 +82,8 @@ export class LeanRedirect {
   }
 
   /** Puts the fast path in front of the server's request listener (Express). */
-  install(server: Server, trust: TrustProxy): void {
+  install(server: Server, trustProxy: TrustProxy): void {
+    const trust = rememberedTrust(trustProxy);
     const listeners = server.listeners('request') as Handler[];
     if (listeners.length !== 1) throw new Error(`Expected one request listener, found ${listeners.length}`);
     const [routes] = listeners;
