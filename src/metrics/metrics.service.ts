@@ -37,17 +37,17 @@ interface PoolStats {
   on?(event: 'acquire', listener: (client: TimedClient) => void): void;
 }
 
-/**
- * The service's Prometheus metrics, in a registry of its own: requests by route and status, redirects by outcome,
- * clicks written, the database pool and query latency, and Node's process metrics. Label values come from bounded
- * sets (route patterns, statuses, outcomes), never from what a client sends.
- */
 /** The counter and the latency histogram of one method, route pattern and status. */
 export interface RequestSeries {
   count: { value: number };
   time: HistogramSeries;
 }
 
+/**
+ * The service's Prometheus metrics, in a registry of its own: requests by route and status, redirects by outcome,
+ * clicks written, the database pool and query latency, and Node's process metrics. Label values come from bounded
+ * sets (route patterns, statuses, outcomes), never from what a client sends.
+ */
 @Injectable()
 export class MetricsService implements OnModuleInit {
   readonly registry = new Registry();

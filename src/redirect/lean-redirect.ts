@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { IncomingMessage, OutgoingHttpHeaders, Server, ServerResponse } from 'node:http';
 import proxyAddr from 'proxy-addr';
 import { ClickWriter } from '../clicks/click-writer';
 import { assignRequestId, givenRequestId, requestIdOf } from '../common/logger';
@@ -173,14 +173,11 @@ export class LeanRedirect {
     if (link === null || link.hasPixels || firstStep(link, null) !== VisitStep.Visit) return false;
     if (link.exhausted) return this.expired(request, response, link, started);
     const address = proxyAddr(request, trust);
-    const { headers } = request;
-    const place = this.geoip.locate(address);
     const visitor = profileVisitor({
-      userAgent: headers['user-agent'],
-      acceptLanguage: headers['accept-language'],
-      referer: headers.referer,
-      country: place.country,
-      city: place.city,
+      userAgent: request.headers['user-agent'],
+      acceptLanguage: request.headers['accept-language'],
+      referer: request.headers.referer,
+      place: this.geoip.locate(address),
     });
     if (!isCounted(visitor, request.method))
       return this.redirect(request, response, link, visitor, null, query, started, 'bot');
@@ -233,7 +230,11 @@ export class LeanRedirect {
     started: bigint,
   ): void {
     this.metrics.redirect(outcome);
-    this.metrics.observe(request.method ?? 'GET', ROUTE, status, started);
+    if (request.method === 'GET' && status === this.config.redirectStatus) {
+      this.metrics.record(this.redirected, started);
+    } else {
+      this.metrics.observe(request.method ?? 'GET', ROUTE, status, started);
+    }
   }
 
   private redirect(
@@ -252,24 +253,18 @@ export class LeanRedirect {
         ? (link.locations.get(destination) ?? locationUrl(destination))
         : locationUrl(mergeQuery(destination, query));
     const status = this.config.redirectStatus;
+    const headers: OutgoingHttpHeaders = {
+      Location: location,
+      'Cache-Control': 'private, no-store',
+      'Content-Length': 0,
+    };
     // A request id is for finding the request's log line: a redirect has one only at debug level, so it carries the
     // caller's id (a proxy's, say) and gets a new one only when it is logged.
     const id = this.logEach ? requestIdOf(request) : givenRequestId(request);
-    response.writeHead(
-      status,
-      id === undefined
-        ? { Location: location, 'Cache-Control': 'private, no-store', 'Content-Length': 0 }
-        : {
-            Location: location,
-            'Cache-Control': 'private, no-store',
-            'Content-Length': 0,
-            'X-Request-Id': id,
-          },
-    );
+    if (id !== undefined) headers['X-Request-Id'] = id;
+    response.writeHead(status, headers);
     response.end();
-    this.metrics.redirect(outcome);
-    if (request.method === 'GET') this.metrics.record(this.redirected, started);
-    else this.metrics.observe(request.method ?? 'HEAD', ROUTE, status, started);
+    this.answered(request, status, outcome, started);
     if (this.logEach) this.logger.debug(`${request.method} ${request.url} ${status} ${id}`);
     return true;
   }

@@ -283,13 +283,11 @@ export class VisitsService {
   }
 
   private profile(request: Request, referrer: string): VisitorProfile {
-    const place = this.geoip.locate(request.ip);
     return profileVisitor({
       userAgent: request.headers['user-agent'],
       acceptLanguage: request.headers['accept-language'],
       referer: referrer,
-      country: place.country,
-      city: place.city,
+      place: this.geoip.locate(request.ip),
     });
   }
 

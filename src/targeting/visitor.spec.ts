@@ -23,14 +23,19 @@ const UA = {
   facebook: 'facebookexternalhit/1.1 (+http://www.facebook.com/externalhit_uatext.php)',
 };
 
-function profile(userAgent: string | undefined, extra: Partial<Parameters<typeof profileVisitor>[0]> = {}) {
+interface Extra {
+  acceptLanguage?: string;
+  referer?: string;
+  country?: string | null;
+  city?: string | null;
+}
+
+function profile(userAgent: string | undefined, extra: Extra = {}) {
   return profileVisitor({
     userAgent,
-    acceptLanguage: undefined,
-    referer: undefined,
-    country: null,
-    city: null,
-    ...extra,
+    acceptLanguage: extra.acceptLanguage,
+    referer: extra.referer,
+    place: { country: extra.country ?? null, city: extra.city ?? null },
   });
 }
 

@@ -1,6 +1,7 @@
 import { isbot } from 'isbot';
 import UAParser from 'ua-parser-js';
 import { continentOf, isLanguageCode, type Continent } from './allowed-values';
+import type { Place } from './geoip';
 
 /** What targeting and click records know of a visitor. Never the IP address itself. Shared: never changed. */
 export interface VisitorProfile {
@@ -26,10 +27,8 @@ export interface VisitorRequest {
   userAgent: string | undefined;
   acceptLanguage: string | undefined;
   referer: string | undefined;
-  /** ISO 3166-1 alpha-2 of the client address, or null when unknown. */
-  country: string | null;
-  /** The city of the client address, or null when unknown. */
-  city: string | null;
+  /** Where the client address is, as far as it is known. */
+  place: Place;
 }
 
 const OS_NAMES: Record<string, string> = {
@@ -169,20 +168,21 @@ function agentProfile(userAgent: string): AgentProfile {
  */
 export function profileVisitor(request: VisitorRequest): VisitorProfile {
   const agent = agentProfile(request.userAgent ?? '');
+  const { place } = request;
   const last = agent.last;
   if (
     last !== null &&
-    last.request.country === request.country &&
-    last.request.city === request.city &&
+    last.request.place.country === place.country &&
+    last.request.place.city === place.city &&
     last.request.acceptLanguage === request.acceptLanguage &&
     last.request.referer === request.referer
   ) {
     return last.profile;
   }
   const profile: VisitorProfile = {
-    country: request.country,
-    city: request.city,
-    continent: request.country === null ? null : continentOf(request.country),
+    country: place.country,
+    city: place.city,
+    continent: place.country === null ? null : continentOf(place.country),
     os: agent.os,
     browser: agent.browser,
     device: agent.device,
