@@ -42,6 +42,8 @@ describe('loadConfig', () => {
       trustProxy: false,
       redirectStatus: 302,
       logLevel: 'info',
+      metricsPort: 9464,
+      metricsHost: '127.0.0.1',
     });
   });
 
@@ -76,6 +78,8 @@ describe('loadConfig', () => {
         TRUST_PROXY: '1',
         REDIRECT_STATUS: '301',
         LOG_LEVEL: 'DEBUG',
+        METRICS_PORT: '9100',
+        METRICS_HOST: '::',
       }),
     ).toEqual({
       port: 8080,
@@ -96,6 +100,8 @@ describe('loadConfig', () => {
       trustProxy: 1,
       redirectStatus: 301,
       logLevel: 'debug',
+      metricsPort: 9100,
+      metricsHost: '::',
     });
   });
 
@@ -139,6 +145,9 @@ describe('loadConfig', () => {
     ['INITIAL_API_KEY', `${'a'.repeat(40)} with spaces`],
     ['METRICS_TOKEN', 'too-short'],
     ['METRICS_TOKEN', 'a token with spaces in it'],
+    ['METRICS_PORT', 'prometheus'],
+    ['METRICS_PORT', '70000'],
+    ['METRICS_HOST', 'metrics.internal'],
   ])('refuses %s=%s with an error naming the variable', (variable, value) => {
     const error = configError({ [variable]: value });
     expect(error.variable).toBe(variable);

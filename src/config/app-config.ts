@@ -151,6 +151,15 @@ function metricsToken(env: Env): string | undefined {
   return token;
 }
 
+/** The address the metrics port listens on: an IP address (`0.0.0.0` or `::` for every interface). */
+function metricsHost(env: Env): string {
+  const host = read(env, 'METRICS_HOST') ?? '127.0.0.1';
+  if (isIP(host) === 0) {
+    throw new ConfigError('METRICS_HOST', `must be an IPv4 or IPv6 address, got "${host}"`);
+  }
+  return host;
+}
+
 function appName(env: Env, appUrl: string): string {
   const name = read(env, 'APP_NAME');
   if (name === undefined) return new URL(appUrl).host;
@@ -237,8 +246,15 @@ export const targetingConfig = settings('targeting', (env) => ({
 }));
 
 export const metricsConfig = settings('metrics', (env) => ({
-  /** When set, `GET /metrics` needs it as a bearer token; unset, the metrics are open. */
+  /**
+   * When set, `GET /metrics` needs it as a bearer token, on the metrics port and on the public one; unset, only
+   * the metrics port serves them, to whoever reaches it.
+   */
   metricsToken: metricsToken(env),
+  /** The port of its own that serves `GET /metrics` and nothing else (0: any free port). */
+  metricsPort: integer(env, 'METRICS_PORT', 9464, 0, 65535),
+  /** Where that port listens: the loopback interface unless told otherwise (the image says every interface). */
+  metricsHost: metricsHost(env),
 }));
 
 export type ServerConfig = ConfigType<typeof serverConfig>;
