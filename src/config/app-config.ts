@@ -68,20 +68,44 @@ function httpUrl(env: Env, name: string, fallback: string): string {
   return url.origin;
 }
 
+const NOT_A_DATABASE_URL =
+  'must be a postgres:// or postgresql:// URL (a password with / # @ : % or spaces in it must be percent-encoded, ' +
+  'or given apart as DATABASE_PASSWORD)';
+
+/**
+ * `DATABASE_URL`, with `DATABASE_PASSWORD` put into it when that is set: a password taken as it is (a base64 one
+ * from openssl, with `/ + =`), percent-encoded here so that `pg` reads it back whole. Neither value is ever echoed.
+ */
 function databaseUrl(env: Env): string | undefined {
   const raw = read(env, 'DATABASE_URL');
-  if (raw === undefined) return undefined;
+  // Not trimmed: a password may begin or end with a space.
+  const password = env.DATABASE_PASSWORD === '' ? undefined : env.DATABASE_PASSWORD;
+  if (raw === undefined) {
+    if (password !== undefined)
+      throw new ConfigError('DATABASE_PASSWORD', 'needs DATABASE_URL (without a password)');
+    return undefined;
+  }
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    // The value may hold a password: never echo it.
-    throw new ConfigError('DATABASE_URL', 'must be a postgres:// or postgresql:// URL');
+    throw new ConfigError('DATABASE_URL', NOT_A_DATABASE_URL);
   }
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-    throw new ConfigError('DATABASE_URL', 'must be a postgres:// or postgresql:// URL');
+    throw new ConfigError('DATABASE_URL', NOT_A_DATABASE_URL);
   }
-  return raw;
+  if (password === undefined) return raw;
+  if (url.password !== '') {
+    throw new ConfigError(
+      'DATABASE_PASSWORD',
+      'is set, and DATABASE_URL has a password too: give it in one place',
+    );
+  }
+  if (url.username === '')
+    throw new ConfigError('DATABASE_URL', 'must name the user when DATABASE_PASSWORD is set');
+  // URL's own setter leaves % as it is, which pg would then decode: every character but the unreserved is encoded.
+  const at = raw.indexOf('@', raw.indexOf('//') + 2);
+  return `${raw.slice(0, at)}:${encodeURIComponent(password)}${raw.slice(at)}`;
 }
 
 function initialApiKey(env: Env): string | undefined {
