@@ -120,7 +120,7 @@ export class ChangeFeed implements OnApplicationBootstrap, BeforeApplicationShut
 
   private async connect(): Promise<void> {
     const client = new Client({
-      connectionString: this.connection.url,
+      ...this.clientOptions(),
       keepAlive: true,
       keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
     });
@@ -202,7 +202,7 @@ export class ChangeFeed implements OnApplicationBootstrap, BeforeApplicationShut
       };
       client.on('notification', listener);
     });
-    const sender = new Client({ connectionString: this.connection.url });
+    const sender = new Client(this.clientOptions());
     try {
       await sender.connect();
       await sender.query('SELECT pg_notify($1, $2)', [VISIT_CACHE_CHANNEL, probe]);
@@ -212,6 +212,16 @@ export class ChangeFeed implements OnApplicationBootstrap, BeforeApplicationShut
       client.off('notification', listener!);
       await sender.end().catch(() => undefined);
     }
+  }
+
+  /** A database that does not answer within the probe deadline is as good as gone: no connect or query waits longer. */
+  private clientOptions() {
+    const deadline = this.timing.probeDeadlineMs;
+    return {
+      connectionString: this.connection.url,
+      connectionTimeoutMillis: deadline,
+      query_timeout: deadline,
+    };
   }
 
   /** Forgets the current connection and stops trusting memory; caches drop what they hold. */
