@@ -16,8 +16,11 @@ RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 # Run: production dependencies and the compiled code only, as the unprivileged `node` user. No VOLUME: the
 # embedded database's DATA_DIR is only used without DATABASE_URL, and whoever wants it kept mounts it by name.
 FROM ${NODE_IMAGE}
+# The metrics port listens on every interface of the container: reachable from its private network only,
+# unless published (compose publishes it nowhere).
 ENV NODE_ENV=production \
     PORT=3000 \
+    METRICS_HOST=0.0.0.0 \
     DATA_DIR=/data
 WORKDIR /app
 COPY --from=build --chown=root:root /app/package.json ./
@@ -25,7 +28,7 @@ COPY --from=build --chown=root:root /app/node_modules ./node_modules
 COPY --from=build --chown=root:root /app/dist ./dist
 RUN mkdir -p /data && chown node:node /data
 USER node
-EXPOSE 3000
+EXPOSE 3000 9464
 # The one health check of the image: it follows PORT, wherever the service is told to listen.
 HEALTHCHECK --interval=10s --timeout=3s --start-period=20s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/health/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]

@@ -90,6 +90,8 @@ export class Service {
           NODE_ENV: 'production',
           DATABASE_URL: this.settings.databaseUrl,
           PORT: String(this.settings.port),
+          // Any free port: two instances, or two runs, on one machine must not ask for the same one.
+          METRICS_PORT: '0',
           // The load generators send Host: 127.0.0.1:<port>, the system domain's name.
           APP_URL: this.origin,
           LOG_LEVEL: 'warn',

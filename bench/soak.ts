@@ -113,6 +113,8 @@ function startService(
         NODE_ENV: 'production',
         DATABASE_URL: databaseUrl,
         PORT: String(port),
+        // Any free port: two instances, or two runs, on one machine must not ask for the same one.
+        METRICS_PORT: '0',
         APP_URL: `http://127.0.0.1:${port}`,
         LOG_LEVEL: 'warn',
         RATE_LIMIT_PER_MINUTE: '0',

@@ -16,7 +16,7 @@ const PUBLIC_ALLOW_LIST = [
   // Contract section 8.
   'GET /health',
   'GET /health/ready',
-  // Prometheus scrapes it: behind its own token (METRICS_TOKEN) when one is set.
+  // A 404 unless METRICS_TOKEN is set, then behind that token; Prometheus scrapes the metrics port instead.
   'GET /metrics',
   // The visitor routes of contract section 6 and what their pages load.
   'GET /',

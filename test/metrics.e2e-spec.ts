@@ -1,8 +1,20 @@
 import { ClickWriter } from '../src/clicks/click-writer';
+import { MetricsServer } from '../src/metrics/metrics-server';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { createLink, UA, unique } from './support/visitors';
 
 const TOKEN = 'metrics-token-for-tests-0123456789';
+const NOT_FOUND = { message: 'Resource not found.', status: 404 };
+
+/** A request to the metrics port of `t` (METRICS_PORT: 0 in tests, so a free one). */
+async function onMetricsPort(
+  t: TestApp,
+  path: string,
+  init: RequestInit = {},
+): Promise<{ status: number; type: string | null; text: string }> {
+  const response = await fetch(`http://127.0.0.1:${t.app.get(MetricsServer).port}${path}`, init);
+  return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
+}
 
 type Labels = Record<string, string>;
 
@@ -133,6 +145,31 @@ describe('GET /metrics', () => {
   });
 });
 
+describe('GET /metrics with METRICS_TOKEN, on the metrics port', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({ METRICS_TOKEN: TOKEN });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it.each([
+    ['no token', {}],
+    ['a wrong token', { Authorization: 'Bearer metrics-token-for-tests-0123456780' }],
+  ])('answers 401 with %s', async (_case, headers) => {
+    const response = await onMetricsPort(t, '/metrics', { headers });
+    expect(response.status).toBe(401);
+    expect(response.text).not.toContain('http_requests_total');
+  });
+
+  it('serves the metrics with the token', async () => {
+    const response = await onMetricsPort(t, '/metrics', { headers: { Authorization: `Bearer ${TOKEN}` } });
+    expect(response.status).toBe(200);
+    expect(response.text).toMatch(/^# HELP http_requests_total /m);
+  });
+});
+
 describe('GET /metrics without METRICS_TOKEN', () => {
   let t: TestApp;
   beforeAll(async () => {
@@ -142,10 +179,27 @@ describe('GET /metrics without METRICS_TOKEN', () => {
     await t?.close();
   });
 
-  it('is open, and is no API route: no key, no rate-limit headers', async () => {
+  it('is not served on the public port', async () => {
     const response = await t.http().get('/metrics');
+    expect(response.status).toBe(404);
+    expect(response.body).toEqual(NOT_FOUND);
+    expect(response.text).not.toContain('http_requests_total');
+  });
+
+  it('is served on the metrics port, without a key', async () => {
+    const response = await onMetricsPort(t, '/metrics');
     expect(response.status).toBe(200);
+    expect(response.type).toMatch(/^text\/plain; version=0\.0\.4/);
     expect(response.text).toMatch(/^# HELP http_requests_total /m);
-    expect(response.headers['x-ratelimit-limit']).toBeUndefined();
+    expect(response.text).toMatch(/^nodejs_eventloop_lag_seconds \d/m);
+  });
+
+  it('serves nothing else on the metrics port', async () => {
+    for (const path of ['/', '/api/v1/links', '/health', '/metrics/more', '/docs']) {
+      const response = await onMetricsPort(t, path);
+      expect({ path, status: response.status }).toEqual({ path, status: 404 });
+    }
+    const posted = await onMetricsPort(t, '/metrics', { method: 'POST', body: 'x' });
+    expect(posted.status).toBe(405);
   });
 });

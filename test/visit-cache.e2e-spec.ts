@@ -1,6 +1,9 @@
-import { ChangeFeed } from '../src/database/change-feed';
+import { Client } from 'pg';
+import { ChangeFeed, VISIT_CACHE_CHANNEL } from '../src/database/change-feed';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { apiClient } from './support/api';
+import { sleep } from './support/sleep';
+import { TcpProxy } from './support/tcp-proxy';
 import { onRealPostgres } from './support/test-database';
 import { createLink, UA, unique } from './support/visitors';
 
@@ -128,3 +131,81 @@ describe('links and domains cached for visits', () => {
     expect(await visit(api, created.alias)).toBe('404');
   });
 });
+
+/**
+ * One instance whose connections to PostgreSQL pass through a proxy that can make one of them go silent (its
+ * packets dropped, nothing closed) or reset it, as a firewall or NAT that forgets a connection would. Changes are
+ * made in SQL on a connection of their own, as another instance or an operator would make them.
+ */
+(onRealPostgres() ? describe : describe.skip)(
+  'links cached for visits when the listening connection fails',
+  () => {
+    /** The statement only the change feed's connection sends. */
+    const LISTENING = `LISTEN ${VISIT_CACHE_CHANNEL}`;
+    let proxy: TcpProxy;
+    let visitors: TestApp;
+    let account: TestAccount;
+    let sql: Client;
+
+    beforeAll(async () => {
+      const databaseUrl = process.env.DATABASE_URL!;
+      proxy = await TcpProxy.forDatabase(databaseUrl);
+      visitors = await createTestApp({ DATABASE_URL: proxy.urlFor(databaseUrl) });
+      await listening(visitors);
+      account = await createAccount(visitors);
+      sql = new Client({ connectionString: databaseUrl });
+      await sql.connect();
+    });
+    afterEach(() => {
+      proxy.restore();
+    });
+    afterAll(async () => {
+      await sql?.end();
+      await visitors?.close();
+      await proxy?.close();
+    });
+
+    async function cachedLink(url: string) {
+      const created = await createLink(visitors, account, { url });
+      expect(await visit(visitors, created.alias)).toBe(`302 ${url}`);
+      expect(await visit(visitors, created.alias)).toBe(`302 ${url}`);
+      return created;
+    }
+
+    /** Waits until the instance listens on a connection other than the ones already counted. */
+    async function listensAgain(accepted: number): Promise<void> {
+      const feed = visitors.app.get(ChangeFeed);
+      const deadline = Date.now() + 15_000;
+      while (!(feed.listening && proxy.accepted > accepted) && Date.now() < deadline) await sleep(20);
+      expect({ listening: feed.listening, reconnected: proxy.accepted > accepted }).toEqual({
+        listening: true,
+        reconnected: true,
+      });
+    }
+
+    it('stop redirecting to a link disabled while the listening connection is silent, and obey later changes once it is back', async () => {
+      const first = await cachedLink('https://example.com/silent');
+      const accepted = proxy.accepted;
+      expect(proxy.silence(LISTENING)).toBe(1);
+      await sql.query('UPDATE links SET disabled = true WHERE id = $1', [first.id]);
+      // Within a second or two; the limit is generous for a loaded machine, and far below the cache's 60 s.
+      expect(await eventually(visitors, first.alias, '404', 15_000)).toBe('404');
+
+      await listensAgain(accepted);
+      const second = await cachedLink('https://example.com/before');
+      await sql.query('UPDATE links SET url = $1 WHERE id = $2', ['https://example.com/after', second.id]);
+      expect(await eventually(visitors, second.alias, '302 https://example.com/after', 15_000)).toBe(
+        '302 https://example.com/after',
+      );
+    });
+
+    it('obey a change made while the listening connection was reset, and listen again', async () => {
+      const created = await cachedLink('https://example.com/reset');
+      const accepted = proxy.accepted;
+      expect(proxy.cutWhere(LISTENING)).toBe(1);
+      await sql.query('UPDATE links SET disabled = true WHERE id = $1', [created.id]);
+      expect(await eventually(visitors, created.alias, '404', 15_000)).toBe('404');
+      await listensAgain(accepted);
+    });
+  },
+);

@@ -1,4 +1,5 @@
 import { Test } from '@nestjs/testing';
+import { Client } from 'pg';
 import {
   clicksConfig,
   ConfigError,
@@ -42,6 +43,8 @@ describe('loadConfig', () => {
       trustProxy: false,
       redirectStatus: 302,
       logLevel: 'info',
+      metricsPort: 9464,
+      metricsHost: '127.0.0.1',
     });
   });
 
@@ -76,6 +79,8 @@ describe('loadConfig', () => {
         TRUST_PROXY: '1',
         REDIRECT_STATUS: '301',
         LOG_LEVEL: 'DEBUG',
+        METRICS_PORT: '9100',
+        METRICS_HOST: '::',
       }),
     ).toEqual({
       port: 8080,
@@ -96,6 +101,8 @@ describe('loadConfig', () => {
       trustProxy: 1,
       redirectStatus: 301,
       logLevel: 'debug',
+      metricsPort: 9100,
+      metricsHost: '::',
     });
   });
 
@@ -139,6 +146,9 @@ describe('loadConfig', () => {
     ['INITIAL_API_KEY', `${'a'.repeat(40)} with spaces`],
     ['METRICS_TOKEN', 'too-short'],
     ['METRICS_TOKEN', 'a token with spaces in it'],
+    ['METRICS_PORT', 'prometheus'],
+    ['METRICS_PORT', '70000'],
+    ['METRICS_HOST', 'metrics.internal'],
   ])('refuses %s=%s with an error naming the variable', (variable, value) => {
     const error = configError({ [variable]: value });
     expect(error.variable).toBe(variable);
@@ -159,6 +169,55 @@ describe('loadConfig', () => {
     expect(error.variable).toBe('DATABASE_URL');
     expect(error.message).not.toContain('s3cretPassw0rd');
     expect(error.message).not.toContain('admin');
+  });
+});
+
+/** What `pg` connects with, read from a URL the way it reads it. */
+function connectsWith(url: string) {
+  const client = new Client({ connectionString: url });
+  return { user: client.user, password: client.password, host: client.host, database: client.database };
+}
+
+describe('DATABASE_PASSWORD', () => {
+  const URL_WITHOUT_PASSWORD = 'postgres://shortlink@db:5432/shortlink';
+
+  it.each([
+    ['from openssl rand -base64', 'q7/Zx+0kLm3P8w==rT/u+Yv1'],
+    ['with a hash', 'pass#word'],
+    ['with URL delimiters', 'p@ss:w/rd?x=1&y#z'],
+    ['with percent signs that look encoded', '100%25sure%41'],
+    ['with spaces at its ends', ' padded secret '],
+    ['with non-ASCII letters', 'mot-de-passe-été'],
+  ])('is put into DATABASE_URL so that pg reads it back whole: a password %s', (_case, password) => {
+    const { databaseUrl } = loadConfig({ DATABASE_URL: URL_WITHOUT_PASSWORD, DATABASE_PASSWORD: password });
+    expect(connectsWith(databaseUrl!)).toEqual({
+      user: 'shortlink',
+      password,
+      host: 'db',
+      database: 'shortlink',
+    });
+  });
+
+  it('leaves DATABASE_URL as it is when unset or empty', () => {
+    const url = 'postgres://user:pw@db:5432/links';
+    expect(loadConfig({ DATABASE_URL: url }).databaseUrl).toBe(url);
+    expect(loadConfig({ DATABASE_URL: url, DATABASE_PASSWORD: '' }).databaseUrl).toBe(url);
+  });
+
+  it.each([
+    ['without DATABASE_URL', {}],
+    ['beside a DATABASE_URL that has a password already', { DATABASE_URL: 'postgres://u:other@db/x' }],
+  ])('is refused %s, naming the variable and never echoing it', (_case, env: Record<string, string>) => {
+    const error = configError({ ...env, DATABASE_PASSWORD: 's3cret/pass#word' });
+    expect(error.variable).toBe('DATABASE_PASSWORD');
+    expect(error.message).not.toContain('s3cret');
+  });
+
+  it('is what the refusal of a DATABASE_URL whose password is not encoded suggests, without echoing it', () => {
+    const error = configError({ DATABASE_URL: 'postgres://shortlink:ab/cd#ef@db:5432/shortlink' });
+    expect(error.variable).toBe('DATABASE_URL');
+    expect(error.message).toContain('DATABASE_PASSWORD');
+    expect(error.message).not.toMatch(/ab\/cd|#ef/);
   });
 });
 

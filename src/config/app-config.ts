@@ -68,20 +68,44 @@ function httpUrl(env: Env, name: string, fallback: string): string {
   return url.origin;
 }
 
+const NOT_A_DATABASE_URL =
+  'must be a postgres:// or postgresql:// URL (a password with / # @ : % or spaces in it must be percent-encoded, ' +
+  'or given apart as DATABASE_PASSWORD)';
+
+/**
+ * `DATABASE_URL`, with `DATABASE_PASSWORD` put into it when that is set: a password taken as it is (a base64 one
+ * from openssl, with `/ + =`), percent-encoded here so that `pg` reads it back whole. Neither value is ever echoed.
+ */
 function databaseUrl(env: Env): string | undefined {
   const raw = read(env, 'DATABASE_URL');
-  if (raw === undefined) return undefined;
+  // Not trimmed: a password may begin or end with a space.
+  const password = env.DATABASE_PASSWORD === '' ? undefined : env.DATABASE_PASSWORD;
+  if (raw === undefined) {
+    if (password !== undefined)
+      throw new ConfigError('DATABASE_PASSWORD', 'needs DATABASE_URL (without a password)');
+    return undefined;
+  }
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    // The value may hold a password: never echo it.
-    throw new ConfigError('DATABASE_URL', 'must be a postgres:// or postgresql:// URL');
+    throw new ConfigError('DATABASE_URL', NOT_A_DATABASE_URL);
   }
   if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
-    throw new ConfigError('DATABASE_URL', 'must be a postgres:// or postgresql:// URL');
+    throw new ConfigError('DATABASE_URL', NOT_A_DATABASE_URL);
   }
-  return raw;
+  if (password === undefined) return raw;
+  if (url.password !== '') {
+    throw new ConfigError(
+      'DATABASE_PASSWORD',
+      'is set, and DATABASE_URL has a password too: give it in one place',
+    );
+  }
+  if (url.username === '')
+    throw new ConfigError('DATABASE_URL', 'must name the user when DATABASE_PASSWORD is set');
+  // URL's own setter leaves % as it is, which pg would then decode: every character but the unreserved is encoded.
+  const at = raw.indexOf('@', raw.indexOf('//') + 2);
+  return `${raw.slice(0, at)}:${encodeURIComponent(password)}${raw.slice(at)}`;
 }
 
 function initialApiKey(env: Env): string | undefined {
@@ -149,6 +173,15 @@ function metricsToken(env: Env): string | undefined {
     throw new ConfigError('METRICS_TOKEN', 'must be 16 to 512 printable characters without spaces');
   }
   return token;
+}
+
+/** The address the metrics port listens on: an IP address (`0.0.0.0` or `::` for every interface). */
+function metricsHost(env: Env): string {
+  const host = read(env, 'METRICS_HOST') ?? '127.0.0.1';
+  if (isIP(host) === 0) {
+    throw new ConfigError('METRICS_HOST', `must be an IPv4 or IPv6 address, got "${host}"`);
+  }
+  return host;
 }
 
 function appName(env: Env, appUrl: string): string {
@@ -237,8 +270,15 @@ export const targetingConfig = settings('targeting', (env) => ({
 }));
 
 export const metricsConfig = settings('metrics', (env) => ({
-  /** When set, `GET /metrics` needs it as a bearer token; unset, the metrics are open. */
+  /**
+   * When set, `GET /metrics` needs it as a bearer token, on the metrics port and on the public one; unset, only
+   * the metrics port serves them, to whoever reaches it.
+   */
   metricsToken: metricsToken(env),
+  /** The port of its own that serves `GET /metrics` and nothing else (0: any free port). */
+  metricsPort: integer(env, 'METRICS_PORT', 9464, 0, 65535),
+  /** Where that port listens: the loopback interface unless told otherwise (the image says every interface). */
+  metricsHost: metricsHost(env),
 }));
 
 export type ServerConfig = ConfigType<typeof serverConfig>;

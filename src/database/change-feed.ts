@@ -4,10 +4,12 @@ import {
   Injectable,
   Logger,
   Module,
+  Optional,
   type OnApplicationBootstrap,
   type BeforeApplicationShutdown,
 } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import type { Socket } from 'node:net';
 import { Client, type Notification } from 'pg';
 import { DATABASE_CONNECTION, type DatabaseConnection } from './database.module';
 
@@ -16,28 +18,84 @@ export const VISIT_CACHE_CHANNEL = 'visit_cache';
 /** A change whose extent is unknown: drop everything. */
 export const EVERYTHING = '*';
 
-const RECONNECT_MS = 1000;
-const PROBE_TIMEOUT_MS = 2000;
+/** The most a visit may be served from memory after a change is made: the promise of the README. */
+export const FRESH_MS = 1000;
+
+export interface ChangeFeedTiming {
+  /** How often the instance notifies itself on the listening connection, to learn that it still hears. */
+  probeEveryMs: number;
+  /** A notice not heard back within this long means the connection is dead: it is dropped and made again. */
+  probeDeadlineMs: number;
+  /** The wait before connecting again after the connection was lost or could not be made. */
+  reconnectMs: number;
+  /** The wait before asking again a database that passed no notice from one connection to another. */
+  deafRetryMs: number;
+}
+
+/** Probes well within {@link FRESH_MS}, so that a healthy feed is always trusted. */
+export const DEFAULT_CHANGE_FEED_TIMING: ChangeFeedTiming = {
+  probeEveryMs: 250,
+  probeDeadlineMs: 2000,
+  reconnectMs: 1000,
+  deafRetryMs: 60_000,
+};
+
+export const CHANGE_FEED_TIMING = Symbol('CHANGE_FEED_TIMING');
+
+/** Idle seconds before the kernel starts checking the listening connection. */
+const KEEPALIVE_DELAY_MS = 10_000;
+
+const NOT_ANNOUNCED = 'Changes are not announced across connections: links are read for every visit';
 
 /**
  * Announcements of what changed, for the caches of every instance: `link:<domain id>:<alias>`, `domains`, or `*`.
  * They come from the database (triggers notify on commit, whoever wrote) and from this instance's own writes at
- * once, so that an instance reads its own writes. While the listening connection is down, or where notices do not
- * reach it (the embedded database), {@link listening} is false and caches must not serve from memory; when it
- * comes back, everything is dropped.
+ * once, so that an instance reads its own writes.
+ *
+ * The listening connection can die without a word (a firewall or NAT that drops its packets): so the instance
+ * notifies itself on it every `probeEveryMs`. A probe heard back proves that every change committed before it was
+ * sent has been heard, so caches may serve from memory for {@link FRESH_MS} after that ({@link fresh}). A probe not
+ * heard within `probeDeadlineMs` drops the connection and makes a new one. While the connection is down, or where
+ * notices do not reach it (the embedded database), {@link listening} is false and caches must not serve from
+ * memory; when it comes back, everything is dropped.
  */
 @Injectable()
 export class ChangeFeed implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(ChangeFeed.name);
   private readonly handlers = new Set<(change: string) => void>();
+  private readonly timing: ChangeFeedTiming;
+  private readonly instance = randomUUID();
   private client: Client | null = null;
   private closing = false;
   private reconnect: NodeJS.Timeout | null = null;
+  private prober: NodeJS.Timeout | null = null;
+  /** Probes sent and not heard yet, by payload: when each was sent. */
+  private readonly probes = new Map<string, number>();
+  private sequence = 0;
+  /** Until when memory may be trusted: {@link FRESH_MS} after the send of the latest probe heard; 0 unheard. */
+  private trustedUntil = 0;
+  /** Whether the loss of the feed has been logged since it last worked. */
+  private lossLogged = false;
   listening = false;
 
-  constructor(@Inject(DATABASE_CONNECTION) private readonly connection: DatabaseConnection) {}
+  constructor(
+    @Inject(DATABASE_CONNECTION) private readonly connection: DatabaseConnection,
+    @Optional() @Inject(CHANGE_FEED_TIMING) timing?: ChangeFeedTiming,
+  ) {
+    this.timing = timing ?? DEFAULT_CHANGE_FEED_TIMING;
+  }
+
+  /** Whether caches may answer from memory now: the feed listens and has been heard from within {@link FRESH_MS}. */
+  get fresh(): boolean {
+    return Date.now() < this.trustedUntil;
+  }
 
   onApplicationBootstrap(): void {
+    // One backend serves every connection of the embedded database and passes no notice between them.
+    if (this.connection.embedded !== null) {
+      this.logger.log(NOT_ANNOUNCED);
+      return;
+    }
     void this.connect();
   }
 
@@ -45,8 +103,10 @@ export class ChangeFeed implements OnApplicationBootstrap, BeforeApplicationShut
   async beforeApplicationShutdown(): Promise<void> {
     this.closing = true;
     if (this.reconnect !== null) clearTimeout(this.reconnect);
-    this.listening = false;
-    await this.client?.end().catch(() => undefined);
+    this.reconnect = null;
+    const client = this.client;
+    this.drop();
+    if (client !== null) await this.close(client);
   }
 
   subscribe(handler: (change: string) => void): void {
@@ -59,66 +119,156 @@ export class ChangeFeed implements OnApplicationBootstrap, BeforeApplicationShut
   }
 
   private async connect(): Promise<void> {
-    const client = new Client({ connectionString: this.connection.url });
-    this.client = client;
-    client.on('notification', (message) => {
-      if (!message.payload?.startsWith('probe:')) this.publish(message.payload ?? EVERYTHING);
+    const client = new Client({
+      ...this.clientOptions(),
+      keepAlive: true,
+      keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
     });
+    this.client = client;
+    client.on('notification', (message) => this.heard(message));
     client.on('error', () => this.lost(client));
     client.on('end', () => this.lost(client));
     try {
       await client.connect();
       await client.query(`LISTEN ${VISIT_CACHE_CHANNEL}`);
       if (!(await this.hears(client))) {
-        // The embedded database has one backend for every connection: notices do not cross between them.
-        this.logger.log('Changes are not announced across connections: links are read for every visit');
-        await client.end().catch(() => undefined);
-        this.client = null;
+        // The database or a pooler in front of it (PgBouncer in transaction mode) passes no notice between
+        // sessions: a property of the set-up, not a passing fault, so it is asked again only much later.
+        if (this.client === client) {
+          this.warnOnce(`${NOT_ANNOUNCED}; asking again in ${this.timing.deafRetryMs / 1000} s`);
+          this.lost(client, this.timing.deafRetryMs);
+        }
         return;
       }
+      if (this.client !== client) return;
       this.listening = true;
+      this.trustedUntil = Date.now() + FRESH_MS;
+      if (this.lossLogged) this.logger.log('Listening for changes again');
+      this.lossLogged = false;
       // Whatever was cached while nobody listened may be stale.
       this.publish(EVERYTHING);
+      this.prober = setInterval(() => this.probe(client), this.timing.probeEveryMs);
     } catch (error) {
-      this.logger.warn(`Not listening for changes yet: ${(error as Error).message}`);
+      if (this.client !== client) return;
+      this.warnOnce(`Not listening for changes: ${(error as Error).message}; links are read for every visit`);
       this.lost(client);
     }
+  }
+
+  private heard(message: Notification): void {
+    const payload = message.payload ?? EVERYTHING;
+    if (!payload.startsWith('probe:')) {
+      this.publish(payload);
+      return;
+    }
+    const sentAt = this.probes.get(payload);
+    if (sentAt === undefined) return;
+    // Probes are heard in the order they were sent: the ones before this one can no longer come.
+    for (const probe of this.probes.keys()) {
+      this.probes.delete(probe);
+      if (probe === payload) break;
+    }
+    this.trustedUntil = sentAt + FRESH_MS;
+  }
+
+  /**
+   * Notifies this instance on its own listening connection: heard back, it proves that every change committed
+   * before it was sent has been heard (a listener receives notices in commit order). The oldest probe unheard past
+   * the deadline means the connection is dead.
+   */
+  private probe(client: Client): void {
+    if (this.client !== client) return;
+    const oldest = this.probes.values().next();
+    if (!oldest.done && Date.now() - oldest.value > this.timing.probeDeadlineMs) {
+      this.warnOnce('The listening connection stopped answering: connecting again');
+      this.lost(client);
+      return;
+    }
+    this.sequence += 1;
+    const payload = `probe:${this.instance}:${this.sequence}`;
+    this.probes.set(payload, Date.now());
+    client.query('SELECT pg_notify($1, $2)', [VISIT_CACHE_CHANNEL, payload]).catch(() => this.lost(client));
   }
 
   /** Whether a notice sent on another connection reaches the listening one: what caching relies on. */
   private async hears(client: Client): Promise<boolean> {
     const probe = `probe:${randomUUID()}`;
+    let timer: NodeJS.Timeout | undefined;
+    let listener: ((message: Notification) => void) | undefined;
     const heard = new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => resolve(false), PROBE_TIMEOUT_MS);
-      const listener = (message: Notification) => {
-        if (message.payload !== probe) return;
-        clearTimeout(timer);
-        client.off('notification', listener);
-        resolve(true);
+      timer = setTimeout(() => resolve(false), this.timing.probeDeadlineMs);
+      listener = (message: Notification) => {
+        if (message.payload === probe) resolve(true);
       };
       client.on('notification', listener);
     });
-    const sender = new Client({ connectionString: this.connection.url });
+    const sender = new Client(this.clientOptions());
     try {
       await sender.connect();
       await sender.query('SELECT pg_notify($1, $2)', [VISIT_CACHE_CHANNEL, probe]);
+      return await heard;
     } finally {
+      clearTimeout(timer);
+      client.off('notification', listener!);
       await sender.end().catch(() => undefined);
     }
-    return heard;
   }
 
-  private lost(client: Client): void {
-    if (this.client !== client) return;
+  /** A database that does not answer within the probe deadline is as good as gone: no connect or query waits longer. */
+  private clientOptions() {
+    const deadline = this.timing.probeDeadlineMs;
+    return {
+      connectionString: this.connection.url,
+      connectionTimeoutMillis: deadline,
+      query_timeout: deadline,
+    };
+  }
+
+  /** Forgets the current connection and stops trusting memory; caches drop what they hold. */
+  private drop(): void {
+    if (this.prober !== null) clearInterval(this.prober);
+    this.prober = null;
+    this.probes.clear();
     this.client = null;
     this.listening = false;
+    this.trustedUntil = 0;
     this.publish(EVERYTHING);
-    void client.end().catch(() => undefined);
-    if (this.closing) return;
+  }
+
+  /** The current connection is lost (or useless): drops it and connects again once, after `delayMs`. */
+  private lost(client: Client, delayMs = this.timing.reconnectMs): void {
+    if (this.client !== client) return;
+    this.drop();
+    void this.close(client);
+    if (this.closing || this.reconnect !== null) return;
     this.reconnect = setTimeout(() => {
       this.reconnect = null;
       void this.connect();
-    }, RECONNECT_MS);
+    }, delayMs);
+  }
+
+  /**
+   * Ends a connection, and destroys its socket if the end is not acknowledged within the probe deadline: a
+   * connection whose packets are dropped never answers.
+   */
+  private async close(client: Client): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const ended = client.end().catch(() => undefined);
+    const deadline = new Promise<'late'>((resolve) => {
+      timer = setTimeout(() => resolve('late'), this.timing.probeDeadlineMs);
+    });
+    if ((await Promise.race([ended, deadline])) === 'late') {
+      // pg keeps its socket as `connection.stream`, with no public way to drop it.
+      (client as unknown as { connection?: { stream?: Socket } }).connection?.stream?.destroy();
+    }
+    clearTimeout(timer);
+  }
+
+  /** Logs the loss of the feed once until it works again, not at every attempt. */
+  private warnOnce(message: string): void {
+    if (this.lossLogged) return;
+    this.lossLogged = true;
+    this.logger.warn(message);
   }
 }
 

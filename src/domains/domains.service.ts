@@ -80,7 +80,7 @@ export class DomainsService {
 
   /** The domain of a Host header as it was written, when it is in memory (no parsing, no query). */
   cachedForHost(host: string | undefined): Domain | undefined {
-    return this.hosts.get(host ?? '');
+    return this.feed.fresh ? this.hosts.get(host ?? '') : undefined;
   }
 
   /** A domain the account may put links on: one of its own or a system domain; null otherwise. */

@@ -90,7 +90,7 @@ export function linkChange(domainId: number, alias: string): string {
  * The links visits ask for, by domain and alias (regardless of case), read with one plain query and kept in this
  * instance's memory, at most `LINK_CACHE_SIZE` of them. An announced change drops its entry at once (see
  * {@link ChangeFeed}); nothing is kept while announcements cannot be heard, nor a value read while its link
- * changed.
+ * changed, and nothing is served from memory while the feed has not been heard from within the last second.
  */
 @Injectable()
 export class LinkCache {
@@ -116,6 +116,8 @@ export class LinkCache {
 
   /** The entry in memory, if any: undefined when the link must be read. */
   peek(domainId: number, alias: string): VisitLink | null | undefined {
+    // Unless the feed was heard from within the last second, an entry may miss a change: it is read again.
+    if (!this.feed.fresh) return undefined;
     const key = `${domainId}:${alias.toLowerCase()}`;
     const entry = this.entries.get(key);
     if (entry === undefined) return undefined;

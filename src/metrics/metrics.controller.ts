@@ -1,39 +1,31 @@
-import { Controller, Get, Header, Inject, Req, Res, UnauthorizedException } from '@nestjs/common';
+import { Controller, Get, Header, Req, Res, UnauthorizedException } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
-import { createHash, timingSafeEqual } from 'node:crypto';
-import { bearerToken } from '../auth/api-key';
 import { Public } from '../auth/public.decorator';
-import { metricsConfig, type MetricsConfig } from '../config/app-config';
+import { ResourceNotFoundException } from '../common/exceptions';
+import { MetricsAccess } from './metrics-access';
 import { MetricsService } from './metrics.service';
 
-function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
-}
-
-/** `GET /metrics` for Prometheus: open, or behind `Authorization: Bearer <METRICS_TOKEN>` when that is set. */
+/**
+ * `GET /metrics` on the public port: only when `METRICS_TOKEN` is set, behind it; otherwise a 404, as for any
+ * unknown path. The metrics port serves them either way (see MetricsServer).
+ */
 @ApiExcludeController()
 @Public()
 @SkipThrottle()
 @Controller('metrics')
 export class MetricsController {
-  private readonly token: Buffer | null;
-
   constructor(
     private readonly metrics: MetricsService,
-    @Inject(metricsConfig.KEY) config: MetricsConfig,
-  ) {
-    this.token = config.metricsToken === undefined ? null : digest(config.metricsToken);
-  }
+    private readonly access: MetricsAccess,
+  ) {}
 
   @Get()
   @Header('Cache-Control', 'no-store')
   async scrape(@Req() request: Request, @Res() response: Response): Promise<void> {
-    if (this.token !== null) {
-      const given = bearerToken(request.headers.authorization);
-      if (given === null || !timingSafeEqual(digest(given), this.token)) throw new UnauthorizedException();
-    }
+    if (!this.access.tokenSet) throw new ResourceNotFoundException();
+    if (!this.access.allows(request.headers.authorization)) throw new UnauthorizedException();
     const text = await this.metrics.text();
     response.setHeader('Content-Type', this.metrics.contentType);
     response.end(text);

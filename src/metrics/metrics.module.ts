@@ -1,11 +1,13 @@
 import { Global, Module } from '@nestjs/common';
+import { MetricsAccess } from './metrics-access';
 import { MetricsController } from './metrics.controller';
+import { MetricsServer } from './metrics-server';
 import { MetricsService } from './metrics.service';
 
 @Global()
 @Module({
   controllers: [MetricsController],
-  providers: [MetricsService],
+  providers: [MetricsService, MetricsAccess, MetricsServer],
   exports: [MetricsService],
 })
 export class MetricsModule {}

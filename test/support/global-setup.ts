@@ -30,6 +30,8 @@ export default async function globalSetup(): Promise<void> {
   process.env.LOG_LEVEL = process.env.TEST_LOG_LEVEL ?? 'silent';
   // Tests send far more visits from one address than any person: those of the visitor limit set their own.
   process.env.VISITOR_RATE_LIMIT_PER_MINUTE = '0';
+  // Every app and server of the run gets a metrics port of its own: any free one.
+  process.env.METRICS_PORT = '0';
   // The process tests (CLI, embedded server) run the built program.
   execFileSync(process.execPath, [join(__dirname, '..', '..', 'scripts', 'ensure-build.js')], {
     stdio: 'inherit',

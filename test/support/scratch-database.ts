@@ -25,6 +25,11 @@ export async function scratchDatabase(prefix: string): Promise<ScratchDatabase> 
     const url = await createDatabase(server, prefix);
     return { url, drop: () => dropDatabase(server, url) };
   }
+  return memoryDatabase();
+}
+
+/** An in-memory embedded database in a child process, on either run. */
+export async function memoryDatabase(): Promise<ScratchDatabase> {
   const child = spawn(process.execPath, ['-e', MEMORY_SERVER], { stdio: ['pipe', 'pipe', 'inherit'] });
   const url = await new Promise<string>((resolve, reject) => {
     let output = '';

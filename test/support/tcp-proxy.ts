@@ -7,7 +7,14 @@ type Mode = 'forwarding' | 'frozen' | 'cut';
 interface Pair {
   client: Socket;
   upstream: Socket;
+  /** The first bytes the client sent (see {@link OPENING_BYTES}), to tell one connection from another. */
+  opening: string;
+  /** Bytes are dropped both ways and nothing is closed: see {@link TcpProxy.silence}. */
+  silent: boolean;
 }
+
+/** Enough of a client's first bytes to hold a PostgreSQL start-up, its authentication and first statements. */
+const OPENING_BYTES = 4096;
 
 /**
  * A TCP proxy on a loopback port in front of another address (a database), for fault tests: it forwards bytes
@@ -17,6 +24,8 @@ interface Pair {
  *   the network hangs. New connections are accepted and stall the same way. What was sent meanwhile is delivered
  *   on {@link restore}, as TCP would once the network is back.
  * - {@link cut}: every connection is reset, and so is every new one, as when the database host is gone.
+ * - {@link silence}: the connections that opened with a given text (`LISTEN visit_cache`) drop every byte both ways
+ *   and are never closed, as when a firewall or NAT forgets a connection and drops its packets; others go on.
  * - {@link restore}: forwarding again.
  */
 export class TcpProxy {
@@ -53,6 +62,9 @@ export class TcpProxy {
     return (this.server.address() as AddressInfo).port;
   }
 
+  /** Client connections accepted since the start, those refused by {@link cut} excepted. */
+  accepted = 0;
+
   /** Open client connections. */
   get connections(): number {
     return this.pairs.size;
@@ -79,8 +91,28 @@ export class TcpProxy {
     for (const pair of [...this.pairs]) this.reset(pair);
   }
 
+  /** The open connections whose client sent `text` among its first bytes go silent; returns how many. */
+  silence(text: string): number {
+    let silenced = 0;
+    for (const pair of this.pairs) {
+      if (!pair.opening.includes(text)) continue;
+      pair.silent = true;
+      silenced += 1;
+    }
+    return silenced;
+  }
+
+  /** Resets the open connections whose client sent `text` among its first bytes; returns how many. */
+  cutWhere(text: string): number {
+    const chosen = [...this.pairs].filter((pair) => pair.opening.includes(text));
+    for (const pair of chosen) this.reset(pair);
+    return chosen.length;
+  }
+
+  /** Forwarding again; a silenced connection has lost bytes and cannot go on, so it is reset. */
   restore(): void {
     this.mode = 'forwarding';
+    for (const pair of [...this.pairs]) if (pair.silent) this.reset(pair);
     for (const { client, upstream } of this.pairs) {
       client.resume();
       upstream.resume();
@@ -101,14 +133,18 @@ export class TcpProxy {
       return;
     }
     const upstream = connect(this.target);
-    const pair: Pair = { client, upstream };
+    const pair: Pair = { client, upstream, opening: '', silent: false };
+    this.accepted += 1;
     this.pairs.add(pair);
     if (this.mode === 'frozen') {
       client.pause();
       upstream.pause();
     }
-    this.forward(client, upstream);
-    this.forward(upstream, client);
+    client.on('data', (chunk: Buffer) => {
+      if (pair.opening.length < OPENING_BYTES) pair.opening += chunk.toString('latin1', 0, OPENING_BYTES);
+    });
+    this.forward(pair, client, upstream);
+    this.forward(pair, upstream, client);
     for (const [socket, other] of [
       [client, upstream],
       [upstream, client],
@@ -116,22 +152,24 @@ export class TcpProxy {
       // A failure on one side breaks the other too; a close on one side is passed on as an orderly end.
       socket.on('error', () => this.reset(pair));
       socket.on('close', () => {
-        if (!other.destroyed) other.end();
+        if (!other.destroyed && !pair.silent) other.end();
         if (client.destroyed && upstream.destroyed) this.pairs.delete(pair);
       });
     }
   }
 
   /** Copies `from` to `to` with backpressure, never resuming a socket while the proxy is frozen. */
-  private forward(from: Socket, to: Socket): void {
+  private forward(pair: Pair, from: Socket, to: Socket): void {
     from.on('data', (chunk: Buffer) => {
-      if (to.write(chunk)) return;
+      if (pair.silent || to.write(chunk)) return;
       from.pause();
       to.once('drain', () => {
         if (this.mode === 'forwarding') from.resume();
       });
     });
-    from.on('end', () => to.end());
+    from.on('end', () => {
+      if (!pair.silent) to.end();
+    });
   }
 
   /** Ends both sides at once with a TCP reset, as a dead route or host would. */
