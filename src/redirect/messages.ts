@@ -487,9 +487,21 @@ export type Locale = (typeof LOCALES)[number];
 
 export const CATALOGUE: Record<Locale, Messages> = { en, es, fr, de };
 
+/** A qvalue as RFC 9110 (12.4.2) writes it: 0 to 1, with at most three decimals. */
+const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
+
+/** The weight of a language range from its parameters: 1 without `q`, null when `q` is not a qvalue. */
+function rangeWeight(parameters: string[]): number | null {
+  const quality = parameters.map((parameter) => parameter.trim()).find((parameter) => /^q=/i.test(parameter));
+  if (quality === undefined) return 1;
+  const value = quality.slice(2);
+  return QVALUE.test(value) ? Number(value) : null;
+}
+
 /**
  * The visitor's language from `Accept-Language`: the offered language with the highest weight (`de-CH` counts
- * as `de`), English when none is offered or the header is missing or unreadable.
+ * as `de`), English when none is offered or the header is missing or unreadable. A range with a weight that is not
+ * a qvalue is ignored, not taken as 1.
  */
 export function pickLocale(acceptLanguage: string | undefined): Locale {
   if (acceptLanguage === undefined) return 'en';
@@ -498,11 +510,8 @@ export function pickLocale(acceptLanguage: string | undefined): Locale {
   for (const range of acceptLanguage.slice(0, 1024).split(',').slice(0, 32)) {
     const [tag, ...parameters] = range.trim().split(';');
     const language = tag.trim().toLowerCase().split('-')[0];
-    const quality = parameters
-      .map((parameter) => /^\s*q=([01](?:\.\d{0,3})?)\s*$/.exec(parameter))
-      .find(Boolean);
-    const weight = quality ? Number(quality[1]) : 1;
-    if (weight <= 0 || weight > 1) continue;
+    const weight = rangeWeight(parameters);
+    if (weight === null || weight === 0) continue;
     const locale = language === '*' ? 'en' : LOCALES.find((candidate) => candidate === language);
     if (locale !== undefined && (best === null || weight > best.weight)) best = { locale, weight };
   }
