@@ -1,4 +1,4 @@
-import { Controller, Get, Header, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Header, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
@@ -7,8 +7,7 @@ import { join } from 'node:path';
 import { Public } from '../auth/public.decorator';
 import { dataEnvelope } from '../common/envelope';
 import { ResourceNotFoundException } from '../common/exceptions';
-import { sendQr } from '../qr/qr-code';
-import { QrQueryDto } from '../qr/qr-query.dto';
+import { publicQrQuery, QrCodes } from '../qr/qr-code';
 import { Pages } from './pages';
 import { PIXELS_SCRIPT_PATH } from './pixel-markup';
 import { chosenRange, StatsPageService, statsPath, type StatsVisit } from './stats-page.service';
@@ -45,6 +44,7 @@ export class RedirectController {
     private readonly visits: VisitsService,
     private readonly statsPages: StatsPageService,
     private readonly pages: Pages,
+    private readonly qrCodes: QrCodes,
   ) {}
 
   @Get(PIXELS_SCRIPT_PATH)
@@ -87,15 +87,11 @@ export class RedirectController {
 
   /** The QR code of a short link that can be visited (as its stats page, a disabled link has none). */
   @Get(':alias/qr')
-  async qr(
-    @Req() request: Request,
-    @Res() response: Response,
-    @Param('alias') alias: string,
-    @Query() query: QrQueryDto,
-  ): Promise<void> {
+  async qr(@Req() request: Request, @Res() response: Response, @Param('alias') alias: string): Promise<void> {
+    const query = await publicQrQuery(request.query);
     const shortUrl = await this.visits.shortUrlOf(request, alias);
     if (shortUrl === null) this.visits.notFound(response);
-    else await sendQr(response, shortUrl, query);
+    else await this.qrCodes.send(response, shortUrl, query);
   }
 
   /** A refusal (unknown link, private, password) reaches the error filter, which answers as the page or JSON. */
