@@ -2,7 +2,7 @@ import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import type { Response } from 'supertest';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
-import { createLink, type LinkData } from './support/visitors';
+import { createLink, expectPage, type LinkData } from './support/visitors';
 import { NOT_FOUND } from './support/contract';
 
 /** What a phone's camera would read: the text of the QR code in a PNG answer. */
@@ -171,6 +171,28 @@ describe('QR codes', () => {
             status: 422,
           });
         }
+      }
+    });
+
+    it('shows a browser the refusal as a page in its language, naming the parameter', async () => {
+      const response = await t
+        .http()
+        .get(`/${link.alias}/qr?size=5000&color=red`)
+        .set('Accept', 'text/html,application/xhtml+xml,*/*;q=0.8')
+        .set('Accept-Language', 'de-DE,de;q=0.9');
+      const html = expectPage(response, { status: 422, title: 'QR-Code nicht verfügbar', lang: 'de' });
+      expect(html).toContain('<code>size</code>');
+      expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    });
+
+    it('answers JSON to a client that does not ask for HTML', async () => {
+      for (const accept of ['*/*', 'application/json', 'image/png,image/*;q=0.8']) {
+        const response = await t.http().get(`/${link.alias}/qr?margin=99`).set('Accept', accept);
+        expect(response.status).toBe(422);
+        expect(response.body).toEqual({
+          message: { margin: ['The margin field must not be greater than 16.'] },
+          status: 422,
+        });
       }
     });
 

@@ -113,6 +113,7 @@ const SAMPLES: Record<ViewName, (t: Translator) => Page> = {
     }),
   root: (t) => views.root(t, { name: '10.0.0.1', domain: '10.0.0.1' }),
   privateStats: (t) => views.privateStats(t, { domain: '10.0.0.1' }),
+  qrRefused: (t) => views.qrRefused(t, { fields: ['size', 'color'], minSize: 64, maxSize: 1024 }),
   tooManyAttempts: (t) => views.tooManyAttempts(t, 900_000),
   tooManyRequests: (t) => views.tooManyRequests(t, 30_000),
   queryTooLong: (t) => views.queryTooLong(t),

@@ -74,6 +74,10 @@ const en = {
   queryTooLongTitle: 'Address too long',
   queryTooLongText: 'This address carries more query parameters than a short link passes on.',
   queryTooLongNext: 'Open the link again without the parameters that were added to it.',
+  qrRefusedTitle: 'QR code unavailable',
+  qrRefusedText: 'This address asks for a QR code that cannot be drawn. Check these parameters: {fields}.',
+  qrRefusedNext:
+    'The format is svg or png, the size {min} to {max} pixels, the colours six hexadecimal digits (1a2b3c) and the margin 0 to 16 modules.',
 
   statsTitle: 'Statistics of {name}',
   statsKicker: 'Link statistics',
@@ -196,6 +200,11 @@ const es: Messages = {
   queryTooLongTitle: 'Dirección demasiado larga',
   queryTooLongText: 'Esta dirección lleva más parámetros de consulta de los que un enlace corto transmite.',
   queryTooLongNext: 'Vuelve a abrir el enlace sin los parámetros que se le añadieron.',
+  qrRefusedTitle: 'Código QR no disponible',
+  qrRefusedText:
+    'Esta dirección pide un código QR que no se puede dibujar. Revisa estos parámetros: {fields}.',
+  qrRefusedNext:
+    'El formato es svg o png, el tamaño de {min} a {max} píxeles, los colores seis dígitos hexadecimales (1a2b3c) y el margen de 0 a 16 módulos.',
 
   statsTitle: 'Estadísticas de {name}',
   statsKicker: 'Estadísticas del enlace',
@@ -315,6 +324,11 @@ const fr: Messages = {
   queryTooLongTitle: 'Adresse trop longue',
   queryTooLongText: 'Cette adresse porte plus de paramètres de requête qu’un lien court n’en transmet.',
   queryTooLongNext: 'Ouvrez le lien à nouveau sans les paramètres qui y ont été ajoutés.',
+  qrRefusedTitle: 'Code QR indisponible',
+  qrRefusedText:
+    'Cette adresse demande un code QR qui ne peut pas être dessiné. Vérifiez ces paramètres : {fields}.',
+  qrRefusedNext:
+    'Le format est svg ou png, la taille de {min} à {max} pixels, les couleurs six chiffres hexadécimaux (1a2b3c) et la marge de 0 à 16 modules.',
 
   statsTitle: 'Statistiques de {name}',
   statsKicker: 'Statistiques du lien',
@@ -435,6 +449,11 @@ const de: Messages = {
   queryTooLongTitle: 'Adresse zu lang',
   queryTooLongText: 'Diese Adresse enthält mehr Abfrageparameter, als ein Kurzlink weitergibt.',
   queryTooLongNext: 'Öffnen Sie den Link erneut ohne die Parameter, die angehängt wurden.',
+  qrRefusedTitle: 'QR-Code nicht verfügbar',
+  qrRefusedText:
+    'Diese Adresse verlangt einen QR-Code, der so nicht gezeichnet werden kann. Prüfen Sie diese Parameter: {fields}.',
+  qrRefusedNext:
+    'Das Format ist svg oder png, die Größe {min} bis {max} Pixel, die Farben sechs Hexadezimalziffern (1a2b3c) und der Rand 0 bis 16 Module.',
 
   statsTitle: 'Statistik von {name}',
   statsKicker: 'Linkstatistik',
