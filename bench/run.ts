@@ -11,6 +11,7 @@ import { Baseline, buildService, freePort, killAll, Service } from './processes'
 import { formatTable, grouped, MEMORY_LIMIT_MB, type Row } from './report';
 import { createLinks } from './scenarios/create';
 import { limitedRedirects } from './scenarios/limited';
+import { qrPressure } from './scenarios/qr-pressure';
 import { listScenarios } from './scenarios/lists';
 import { botRedirects, plainRedirects, targetedRedirects } from './scenarios/redirects';
 import { rotatingRedirects } from './scenarios/rotating';
@@ -22,6 +23,7 @@ const SCENARIOS: Record<Exclude<ScenarioName, 'lists'>, Scenario> = {
   targeted: targetedRedirects,
   limited: limitedRedirects,
   rotating: rotatingRedirects,
+  'qr-pressure': qrPressure,
   create: createLinks,
 };
 

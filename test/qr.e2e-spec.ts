@@ -2,7 +2,7 @@ import jsQR from 'jsqr';
 import { PNG } from 'pngjs';
 import type { Response } from 'supertest';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
-import { createLink, type LinkData } from './support/visitors';
+import { createLink, expectPage, type LinkData } from './support/visitors';
 import { NOT_FOUND } from './support/contract';
 
 /** What a phone's camera would read: the text of the QR code in a PNG answer. */
@@ -154,6 +154,108 @@ describe('QR codes', () => {
         message: { size: ['The size field must be at least 64.'] },
         status: 422,
       });
+    });
+
+    it('draws at most 1024 pixels for anyone: a larger size is a 422 naming the field', async () => {
+      const largest = await t.http().get(`/${link.alias}/qr?format=png&size=1024`).buffer(true).parse(binary);
+      expect(largest.status).toBe(200);
+      const { text, png } = decode(largest);
+      expect(text).toBe(link.short_url);
+      expect([png.width, png.height]).toEqual([1024, 1024]);
+      for (const size of ['1025', '2048']) {
+        for (const format of ['png', 'svg']) {
+          const response = await t.http().get(`/${link.alias}/qr?format=${format}&size=${size}`);
+          expect(response.status).toBe(422);
+          expect(response.body).toEqual({
+            message: { size: ['The size field must not be greater than 1024.'] },
+            status: 422,
+          });
+        }
+      }
+    });
+
+    it('shows a browser the refusal as a page in its language, naming the parameter', async () => {
+      const response = await t
+        .http()
+        .get(`/${link.alias}/qr?size=5000&color=red`)
+        .set('Accept', 'text/html,application/xhtml+xml,*/*;q=0.8')
+        .set('Accept-Language', 'de-DE,de;q=0.9');
+      const html = expectPage(response, { status: 422, title: 'QR-Code nicht verfügbar', lang: 'de' });
+      expect(html).toContain('<code>size</code>');
+      expect(response.headers['content-type']).toBe('text/html; charset=utf-8');
+    });
+
+    it('answers JSON to a client that does not ask for HTML', async () => {
+      for (const accept of ['*/*', 'application/json', 'image/png,image/*;q=0.8']) {
+        const response = await t.http().get(`/${link.alias}/qr?margin=99`).set('Accept', accept);
+        expect(response.status).toBe(422);
+        expect(response.body).toEqual({
+          message: { margin: ['The margin field must not be greater than 16.'] },
+          status: 422,
+        });
+      }
+    });
+
+    it('answers the same bytes again for the same code', async () => {
+      for (const query of ['format=png&size=512&color=123456', 'size=300&background=eeeeee']) {
+        const first = await t.http().get(`/${link.alias}/qr?${query}`).buffer(true).parse(binary);
+        const again = await t.http().get(`/${link.alias}/qr?${query}`).buffer(true).parse(binary);
+        expect(first.status).toBe(200);
+        expect(Buffer.compare(first.body as Buffer, again.body as Buffer)).toBe(0);
+        expect(again.headers['content-type']).toBe(first.headers['content-type']);
+      }
+    });
+
+    it('never serves the code of a link whose alias changed', async () => {
+      const moving = await createLink(t, owner, { url: 'https://example.com/moving' });
+      const query = 'format=png&size=256&color=0a0b0c';
+      const before = await t.http().get(`/${moving.alias}/qr?${query}`).buffer(true).parse(binary);
+      expect(decode(before).text).toBe(moving.short_url);
+      const byKeyBefore = decode(await api(`/api/v1/links/${moving.id}/qr?${query}`));
+      expect(byKeyBefore.text).toBe(moving.short_url);
+
+      const renamed = `${moving.alias}-moved`;
+      const update = await t
+        .http()
+        .put(`/api/v1/links/${moving.id}`)
+        .set('Authorization', owner.auth)
+        .type('json')
+        .send({ alias: renamed });
+      expect(update.status).toBe(200);
+      const shortUrl = (update.body as { data: LinkData }).data.short_url;
+      expect(shortUrl).toBe(moving.short_url.replace(/[^/]+$/, renamed));
+
+      expect(decode(await api(`/api/v1/links/${moving.id}/qr?${query}`)).text).toBe(shortUrl);
+      const after = await t.http().get(`/${renamed}/qr?${query}`).buffer(true).parse(binary);
+      expect(decode(after).text).toBe(shortUrl);
+      const old = await t.http().get(`/${moving.alias}/qr?${query}`);
+      expect(old.status).toBe(404);
+    });
+
+    it('is the code of the domain the link is on, not of the host it was asked on', async () => {
+      const domain = await t
+        .http()
+        .post('/api/v1/domains')
+        .set('Authorization', owner.auth)
+        .type('json')
+        .send({ name: `qr-${Date.now()}.example` });
+      expect(domain.status).toBe(201);
+      const { id: domainId, name } = (domain.body as { data: { id: number; name: string } }).data;
+      const onDomain = await createLink(t, owner, {
+        url: 'https://example.com/d',
+        domain_id: domainId,
+        alias: link.alias,
+      });
+      const query = 'format=png&size=200';
+      const own = await t
+        .http()
+        .get(`/${link.alias}/qr?${query}`)
+        .set('Host', name)
+        .buffer(true)
+        .parse(binary);
+      expect(decode(own).text).toBe(onDomain.short_url);
+      const fallback = await t.http().get(`/${link.alias}/qr?${query}`).buffer(true).parse(binary);
+      expect(decode(fallback).text).toBe(link.short_url);
     });
   });
 });

@@ -1323,6 +1323,24 @@ describe('Visiting short links', () => {
       expectRedirect(await get(`/${alias}`), 'https://default.example/');
     });
 
+    it('treats a host that names no domain (an address, as a health check sends) as the default domain', async () => {
+      const account = await createAccount(t);
+      const alias = unique('byaddress');
+      await link(account, { alias, url: 'https://default.example/' });
+      for (const host of [
+        '10.0.0.7:3000',
+        '10.0.0.7',
+        '[::1]:3000',
+        'not a host!',
+        `${unique('x')}.example`,
+      ]) {
+        // Twice: the second answer comes from what the first left in memory.
+        expectRedirect(await get(`/${alias}`, { host }), 'https://default.example/');
+        expectRedirect(await get(`/${alias}`, { host }), 'https://default.example/');
+        expect((await t.http().get('/health').set('Host', host)).status).toBe(200);
+      }
+    });
+
     it("sends GET / to the domain's index_page, else a page that names the service and the domain", async () => {
       const account = await createAccount(t);
       const withIndex = await createDomain(account, { index_page: 'https://example.com/home' });

@@ -27,8 +27,11 @@ export class DomainsService {
   /** `http:` or `https:`, as APP_URL says: the scheme of every short URL. */
   readonly scheme: string;
   private readonly defaultHost: string;
-  /** Domains by the Host headers of visits, as written, while changes can be heard (see ChangeFeed). */
+  /** Domains by the Host headers of visits that name them, as written, while changes can be heard (ChangeFeed). */
   private readonly hosts = new Map<string, Domain>();
+  /** Host headers, as written, that name no domain (addresses, other names): they mean {@link fallback}. */
+  private readonly strangers = new Set<string>();
+  private fallback: Domain | null = null;
   private changes = 0;
 
   constructor(
@@ -43,6 +46,8 @@ export class DomainsService {
       if (change === EVERYTHING || change === DOMAINS_CHANGED) {
         this.changes += 1;
         this.hosts.clear();
+        this.strangers.clear();
+        this.fallback = null;
       }
     });
   }
@@ -62,25 +67,39 @@ export class DomainsService {
     return this.domains.findOneByOrFail({ name: this.defaultHost });
   }
 
-  /** The domain for a request's Host header; an unknown host means the default domain. */
+  /**
+   * The domain for a request's Host header; an unknown host means the default domain (the contract's rule, and what
+   * a load balancer's health check by address, or a client that sends no Host, needs).
+   */
   async forHost(host: string | undefined): Promise<Domain> {
     const cached = this.cachedForHost(host);
     if (cached !== undefined) return cached;
     const before = this.changes;
     const name = host === undefined ? null : canonicalHost(host);
-    const domain =
-      (name === null ? null : await this.domains.findOneBy({ name })) ?? (await this.defaultDomain());
+    const named = name === null ? null : await this.domains.findOneBy({ name });
+    const domain = named ?? this.fallback ?? (await this.defaultDomain());
     if (this.feed.listening && this.changes === before) {
-      // Hosts come from visitors: made-up ones replace the cache rather than grow it.
-      if (this.hosts.size >= MAX_CACHED_HOSTS) this.hosts.clear();
-      this.hosts.set(host ?? '', domain);
+      // Hosts come from visitors: made-up ones replace each other rather than grow memory or push domains out.
+      const key = host ?? '';
+      if (named !== null) {
+        if (this.hosts.size >= MAX_CACHED_HOSTS) this.hosts.clear();
+        this.hosts.set(key, named);
+      } else {
+        if (this.strangers.size >= MAX_CACHED_HOSTS) this.strangers.clear();
+        this.strangers.add(key);
+        this.fallback = domain;
+      }
     }
     return domain;
   }
 
   /** The domain of a Host header as it was written, when it is in memory (no parsing, no query). */
   cachedForHost(host: string | undefined): Domain | undefined {
-    return this.feed.fresh ? this.hosts.get(host ?? '') : undefined;
+    if (!this.feed.fresh) return undefined;
+    const key = host ?? '';
+    const named = this.hosts.get(key);
+    if (named !== undefined) return named;
+    return this.fallback !== null && this.strangers.has(key) ? this.fallback : undefined;
   }
 
   /** A domain the account may put links on: one of its own or a system domain; null otherwise. */

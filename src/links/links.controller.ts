@@ -36,7 +36,7 @@ import { ValidationFailedException } from '../common/exceptions';
 import { LinkListService } from './link-list.service';
 import { LinksService } from './links.service';
 import { QrQueryDto } from '../qr/qr-query.dto';
-import { sendQr } from '../qr/qr-code';
+import { QrCodes } from '../qr/qr-code';
 
 @ApiTags('links')
 @Controller('api/v1/links')
@@ -44,6 +44,7 @@ export class LinksController {
   constructor(
     private readonly links: LinksService,
     private readonly lists: LinkListService,
+    private readonly qrCodes: QrCodes,
   ) {}
 
   @ApiEndpoint({ operationId: 'listLinks', summary: 'List links', errors: [422] })
@@ -112,7 +113,7 @@ export class LinksController {
     @Res() response: Response,
   ): Promise<void> {
     const link = await this.links.show(account.id, id);
-    await sendQr(response, link.short_url, query);
+    await this.qrCodes.send(response, link.short_url, query);
   }
 
   @ApiEndpoint({ operationId: 'showLink', summary: 'Show a link', errors: [404] })

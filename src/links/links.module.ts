@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { ClicksModule } from '../clicks/clicks.module';
 import { DomainsModule } from '../domains/domains.module';
 import { PixelsModule } from '../pixels/pixels.module';
+import { QrModule } from '../qr/qr.module';
 import { SpacesModule } from '../spaces/spaces.module';
 import { AliasAllocator } from './alias-allocator';
 import { LinkCache } from './link-cache';
@@ -23,6 +24,7 @@ import { DEFAULT_TITLE_FETCH_OPTIONS, TITLE_FETCH_OPTIONS, TitleFetcher } from '
     SpacesModule,
     PixelsModule,
     ClicksModule,
+    QrModule,
   ],
   controllers: [LinksController],
   providers: [

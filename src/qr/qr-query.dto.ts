@@ -5,6 +5,9 @@ import { FormEnum, FormInt, Nullable } from '../common/validation';
 
 export const QR_FORMATS = ['svg', 'png'] as const;
 export type QrFormat = (typeof QR_FORMATS)[number];
+/** The sizes the API draws, in pixels. */
+export const QR_MIN_SIZE = 64;
+export const QR_MAX_SIZE = 2048;
 
 /** A colour as six hex digits, with or without `#`. */
 function HexColor(): PropertyDecorator {
@@ -30,8 +33,8 @@ export class QrQueryDto {
 
   @Nullable()
   @FormInt({
-    min: 64,
-    max: 2048,
+    min: QR_MIN_SIZE,
+    max: QR_MAX_SIZE,
     description: "The image's width and height in pixels, 64 to 2048; 256 when absent.",
   })
   size?: number | null;

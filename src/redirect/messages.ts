@@ -74,6 +74,10 @@ const en = {
   queryTooLongTitle: 'Address too long',
   queryTooLongText: 'This address carries more query parameters than a short link passes on.',
   queryTooLongNext: 'Open the link again without the parameters that were added to it.',
+  qrRefusedTitle: 'QR code unavailable',
+  qrRefusedText: 'This address asks for a QR code that cannot be drawn. Check these parameters: {fields}.',
+  qrRefusedNext:
+    'The format is svg or png, the size {min} to {max} pixels, the colours six hexadecimal digits (1a2b3c) and the margin 0 to 16 modules.',
 
   statsTitle: 'Statistics of {name}',
   statsKicker: 'Link statistics',
@@ -196,6 +200,11 @@ const es: Messages = {
   queryTooLongTitle: 'Dirección demasiado larga',
   queryTooLongText: 'Esta dirección lleva más parámetros de consulta de los que un enlace corto transmite.',
   queryTooLongNext: 'Vuelve a abrir el enlace sin los parámetros que se le añadieron.',
+  qrRefusedTitle: 'Código QR no disponible',
+  qrRefusedText:
+    'Esta dirección pide un código QR que no se puede dibujar. Revisa estos parámetros: {fields}.',
+  qrRefusedNext:
+    'El formato es svg o png, el tamaño de {min} a {max} píxeles, los colores seis dígitos hexadecimales (1a2b3c) y el margen de 0 a 16 módulos.',
 
   statsTitle: 'Estadísticas de {name}',
   statsKicker: 'Estadísticas del enlace',
@@ -315,6 +324,11 @@ const fr: Messages = {
   queryTooLongTitle: 'Adresse trop longue',
   queryTooLongText: 'Cette adresse porte plus de paramètres de requête qu’un lien court n’en transmet.',
   queryTooLongNext: 'Ouvrez le lien à nouveau sans les paramètres qui y ont été ajoutés.',
+  qrRefusedTitle: 'Code QR indisponible',
+  qrRefusedText:
+    'Cette adresse demande un code QR qui ne peut pas être dessiné. Vérifiez ces paramètres : {fields}.',
+  qrRefusedNext:
+    'Le format est svg ou png, la taille de {min} à {max} pixels, les couleurs six chiffres hexadécimaux (1a2b3c) et la marge de 0 à 16 modules.',
 
   statsTitle: 'Statistiques de {name}',
   statsKicker: 'Statistiques du lien',
@@ -435,6 +449,11 @@ const de: Messages = {
   queryTooLongTitle: 'Adresse zu lang',
   queryTooLongText: 'Diese Adresse enthält mehr Abfrageparameter, als ein Kurzlink weitergibt.',
   queryTooLongNext: 'Öffnen Sie den Link erneut ohne die Parameter, die angehängt wurden.',
+  qrRefusedTitle: 'QR-Code nicht verfügbar',
+  qrRefusedText:
+    'Diese Adresse verlangt einen QR-Code, der so nicht gezeichnet werden kann. Prüfen Sie diese Parameter: {fields}.',
+  qrRefusedNext:
+    'Das Format ist svg oder png, die Größe {min} bis {max} Pixel, die Farben sechs Hexadezimalziffern (1a2b3c) und der Rand 0 bis 16 Module.',
 
   statsTitle: 'Statistik von {name}',
   statsKicker: 'Linkstatistik',
@@ -487,9 +506,21 @@ export type Locale = (typeof LOCALES)[number];
 
 export const CATALOGUE: Record<Locale, Messages> = { en, es, fr, de };
 
+/** A qvalue as RFC 9110 (12.4.2) writes it: 0 to 1, with at most three decimals. */
+const QVALUE = /^(?:0(?:\.\d{0,3})?|1(?:\.0{0,3})?)$/;
+
+/** The weight of a language range from its parameters: 1 without `q`, null when `q` is not a qvalue. */
+function rangeWeight(parameters: string[]): number | null {
+  const quality = parameters.map((parameter) => parameter.trim()).find((parameter) => /^q=/i.test(parameter));
+  if (quality === undefined) return 1;
+  const value = quality.slice(2);
+  return QVALUE.test(value) ? Number(value) : null;
+}
+
 /**
  * The visitor's language from `Accept-Language`: the offered language with the highest weight (`de-CH` counts
- * as `de`), English when none is offered or the header is missing or unreadable.
+ * as `de`), English when none is offered or the header is missing or unreadable. A range with a weight that is not
+ * a qvalue is ignored, not taken as 1.
  */
 export function pickLocale(acceptLanguage: string | undefined): Locale {
   if (acceptLanguage === undefined) return 'en';
@@ -498,11 +529,8 @@ export function pickLocale(acceptLanguage: string | undefined): Locale {
   for (const range of acceptLanguage.slice(0, 1024).split(',').slice(0, 32)) {
     const [tag, ...parameters] = range.trim().split(';');
     const language = tag.trim().toLowerCase().split('-')[0];
-    const quality = parameters
-      .map((parameter) => /^\s*q=([01](?:\.\d{0,3})?)\s*$/.exec(parameter))
-      .find(Boolean);
-    const weight = quality ? Number(quality[1]) : 1;
-    if (weight <= 0 || weight > 1) continue;
+    const weight = rangeWeight(parameters);
+    if (weight === null || weight === 0) continue;
     const locale = language === '*' ? 'en' : LOCALES.find((candidate) => candidate === language);
     if (locale !== undefined && (best === null || weight > best.weight)) best = { locale, weight };
   }

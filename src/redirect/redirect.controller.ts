@@ -1,4 +1,4 @@
-import { Controller, Get, Header, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Controller, Get, Header, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
 import { ApiExcludeController } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
@@ -6,13 +6,13 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Public } from '../auth/public.decorator';
 import { dataEnvelope } from '../common/envelope';
-import { ResourceNotFoundException } from '../common/exceptions';
-import { sendQr } from '../qr/qr-code';
-import { QrQueryDto } from '../qr/qr-query.dto';
+import { ResourceNotFoundException, ValidationFailedException } from '../common/exceptions';
+import { PUBLIC_QR_MAX_SIZE, publicQrQuery, QrCodes } from '../qr/qr-code';
+import { QR_MIN_SIZE, QrQueryDto } from '../qr/qr-query.dto';
 import { Pages } from './pages';
 import { PIXELS_SCRIPT_PATH } from './pixel-markup';
 import { chosenRange, StatsPageService, statsPath, type StatsVisit } from './stats-page.service';
-import { wantsJson } from './visitor-error-pages';
+import { asksForHtml, wantsJson } from './visitor-error-pages';
 import { VisitorRateLimitGuard } from './visitor-rate-limit.guard';
 import { views } from './views';
 import { VisitsService, type ResolvedLink } from './visits.service';
@@ -45,6 +45,7 @@ export class RedirectController {
     private readonly visits: VisitsService,
     private readonly statsPages: StatsPageService,
     private readonly pages: Pages,
+    private readonly qrCodes: QrCodes,
   ) {}
 
   @Get(PIXELS_SCRIPT_PATH)
@@ -87,15 +88,25 @@ export class RedirectController {
 
   /** The QR code of a short link that can be visited (as its stats page, a disabled link has none). */
   @Get(':alias/qr')
-  async qr(
-    @Req() request: Request,
-    @Res() response: Response,
-    @Param('alias') alias: string,
-    @Query() query: QrQueryDto,
-  ): Promise<void> {
+  async qr(@Req() request: Request, @Res() response: Response, @Param('alias') alias: string): Promise<void> {
+    let query: QrQueryDto;
+    try {
+      query = await publicQrQuery(request.query);
+    } catch (error) {
+      // A person who opened the address is shown a page in their language; an image tag or a script, the 422.
+      if (!(error instanceof ValidationFailedException) || !asksForHtml(request)) throw error;
+      const t = this.pages.translator(request);
+      const refused = {
+        fields: Object.keys(error.fields),
+        minSize: QR_MIN_SIZE,
+        maxSize: PUBLIC_QR_MAX_SIZE,
+      };
+      this.pages.send(response, 422, t, views.qrRefused(t, refused));
+      return;
+    }
     const shortUrl = await this.visits.shortUrlOf(request, alias);
     if (shortUrl === null) this.visits.notFound(response);
-    else await sendQr(response, shortUrl, query);
+    else await this.qrCodes.send(response, shortUrl, query);
   }
 
   /** A refusal (unknown link, private, password) reaches the error filter, which answers as the page or JSON. */

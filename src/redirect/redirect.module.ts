@@ -3,6 +3,7 @@ import { AuthModule } from '../auth/auth.module';
 import { ClicksModule } from '../clicks/clicks.module';
 import { DomainsModule } from '../domains/domains.module';
 import { LinksModule } from '../links/links.module';
+import { QrModule } from '../qr/qr.module';
 import { StatsModule } from '../stats/stats.module';
 import { TargetingModule } from '../targeting/targeting.module';
 import { AttemptLimiter } from './attempt-limiter';
@@ -17,7 +18,7 @@ import { VisitsService } from './visits.service';
 
 /** The public visitor routes. Imported last: its `/:alias` routes come after every other route. */
 @Module({
-  imports: [AuthModule, ClicksModule, DomainsModule, LinksModule, StatsModule, TargetingModule],
+  imports: [AuthModule, ClicksModule, DomainsModule, LinksModule, QrModule, StatsModule, TargetingModule],
   controllers: [RedirectController],
   providers: [
     VisitsService,

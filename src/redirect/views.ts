@@ -219,6 +219,18 @@ export const views = {
     };
   },
 
+  /** A QR code that cannot be drawn as its address asks: the parameters to correct, by their names. */
+  qrRefused(t: Translator, refused: { fields: string[]; minSize: number; maxSize: number }): Page {
+    const fields = refused.fields.map(
+      (field, index) => html`${index === 0 ? '' : ', '}<code>${field}</code>`,
+    );
+    return {
+      title: t.text('qrRefusedTitle'),
+      body: html`<p>${t.html('qrRefusedText', { fields: html`${fields}` })}</p>
+      <p>${t.text('qrRefusedNext', { min: refused.minSize, max: refused.maxSize })}</p>`,
+    };
+  },
+
   stats: statsPage,
 };
 

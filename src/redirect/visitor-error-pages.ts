@@ -19,6 +19,14 @@ export function wantsJson(request: Pick<Request, 'accepts'>): boolean {
 }
 
 /**
+ * Whether a request names HTML in its `Accept` and prefers it to JSON: a browser opening an address. An image tag,
+ * `curl` (which sends a bare wildcard) or a script gets what an API client gets.
+ */
+export function asksForHtml(request: Pick<Request, 'accepts' | 'headers'>): boolean {
+  return /(?:^|,)\s*text\/html\s*(?:[;,]|$)/i.test(request.headers.accept ?? '') && !wantsJson(request);
+}
+
+/**
  * The refusals of the stats page as a browser sees them: the page of each, in the visitor's language, with the
  * status it has always had (the password form is a 200 until a wrong password makes it a 403). The global filter
  * asks here first; a refusal met elsewhere (the API's), or a request for JSON, is left to its envelope.
