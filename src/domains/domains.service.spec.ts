@@ -24,6 +24,7 @@ function service() {
   const handlers: ((change: string) => void)[] = [];
   const feed = {
     listening: true,
+    fresh: true,
     subscribe: (handler: (change: string) => void) => handlers.push(handler),
   } as unknown as ChangeFeed;
   const domains = new DomainsService(repository, { appUrl: 'https://sho.rt' } as ServerConfig, feed);

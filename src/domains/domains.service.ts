@@ -77,7 +77,7 @@ export class DomainsService {
     const before = this.changes;
     const name = host === undefined ? null : canonicalHost(host);
     const named = name === null ? null : await this.domains.findOneBy({ name });
-    const domain = named ?? this.fallback ?? (await this.defaultDomain());
+    const domain = named ?? (this.feed.fresh ? this.fallback : null) ?? (await this.defaultDomain());
     if (this.feed.listening && this.changes === before) {
       // Hosts come from visitors: made-up ones replace each other rather than grow memory or push domains out.
       const key = host ?? '';
