@@ -42,6 +42,13 @@ describe('loadConfig', () => {
       trustProxy: false,
       redirectStatus: 302,
       logLevel: 'info',
+      maxLinksPerAccount: 100_000,
+      maxSpacesPerAccount: 1000,
+      maxDomainsPerAccount: 100,
+      maxPixelsPerAccount: 100,
+      titleFetchConcurrency: 8,
+      titleFetchPerHost: 2,
+      titleFetchQueue: 10_000,
     });
   });
 
@@ -76,6 +83,13 @@ describe('loadConfig', () => {
         TRUST_PROXY: '1',
         REDIRECT_STATUS: '301',
         LOG_LEVEL: 'DEBUG',
+        MAX_LINKS_PER_ACCOUNT: '0',
+        MAX_SPACES_PER_ACCOUNT: '5',
+        MAX_DOMAINS_PER_ACCOUNT: '0',
+        MAX_PIXELS_PER_ACCOUNT: '7',
+        TITLE_FETCH_CONCURRENCY: '0',
+        TITLE_FETCH_PER_HOST: '4',
+        TITLE_FETCH_QUEUE: '0',
       }),
     ).toEqual({
       port: 8080,
@@ -96,6 +110,13 @@ describe('loadConfig', () => {
       trustProxy: 1,
       redirectStatus: 301,
       logLevel: 'debug',
+      maxLinksPerAccount: 0,
+      maxSpacesPerAccount: 5,
+      maxDomainsPerAccount: 0,
+      maxPixelsPerAccount: 7,
+      titleFetchConcurrency: 0,
+      titleFetchPerHost: 4,
+      titleFetchQueue: 0,
     });
   });
 
@@ -139,6 +160,14 @@ describe('loadConfig', () => {
     ['INITIAL_API_KEY', `${'a'.repeat(40)} with spaces`],
     ['METRICS_TOKEN', 'too-short'],
     ['METRICS_TOKEN', 'a token with spaces in it'],
+    ['MAX_LINKS_PER_ACCOUNT', '-1'],
+    ['MAX_LINKS_PER_ACCOUNT', 'lots'],
+    ['MAX_SPACES_PER_ACCOUNT', '1.5'],
+    ['MAX_DOMAINS_PER_ACCOUNT', '1000000001'],
+    ['MAX_PIXELS_PER_ACCOUNT', 'none'],
+    ['TITLE_FETCH_CONCURRENCY', '1001'],
+    ['TITLE_FETCH_PER_HOST', '0'],
+    ['TITLE_FETCH_QUEUE', '-1'],
   ])('refuses %s=%s with an error naming the variable', (variable, value) => {
     const error = configError({ [variable]: value });
     expect(error.variable).toBe(variable);

@@ -269,6 +269,8 @@ describe('isPublicAddress', () => {
   );
 });
 
+const DEFAULT_LIMITS = { titleFetchConcurrency: 8, titleFetchPerHost: 2, titleFetchQueue: 10_000 };
+
 describe('TitleFetcher.fetchTitle', () => {
   let server: Server;
   let port: number;
@@ -301,14 +303,17 @@ describe('TitleFetcher.fetchTitle', () => {
 
   /** A fetcher that may reach this test's server, as `page.test`, and nothing else. */
   function fetcher(options: Partial<TitleFetchOptions> = {}): TitleFetcher {
-    return new TitleFetcher({
-      ...DEFAULT_TITLE_FETCH_OPTIONS,
-      resolve: (host) =>
-        host === 'page.test' ? Promise.resolve(['127.0.0.1']) : Promise.reject(new Error(`no ${host}`)),
-      allowAddress: (address) => address === '127.0.0.1',
-      timeoutMs: 2000,
-      ...options,
-    });
+    return new TitleFetcher(
+      {
+        ...DEFAULT_TITLE_FETCH_OPTIONS,
+        resolve: (host) =>
+          host === 'page.test' ? Promise.resolve(['127.0.0.1']) : Promise.reject(new Error(`no ${host}`)),
+        allowAddress: (address) => address === '127.0.0.1',
+        timeoutMs: 2000,
+        ...options,
+      },
+      DEFAULT_LIMITS,
+    );
   }
 
   function html(body: string, type = 'text/html; charset=utf-8') {
@@ -518,5 +523,175 @@ describe('TitleFetcher.fetchTitle', () => {
     } finally {
       clearInterval(timer);
     }
+  });
+});
+
+describe('TitleFetcher.schedule', () => {
+  let server: Server;
+  let port: number;
+  /** Requests the server holds unanswered, by the host they were sent to. */
+  let held: { host: string; response: ServerResponse }[] = [];
+  /** The most requests the server held at once, overall and per host. */
+  let most = 0;
+  let mostFor = new Map<string, number>();
+  let seen: string[] = [];
+  /** Hosts looked up: a fetch begins with its lookup. */
+  let lookups: string[] = [];
+  let onRequest: () => void = () => undefined;
+
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      const host = (request.headers.host ?? '').split(':')[0];
+      seen.push(`${host}${request.url ?? ''}`);
+      held.push({ host, response });
+      most = Math.max(most, held.length);
+      mostFor.set(host, Math.max(mostFor.get(host) ?? 0, held.filter((each) => each.host === host).length));
+      onRequest();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve, reject) =>
+      server.close((error) => (error ? reject(error) : resolve())),
+    );
+  });
+
+  beforeEach(() => {
+    held = [];
+    most = 0;
+    mostFor = new Map();
+    seen = [];
+    lookups = [];
+  });
+
+  /** A fetcher for which every `*.test` host is this test's server. */
+  function fetcher(limits: Partial<typeof DEFAULT_LIMITS>): TitleFetcher {
+    return new TitleFetcher(
+      {
+        ...DEFAULT_TITLE_FETCH_OPTIONS,
+        resolve: (host) => {
+          lookups.push(host);
+          return host.endsWith('.test')
+            ? Promise.resolve(['127.0.0.1'])
+            : Promise.reject(new Error(`no ${host}`));
+        },
+        allowAddress: (address) => address === '127.0.0.1',
+        timeoutMs: 5000,
+      },
+      { ...DEFAULT_LIMITS, ...limits },
+    );
+  }
+
+  /** Resolves once the server has seen `count` requests in all. */
+  function requestsSeen(count: number): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (seen.length >= count) resolve();
+      };
+      onRequest = check;
+      check();
+    });
+  }
+
+  /** Answers every request held, and those that come after, until `titles` have been stored. */
+  async function answerAll(stored: string[], titles: number): Promise<void> {
+    const answer = () => {
+      for (const { response } of held.splice(0)) {
+        response.writeHead(200, { 'content-type': 'text/html' });
+        response.end('<title>Page</title>');
+      }
+    };
+    onRequest = answer;
+    answer();
+    while (stored.length < titles) await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  /** Schedules a fetch of each URL; the titles stored are pushed, with the URL, to the list returned. */
+  function scheduleAll(titles: TitleFetcher, urls: string[]): string[] {
+    const stored: string[] = [];
+    for (const url of urls) {
+      titles.schedule(url, (title) => {
+        stored.push(`${url} ${title}`);
+        return Promise.resolve();
+      });
+    }
+    return stored;
+  }
+
+  it('fetches from one host at most TITLE_FETCH_PER_HOST at a time; the rest wait their turn', async () => {
+    const urls = Array.from({ length: 6 }, (_, index) => `http://same.test:${port}/${index}`);
+    const stored = scheduleAll(fetcher({ titleFetchPerHost: 2 }), urls);
+
+    await requestsSeen(2);
+    // Nothing has been answered: the others have not even begun.
+    expect(lookups).toEqual(['same.test', 'same.test']);
+    await answerAll(stored, 6);
+
+    expect(mostFor.get('same.test')).toBe(2);
+    expect(stored.sort()).toEqual(urls.map((url) => `${url} Page`).sort());
+  });
+
+  it('lets another host through while one is at its cap', async () => {
+    const titles = fetcher({ titleFetchPerHost: 1 });
+    const stored = scheduleAll(titles, [`http://busy.test:${port}/1`, `http://busy.test:${port}/2`]);
+    scheduleAll(titles, [`http://free.test:${port}/1`]).forEach((each) => stored.push(each));
+
+    await requestsSeen(2);
+
+    expect(lookups).toEqual(['busy.test', 'free.test']);
+    expect(seen.sort()).toEqual(['busy.test/1', 'free.test/1']);
+    await answerAll(stored, 2);
+  });
+
+  it('fetches at most TITLE_FETCH_CONCURRENCY at a time over every host', async () => {
+    const urls = Array.from({ length: 6 }, (_, index) => `http://host${index}.test:${port}/`);
+    const stored = scheduleAll(fetcher({ titleFetchConcurrency: 3, titleFetchPerHost: 10 }), urls);
+
+    await requestsSeen(3);
+    expect(lookups).toEqual(['host0.test', 'host1.test', 'host2.test']);
+    await answerAll(stored, 6);
+
+    expect(most).toBe(3);
+    expect(seen).toHaveLength(6);
+  });
+
+  it('skips a fetch when TITLE_FETCH_QUEUE fetches already wait', async () => {
+    const urls = Array.from({ length: 4 }, (_, index) => `http://one.test:${port}/${index}`);
+    const titles = fetcher({ titleFetchConcurrency: 1, titleFetchQueue: 2 });
+    const stored = scheduleAll(titles, urls);
+
+    await requestsSeen(1);
+    expect(lookups).toEqual(['one.test']);
+    await answerAll(stored, 3);
+    await titles.beforeApplicationShutdown();
+
+    expect(seen).toEqual(['one.test/0', 'one.test/1', 'one.test/2']);
+    expect(stored).toHaveLength(3);
+  });
+
+  it('fetches nothing when TITLE_FETCH_CONCURRENCY is 0', async () => {
+    const titles = fetcher({ titleFetchConcurrency: 0 });
+    const stored = scheduleAll(titles, [`http://none.test:${port}/`]);
+
+    await titles.beforeApplicationShutdown();
+
+    expect([seen, stored]).toEqual([[], []]);
+  });
+
+  it('drops the fetches still waiting at shutdown, and finishes those under way', async () => {
+    const urls = Array.from({ length: 5 }, (_, index) => `http://stop.test:${port}/${index}`);
+    const titles = fetcher({ titleFetchConcurrency: 1 });
+    const stored = scheduleAll(titles, urls);
+    await requestsSeen(1);
+
+    const stopped = titles.beforeApplicationShutdown();
+    await answerAll(stored, 1);
+    await stopped;
+
+    expect(seen).toEqual(['stop.test/0']);
+    expect(stored).toEqual([`${urls[0]} Page`]);
   });
 });

@@ -4,6 +4,8 @@ import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, isIPv6, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
+import { titlesConfig, type TitlesConfig } from '../config/app-config';
+import { FetchSlots } from './fetch-slots';
 
 export interface TitleFetchOptions {
   /** Host name to addresses. */
@@ -187,26 +189,49 @@ async function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
 /**
  * Reads the `<title>` of link targets in the background: never blocking a request, with a short timeout and a
  * size cap, and never connecting to a private, loopback or link-local address (checked after DNS resolution,
- * on the address actually connected to, so a rebinding name cannot slip through).
+ * on the address actually connected to, so a rebinding name cannot slip through). A bulk of links cannot make it
+ * flood a site: fetches run a few at a time overall and per host (`TITLE_FETCH_CONCURRENCY`,
+ * `TITLE_FETCH_PER_HOST`); the rest wait their turn, and past `TITLE_FETCH_QUEUE` waiting, a link gets no title.
  */
 @Injectable()
 export class TitleFetcher implements BeforeApplicationShutdown {
   private readonly logger = new Logger(TitleFetcher.name);
   private readonly pending = new Set<Promise<unknown>>();
+  private readonly slots: FetchSlots;
 
-  constructor(@Inject(TITLE_FETCH_OPTIONS) private readonly options: TitleFetchOptions) {}
-
-  /** Fetches the title of `url` and hands it to `store`, later. Failures are logged at debug level only. */
-  schedule(url: string, store: (title: string) => Promise<unknown>): void {
-    const task = this.fetchTitle(url)
-      .then((title) => (title === null ? undefined : store(title)))
-      .catch((error: unknown) => this.logger.debug(`No title for a link: ${String(error)}`))
-      .finally(() => this.pending.delete(task));
-    this.pending.add(task);
+  constructor(
+    @Inject(TITLE_FETCH_OPTIONS) private readonly options: TitleFetchOptions,
+    @Inject(titlesConfig.KEY) limits: TitlesConfig,
+  ) {
+    this.slots = new FetchSlots({
+      concurrency: limits.titleFetchConcurrency,
+      perHost: limits.titleFetchPerHost,
+      queue: limits.titleFetchQueue,
+    });
   }
 
-  /** Shutdown waits for fetches under way; each is bounded by the timeout. */
+  /**
+   * Fetches the title of `url` and hands it to `store`, later, once a slot for its host is free. Failures, and a
+   * fetch skipped because too many wait, are logged at debug level only.
+   */
+  schedule(url: string, store: (title: string) => Promise<unknown>): void {
+    const run = () => {
+      const task = this.fetchTitle(url)
+        .then((title) => (title === null ? undefined : store(title)))
+        .catch((error: unknown) => this.logger.debug(`No title for a link: ${String(error)}`))
+        .finally(() => this.pending.delete(task));
+      this.pending.add(task);
+      return task;
+    };
+    // Redirects are followed within the slot of the link's own host.
+    if (!this.slots.submit(new URL(url).hostname, run)) {
+      this.logger.debug('No title for a link: too many title fetches waiting');
+    }
+  }
+
+  /** Shutdown drops the fetches still waiting and waits for those under way; each is bounded by the timeout. */
   async beforeApplicationShutdown(): Promise<void> {
+    this.slots.clear();
     await Promise.allSettled([...this.pending]);
   }
 
