@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { encode } from 'iconv-lite';
 import {
   DEFAULT_TITLE_FETCH_OPTIONS,
   extractTitle,
@@ -11,7 +12,8 @@ import {
 describe('extractTitle', () => {
   it('replaces a NUL character, which PostgreSQL cannot store', () => {
     expect(extractTitle('<title>a\u0000b</title>')).toBe('a\ufffdb');
-    expect(extractTitle('<title>a&#0;b</title>')).toBe('a&#0;b');
+    // As the HTML standard decodes it.
+    expect(extractTitle('<title>a&#0;b</title>')).toBe('a\ufffdb');
   });
 
   it('reads the text of the title element', () => {
@@ -26,15 +28,22 @@ describe('extractTitle', () => {
     ['&nbsp;', 'a&nbsp;b', 'a b'],
     ['a decimal reference', 'caf&#233;', 'café'],
     ['a hexadecimal reference', 'caf&#xE9; &#X1F600;', 'café 😀'],
+    ['&ndash;, &mdash; and &hellip;', 'a &ndash; b &mdash; c&hellip;', 'a – b — c…'],
+    ['accented letters', 'Caf&eacute; cr&egrave;me &Uuml;ber', 'Café crème Über'],
+    ['&copy;, &reg; and &euro;', '&copy; 2026 &reg; 5&euro;', '© 2026 ® 5€'],
+    ['quotes', '&ldquo;quoted&rdquo; &lsquo;single&rsquo; &laquo;fr&raquo;', '“quoted” ‘single’ «fr»'],
+    ['an entity of two code points', 'a &NotEqualTilde; b', 'a \u2242\u0338 b'],
+    ['a legacy entity without its semicolon', 'a &amp b &copy 2026', 'a & b © 2026'],
+    ['a reference in the windows-1252 range, as browsers do', 'a &#150; b &#x80;', 'a – b €'],
+    ['a reference to code point 0', 'a&#0;b', 'a\ufffdb'],
+    ['a reference beyond Unicode', 'a&#x110000;b', 'a\ufffdb'],
   ])('decodes %s', (_label, text, expected) => {
     expect(extractTitle(`<title>${text}</title>`)).toBe(expected);
   });
 
   it.each([
-    ['an unknown named entity', 'a &copy; b', 'a &copy; b'],
-    ['a reference to code point 0', 'a&#0;b', 'a&#0;b'],
-    ['a reference beyond Unicode', 'a&#x110000;b', 'a&#x110000;b'],
-    ['an ampersand without a semicolon', 'a & b &amp', 'a & b &amp'],
+    ['an unknown named entity', 'a &nosuchentity; b', 'a &nosuchentity; b'],
+    ['a lone ampersand', 'a & b && c', 'a & b && c'],
   ])('keeps %s as written', (_label, text, expected) => {
     expect(extractTitle(`<title>${text}</title>`)).toBe(expected);
   });
@@ -328,6 +337,92 @@ describe('TitleFetcher.fetchTitle', () => {
 
     await expect(fetcher().fetchTitle(`http://page.test:${port}/a`)).resolves.toBe('Hello & welcome');
     expect(requests).toEqual(['/a']);
+  });
+
+  describe('in the character set the page declares', () => {
+    const LATIN = 'Café crème – “quoted” 5 €';
+    const JAPANESE = '日本語のページ｜ニュース';
+
+    function page(bytes: Buffer, type: string) {
+      return (_request: IncomingMessage, response: ServerResponse) => {
+        response.writeHead(200, { 'content-type': type });
+        response.end(bytes);
+      };
+    }
+
+    it.each([
+      [
+        'windows-1252 in the header',
+        'text/html; charset=windows-1252',
+        'windows-1252',
+        `<title>${LATIN}</title>`,
+      ],
+      // Browsers read ISO-8859-1 as windows-1252, where “ ” – € live.
+      [
+        'ISO-8859-1 in the header, quoted',
+        'text/html; charset="ISO-8859-1"',
+        'windows-1252',
+        `<title>${LATIN}</title>`,
+      ],
+      ['Shift_JIS in the header', 'text/html;charset=Shift_JIS', 'shift_jis', `<title>${JAPANESE}</title>`],
+      [
+        'Shift_JIS in <meta charset>',
+        'text/html',
+        'shift_jis',
+        `<head><meta charset="Shift_JIS"><title>${JAPANESE}</title>`,
+      ],
+      [
+        'Shift_JIS in <meta http-equiv>',
+        'text/html',
+        'shift_jis',
+        `<head><META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=x-sjis"><title>${JAPANESE}</title>`,
+      ],
+      [
+        'windows-1252 in <meta http-equiv>',
+        'text/html',
+        'windows-1252',
+        `<meta http-equiv="content-type" content="text/html; charset=windows-1252"><title>${LATIN}</title>`,
+      ],
+      ['UTF-8 in the header', 'text/html; charset=utf-8', 'utf-8', `<title>${JAPANESE}</title>`],
+      ['UTF-8 undeclared', 'text/html', 'utf-8', `<title>${JAPANESE}</title>`],
+      [
+        'the header over <meta>',
+        'text/html; charset=windows-1252',
+        'windows-1252',
+        `<meta charset="utf-8"><title>${LATIN}</title>`,
+      ],
+      ['an unknown charset as UTF-8', 'text/html; charset=no-such-set', 'utf-8', `<title>${LATIN}</title>`],
+      [
+        'undeclared bytes that are not UTF-8 as windows-1252',
+        'text/html',
+        'windows-1252',
+        `<title>${LATIN}</title>`,
+      ],
+    ])('reads %s', async (_label, type, encoding, html) => {
+      handler = page(encode(html, encoding), type);
+
+      await expect(fetcher().fetchTitle(`http://page.test:${port}/`)).resolves.toBe(
+        html.includes(JAPANESE) ? JAPANESE : LATIN,
+      );
+    });
+
+    it('reads UTF-16 by its byte order mark', async () => {
+      handler = page(
+        Buffer.concat([Buffer.from([0xff, 0xfe]), encode(`<title>${JAPANESE}</title>`, 'utf-16le')]),
+        'text/html',
+      );
+
+      await expect(fetcher().fetchTitle(`http://page.test:${port}/`)).resolves.toBe(JAPANESE);
+    });
+
+    it('decodes entities after the characters', async () => {
+      handler = page(
+        encode('<title>日本 &ndash; &#x65E5;&eacute;</title>', 'shift_jis'),
+        'text/html; charset=shift_jis',
+      );
+
+      await expect(fetcher().fetchTitle(`http://page.test:${port}/`)).resolves.toBe('日本 – 日é');
+    });
   });
 
   it('never connects to an address the policy refuses', async () => {
