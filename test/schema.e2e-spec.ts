@@ -7,7 +7,7 @@ import { scratchDatabase, type ScratchDatabase } from './support/scratch-databas
 
 async function tables(dataSource: DataSource): Promise<string[]> {
   const rows: { table_name: string }[] = await dataSource.query(
-    `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name`,
+    `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' ORDER BY table_name COLLATE "C"`,
   );
   return rows.map((row) => row.table_name);
 }
@@ -51,6 +51,7 @@ describe('database schema', () => {
       'click_batches',
       'clicks',
       'domains',
+      'link_count_changes',
       'link_counters',
       'link_counts',
       'link_pixels',

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { encode } from 'iconv-lite';
 import {
   DEFAULT_TITLE_FETCH_OPTIONS,
   isPublicAddress,
@@ -99,6 +100,18 @@ describe('Link titles fetched in the background', () => {
           sendHtml(
             response,
             `<html><head><title>Early</title><!--${'x'.repeat(1024 * 1024)}--></head></html>`,
+          );
+          return;
+        case '/latin1':
+          response.writeHead(200, { 'content-type': 'text/html; charset=ISO-8859-1' });
+          response.end(
+            encode('<title>Caf\u00e9 cr\u00e8me &ndash; \u201cLatin\u201d</title>', 'windows-1252'),
+          );
+          return;
+        case '/shift-jis':
+          response.writeHead(200, { 'content-type': 'text/html' });
+          response.end(
+            encode('<meta charset="shift_jis"><title>日本語のページ &eacute;</title>', 'shift_jis'),
           );
           return;
         case '/long-title':
@@ -282,6 +295,19 @@ describe('Link titles fetched in the background', () => {
 
       expect(response.status).toBe(201);
       expect(await waitForTitle(account, response.body.data.id)).toBe(`${'<'.repeat(100)}${'t'.repeat(155)}`);
+    });
+
+    it.each([
+      ['/latin1', 'Café crème – “Latin”'],
+      ['/shift-jis', '日本語のページ é'],
+    ])('stores the title of %s in the character set the page declares', async (path, title) => {
+      allowLoopback();
+      const account = await createAccount(t);
+
+      const { response } = await createLink(account, { url: url(path) });
+
+      expect(response.status).toBe(201);
+      expect(await waitForTitle(account, response.body.data.id)).toBe(title);
     });
 
     it('reads the title at the top of a page larger than the cap', async () => {

@@ -45,6 +45,13 @@ describe('loadConfig', () => {
       logLevel: 'info',
       metricsPort: 9464,
       metricsHost: '127.0.0.1',
+      maxLinksPerAccount: 100_000,
+      maxSpacesPerAccount: 1000,
+      maxDomainsPerAccount: 100,
+      maxPixelsPerAccount: 100,
+      titleFetchConcurrency: 8,
+      titleFetchPerHost: 2,
+      titleFetchQueue: 10_000,
     });
   });
 
@@ -81,6 +88,13 @@ describe('loadConfig', () => {
         LOG_LEVEL: 'DEBUG',
         METRICS_PORT: '9100',
         METRICS_HOST: '::',
+        MAX_LINKS_PER_ACCOUNT: '0',
+        MAX_SPACES_PER_ACCOUNT: '5',
+        MAX_DOMAINS_PER_ACCOUNT: '0',
+        MAX_PIXELS_PER_ACCOUNT: '7',
+        TITLE_FETCH_CONCURRENCY: '0',
+        TITLE_FETCH_PER_HOST: '4',
+        TITLE_FETCH_QUEUE: '0',
       }),
     ).toEqual({
       port: 8080,
@@ -103,6 +117,13 @@ describe('loadConfig', () => {
       logLevel: 'debug',
       metricsPort: 9100,
       metricsHost: '::',
+      maxLinksPerAccount: 0,
+      maxSpacesPerAccount: 5,
+      maxDomainsPerAccount: 0,
+      maxPixelsPerAccount: 7,
+      titleFetchConcurrency: 0,
+      titleFetchPerHost: 4,
+      titleFetchQueue: 0,
     });
   });
 
@@ -149,6 +170,14 @@ describe('loadConfig', () => {
     ['METRICS_PORT', 'prometheus'],
     ['METRICS_PORT', '70000'],
     ['METRICS_HOST', 'metrics.internal'],
+    ['MAX_LINKS_PER_ACCOUNT', '-1'],
+    ['MAX_LINKS_PER_ACCOUNT', 'lots'],
+    ['MAX_SPACES_PER_ACCOUNT', '1.5'],
+    ['MAX_DOMAINS_PER_ACCOUNT', '1000000001'],
+    ['MAX_PIXELS_PER_ACCOUNT', 'none'],
+    ['TITLE_FETCH_CONCURRENCY', '1001'],
+    ['TITLE_FETCH_PER_HOST', '0'],
+    ['TITLE_FETCH_QUEUE', '-1'],
   ])('refuses %s=%s with an error naming the variable', (variable, value) => {
     const error = configError({ [variable]: value });
     expect(error.variable).toBe(variable);

@@ -281,6 +281,24 @@ export const metricsConfig = settings('metrics', (env) => ({
   metricsHost: metricsHost(env),
 }));
 
+/** What one account may hold at most; 0 sets no limit. */
+export const quotasConfig = settings('quotas', (env) => ({
+  maxLinksPerAccount: integer(env, 'MAX_LINKS_PER_ACCOUNT', 100_000, 0, 1_000_000_000),
+  maxSpacesPerAccount: integer(env, 'MAX_SPACES_PER_ACCOUNT', 1000, 0, 1_000_000_000),
+  maxDomainsPerAccount: integer(env, 'MAX_DOMAINS_PER_ACCOUNT', 100, 0, 1_000_000_000),
+  maxPixelsPerAccount: integer(env, 'MAX_PIXELS_PER_ACCOUNT', 100, 0, 1_000_000_000),
+}));
+
+/** The background reads of link targets' titles: how many at once, overall and per host, and how many wait. */
+export const titlesConfig = settings('titles', (env) => ({
+  /** Fetches under way at once; 0 fetches no title. */
+  titleFetchConcurrency: integer(env, 'TITLE_FETCH_CONCURRENCY', 8, 0, 1000),
+  /** Fetches under way at once to one host. */
+  titleFetchPerHost: integer(env, 'TITLE_FETCH_PER_HOST', 2, 1, 1000),
+  /** Fetches waiting for their turn; past this, a new link's title is not fetched. */
+  titleFetchQueue: integer(env, 'TITLE_FETCH_QUEUE', 10_000, 0, 1_000_000),
+}));
+
 export type ServerConfig = ConfigType<typeof serverConfig>;
 export type DatabaseConfig = ConfigType<typeof databaseConfig>;
 export type AuthConfig = ConfigType<typeof authConfig>;
@@ -288,6 +306,8 @@ export type ClicksConfig = ConfigType<typeof clicksConfig>;
 export type VisitsConfig = ConfigType<typeof visitsConfig>;
 export type TargetingConfig = ConfigType<typeof targetingConfig>;
 export type MetricsConfig = ConfigType<typeof metricsConfig>;
+export type QuotasConfig = ConfigType<typeof quotasConfig>;
+export type TitlesConfig = ConfigType<typeof titlesConfig>;
 
 /** Every group, as @nestjs/config loads them. */
 export const CONFIG_SECTIONS = [
@@ -298,6 +318,8 @@ export const CONFIG_SECTIONS = [
   visitsConfig,
   targetingConfig,
   metricsConfig,
+  quotasConfig,
+  titlesConfig,
 ] as const;
 
 /** Every setting of the service. */
@@ -307,7 +329,9 @@ export type AppConfig = ServerConfig &
   ClicksConfig &
   VisitsConfig &
   TargetingConfig &
-  MetricsConfig;
+  MetricsConfig &
+  QuotasConfig &
+  TitlesConfig;
 
 /** All settings at once, validated: a bad value throws a ConfigError that names its variable. */
 export function loadConfig(env: Env = process.env): AppConfig {

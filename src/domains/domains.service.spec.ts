@@ -1,5 +1,5 @@
 import type { Repository } from 'typeorm';
-import type { ServerConfig } from '../config/app-config';
+import type { QuotasConfig, ServerConfig } from '../config/app-config';
 import type { ChangeFeed } from '../database/change-feed';
 import { DOMAINS_CHANGED, DomainsService } from './domains.service';
 import type { Domain } from './domain.entity';
@@ -27,7 +27,12 @@ function service() {
     fresh: true,
     subscribe: (handler: (change: string) => void) => handlers.push(handler),
   } as unknown as ChangeFeed;
-  const domains = new DomainsService(repository, { appUrl: 'https://sho.rt' } as ServerConfig, feed);
+  const domains = new DomainsService(
+    repository,
+    { appUrl: 'https://sho.rt' } as ServerConfig,
+    feed,
+    {} as QuotasConfig,
+  );
   return { domains, queries, announce: (change: string) => handlers.forEach((handler) => handler(change)) };
 }
 

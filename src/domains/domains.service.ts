@@ -1,10 +1,11 @@
 import { ConflictException, ForbiddenException, Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Brackets, Repository } from 'typeorm';
+import { checkQuota, QuotaKind } from '../common/account-quota';
 import { ResourceNotFoundException } from '../common/exceptions';
 import type { Page } from '../common/pagination';
 import { listed, type ListColumns } from '../common/list';
-import { serverConfig, type ServerConfig } from '../config/app-config';
+import { quotasConfig, serverConfig, type QuotasConfig, type ServerConfig } from '../config/app-config';
 import { ChangeFeed, EVERYTHING } from '../database/change-feed';
 import { DOMAIN_IN_USE, Domain } from './domain.entity';
 import { toDomainResponse, type DomainResponse } from './domain.mapper';
@@ -38,6 +39,7 @@ export class DomainsService {
     @InjectRepository(Domain) private readonly domains: Repository<Domain>,
     @Inject(serverConfig.KEY) config: ServerConfig,
     private readonly feed: ChangeFeed,
+    @Inject(quotasConfig.KEY) private readonly quotas: QuotasConfig,
   ) {
     const appUrl = new URL(config.appUrl);
     this.scheme = appUrl.protocol;
@@ -146,7 +148,20 @@ export class DomainsService {
       indexPage: dto.index_page ?? null,
       notFoundPage: dto.not_found_page ?? null,
     });
-    await this.domains.save(domain);
+    await this.domains.manager.transaction(async (manager) => {
+      await manager.save(domain);
+      await checkQuota(
+        manager,
+        {
+          kind: QuotaKind.Domains,
+          limit: this.quotas.maxDomainsPerAccount,
+          noun: 'domains',
+          field: 'name',
+          count: 'SELECT count(*)::int AS total FROM domains WHERE account_id = $1',
+        },
+        accountId,
+      );
+    });
     this.feed.publish(DOMAINS_CHANGED);
     return this.show(accountId, domain.id);
   }

@@ -1,9 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, Repository, type EntityManager } from 'typeorm';
+import { checkQuota, QuotaKind, type Quota } from '../common/account-quota';
 import { ResourceNotFoundException, ValidationFailedException, type FieldErrors } from '../common/exceptions';
 import { hashSecret, needsRehash } from '../common/secret-hash';
 import { ClickWriter } from '../clicks/click-writer';
+import { quotasConfig, type QuotasConfig } from '../config/app-config';
 import { ChangeFeed } from '../database/change-feed';
 import { DomainsService } from '../domains/domains.service';
 import { SpacesService } from '../spaces/spaces.service';
@@ -16,6 +18,15 @@ import { Link, LinkPrivacy } from './link.entity';
 import type { LinkResponse } from './link.mapper';
 import { addError, checkPeriod, checkTargeting, sent } from './link-rules';
 import { TitleFetcher } from './title-fetcher';
+
+/**
+ * The account's links: the counts committed, and this transaction's own changes, which are added to the counts
+ * only as it commits.
+ */
+const COUNT_LINKS = `
+  SELECT (SELECT COALESCE(sum(links), 0) FROM link_counts WHERE account_id = $1)::int
+       + (SELECT COALESCE(sum(links), 0) FROM link_count_changes
+           WHERE xid = pg_current_xact_id() AND account_id = $1)::int AS total`;
 
 /** A new link, checked and ready to insert. */
 interface PreparedLink {
@@ -37,6 +48,7 @@ export class LinksService {
     private readonly titles: TitleFetcher,
     private readonly feed: ChangeFeed,
     private readonly clicks: ClickWriter,
+    @Inject(quotasConfig.KEY) private readonly quotas: QuotasConfig,
   ) {}
 
   async show(accountId: number, id: number): Promise<LinkResponse> {
@@ -69,6 +81,7 @@ export class LinksService {
       for (const [index, item] of prepared.entries()) {
         await this.insert(item, manager, `links.${index}.alias`);
       }
+      await checkQuota(manager, this.linkQuota('links'), accountId);
     });
     const links = prepared.map((item) => item.link);
     this.created(links);
@@ -252,14 +265,29 @@ export class LinksService {
     return affected === 1 ? upgraded : stored;
   }
 
-  /** Inserts a prepared link with its pixels, under the alias it asked for or a random one. */
+  /**
+   * Inserts a prepared link with its pixels, under the alias it asked for or a random one. Alone (no `manager`), it
+   * checks the account's quota in its own transaction; a bulk checks once, after its last insert.
+   */
   private insert(prepared: PreparedLink, manager: EntityManager | null, aliasField?: string): Promise<void> {
     const { link, alias, pixelIds } = prepared;
     const insert = async (inner: EntityManager) => {
       await inner.save(link);
       await this.linkPixels.replace(inner, link.id, pixelIds);
+      if (manager === null) await checkQuota(inner, this.linkQuota('url'), link.accountId);
     };
     return this.aliases.insert(link, alias, insert, manager, aliasField);
+  }
+
+  /** The account's limit of links, refused under `field`. */
+  private linkQuota(field: string): Quota {
+    return {
+      kind: QuotaKind.Links,
+      limit: this.quotas.maxLinksPerAccount,
+      noun: 'links',
+      field,
+      count: COUNT_LINKS,
+    };
   }
 
   /** The title of the target page, filled in later unless the link got one meanwhile. */

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { encode } from 'iconv-lite';
 import {
   DEFAULT_TITLE_FETCH_OPTIONS,
   extractTitle,
@@ -11,7 +12,8 @@ import {
 describe('extractTitle', () => {
   it('replaces a NUL character, which PostgreSQL cannot store', () => {
     expect(extractTitle('<title>a\u0000b</title>')).toBe('a\ufffdb');
-    expect(extractTitle('<title>a&#0;b</title>')).toBe('a&#0;b');
+    // As the HTML standard decodes it.
+    expect(extractTitle('<title>a&#0;b</title>')).toBe('a\ufffdb');
   });
 
   it('reads the text of the title element', () => {
@@ -26,15 +28,22 @@ describe('extractTitle', () => {
     ['&nbsp;', 'a&nbsp;b', 'a b'],
     ['a decimal reference', 'caf&#233;', 'café'],
     ['a hexadecimal reference', 'caf&#xE9; &#X1F600;', 'café 😀'],
+    ['&ndash;, &mdash; and &hellip;', 'a &ndash; b &mdash; c&hellip;', 'a – b — c…'],
+    ['accented letters', 'Caf&eacute; cr&egrave;me &Uuml;ber', 'Café crème Über'],
+    ['&copy;, &reg; and &euro;', '&copy; 2026 &reg; 5&euro;', '© 2026 ® 5€'],
+    ['quotes', '&ldquo;quoted&rdquo; &lsquo;single&rsquo; &laquo;fr&raquo;', '“quoted” ‘single’ «fr»'],
+    ['an entity of two code points', 'a &NotEqualTilde; b', 'a \u2242\u0338 b'],
+    ['a legacy entity without its semicolon', 'a &amp b &copy 2026', 'a & b © 2026'],
+    ['a reference in the windows-1252 range, as browsers do', 'a &#150; b &#x80;', 'a – b €'],
+    ['a reference to code point 0', 'a&#0;b', 'a\ufffdb'],
+    ['a reference beyond Unicode', 'a&#x110000;b', 'a\ufffdb'],
   ])('decodes %s', (_label, text, expected) => {
     expect(extractTitle(`<title>${text}</title>`)).toBe(expected);
   });
 
   it.each([
-    ['an unknown named entity', 'a &copy; b', 'a &copy; b'],
-    ['a reference to code point 0', 'a&#0;b', 'a&#0;b'],
-    ['a reference beyond Unicode', 'a&#x110000;b', 'a&#x110000;b'],
-    ['an ampersand without a semicolon', 'a & b &amp', 'a & b &amp'],
+    ['an unknown named entity', 'a &nosuchentity; b', 'a &nosuchentity; b'],
+    ['a lone ampersand', 'a & b && c', 'a & b && c'],
   ])('keeps %s as written', (_label, text, expected) => {
     expect(extractTitle(`<title>${text}</title>`)).toBe(expected);
   });
@@ -269,6 +278,8 @@ describe('isPublicAddress', () => {
   );
 });
 
+const DEFAULT_LIMITS = { titleFetchConcurrency: 8, titleFetchPerHost: 2, titleFetchQueue: 10_000 };
+
 describe('TitleFetcher.fetchTitle', () => {
   let server: Server;
   let port: number;
@@ -301,14 +312,17 @@ describe('TitleFetcher.fetchTitle', () => {
 
   /** A fetcher that may reach this test's server, as `page.test`, and nothing else. */
   function fetcher(options: Partial<TitleFetchOptions> = {}): TitleFetcher {
-    return new TitleFetcher({
-      ...DEFAULT_TITLE_FETCH_OPTIONS,
-      resolve: (host) =>
-        host === 'page.test' ? Promise.resolve(['127.0.0.1']) : Promise.reject(new Error(`no ${host}`)),
-      allowAddress: (address) => address === '127.0.0.1',
-      timeoutMs: 2000,
-      ...options,
-    });
+    return new TitleFetcher(
+      {
+        ...DEFAULT_TITLE_FETCH_OPTIONS,
+        resolve: (host) =>
+          host === 'page.test' ? Promise.resolve(['127.0.0.1']) : Promise.reject(new Error(`no ${host}`)),
+        allowAddress: (address) => address === '127.0.0.1',
+        timeoutMs: 2000,
+        ...options,
+      },
+      DEFAULT_LIMITS,
+    );
   }
 
   function html(body: string, type = 'text/html; charset=utf-8') {
@@ -323,6 +337,92 @@ describe('TitleFetcher.fetchTitle', () => {
 
     await expect(fetcher().fetchTitle(`http://page.test:${port}/a`)).resolves.toBe('Hello & welcome');
     expect(requests).toEqual(['/a']);
+  });
+
+  describe('in the character set the page declares', () => {
+    const LATIN = 'Café crème – “quoted” 5 €';
+    const JAPANESE = '日本語のページ｜ニュース';
+
+    function page(bytes: Buffer, type: string) {
+      return (_request: IncomingMessage, response: ServerResponse) => {
+        response.writeHead(200, { 'content-type': type });
+        response.end(bytes);
+      };
+    }
+
+    it.each([
+      [
+        'windows-1252 in the header',
+        'text/html; charset=windows-1252',
+        'windows-1252',
+        `<title>${LATIN}</title>`,
+      ],
+      // Browsers read ISO-8859-1 as windows-1252, where “ ” – € live.
+      [
+        'ISO-8859-1 in the header, quoted',
+        'text/html; charset="ISO-8859-1"',
+        'windows-1252',
+        `<title>${LATIN}</title>`,
+      ],
+      ['Shift_JIS in the header', 'text/html;charset=Shift_JIS', 'shift_jis', `<title>${JAPANESE}</title>`],
+      [
+        'Shift_JIS in <meta charset>',
+        'text/html',
+        'shift_jis',
+        `<head><meta charset="Shift_JIS"><title>${JAPANESE}</title>`,
+      ],
+      [
+        'Shift_JIS in <meta http-equiv>',
+        'text/html',
+        'shift_jis',
+        `<head><META HTTP-EQUIV="Content-Type" CONTENT="text/html; charset=x-sjis"><title>${JAPANESE}</title>`,
+      ],
+      [
+        'windows-1252 in <meta http-equiv>',
+        'text/html',
+        'windows-1252',
+        `<meta http-equiv="content-type" content="text/html; charset=windows-1252"><title>${LATIN}</title>`,
+      ],
+      ['UTF-8 in the header', 'text/html; charset=utf-8', 'utf-8', `<title>${JAPANESE}</title>`],
+      ['UTF-8 undeclared', 'text/html', 'utf-8', `<title>${JAPANESE}</title>`],
+      [
+        'the header over <meta>',
+        'text/html; charset=windows-1252',
+        'windows-1252',
+        `<meta charset="utf-8"><title>${LATIN}</title>`,
+      ],
+      ['an unknown charset as UTF-8', 'text/html; charset=no-such-set', 'utf-8', `<title>${LATIN}</title>`],
+      [
+        'undeclared bytes that are not UTF-8 as windows-1252',
+        'text/html',
+        'windows-1252',
+        `<title>${LATIN}</title>`,
+      ],
+    ])('reads %s', async (_label, type, encoding, html) => {
+      handler = page(encode(html, encoding), type);
+
+      await expect(fetcher().fetchTitle(`http://page.test:${port}/`)).resolves.toBe(
+        html.includes(JAPANESE) ? JAPANESE : LATIN,
+      );
+    });
+
+    it('reads UTF-16 by its byte order mark', async () => {
+      handler = page(
+        Buffer.concat([Buffer.from([0xff, 0xfe]), encode(`<title>${JAPANESE}</title>`, 'utf-16le')]),
+        'text/html',
+      );
+
+      await expect(fetcher().fetchTitle(`http://page.test:${port}/`)).resolves.toBe(JAPANESE);
+    });
+
+    it('decodes entities after the characters', async () => {
+      handler = page(
+        encode('<title>日本 &ndash; &#x65E5;&eacute;</title>', 'shift_jis'),
+        'text/html; charset=shift_jis',
+      );
+
+      await expect(fetcher().fetchTitle(`http://page.test:${port}/`)).resolves.toBe('日本 – 日é');
+    });
   });
 
   it('never connects to an address the policy refuses', async () => {
@@ -518,5 +618,175 @@ describe('TitleFetcher.fetchTitle', () => {
     } finally {
       clearInterval(timer);
     }
+  });
+});
+
+describe('TitleFetcher.schedule', () => {
+  let server: Server;
+  let port: number;
+  /** Requests the server holds unanswered, by the host they were sent to. */
+  let held: { host: string; response: ServerResponse }[] = [];
+  /** The most requests the server held at once, overall and per host. */
+  let most = 0;
+  let mostFor = new Map<string, number>();
+  let seen: string[] = [];
+  /** Hosts looked up: a fetch begins with its lookup. */
+  let lookups: string[] = [];
+  let onRequest: () => void = () => undefined;
+
+  beforeAll(async () => {
+    server = createServer((request, response) => {
+      const host = (request.headers.host ?? '').split(':')[0];
+      seen.push(`${host}${request.url ?? ''}`);
+      held.push({ host, response });
+      most = Math.max(most, held.length);
+      mostFor.set(host, Math.max(mostFor.get(host) ?? 0, held.filter((each) => each.host === host).length));
+      onRequest();
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    port = (server.address() as AddressInfo).port;
+  });
+
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise<void>((resolve, reject) =>
+      server.close((error) => (error ? reject(error) : resolve())),
+    );
+  });
+
+  beforeEach(() => {
+    held = [];
+    most = 0;
+    mostFor = new Map();
+    seen = [];
+    lookups = [];
+  });
+
+  /** A fetcher for which every `*.test` host is this test's server. */
+  function fetcher(limits: Partial<typeof DEFAULT_LIMITS>): TitleFetcher {
+    return new TitleFetcher(
+      {
+        ...DEFAULT_TITLE_FETCH_OPTIONS,
+        resolve: (host) => {
+          lookups.push(host);
+          return host.endsWith('.test')
+            ? Promise.resolve(['127.0.0.1'])
+            : Promise.reject(new Error(`no ${host}`));
+        },
+        allowAddress: (address) => address === '127.0.0.1',
+        timeoutMs: 5000,
+      },
+      { ...DEFAULT_LIMITS, ...limits },
+    );
+  }
+
+  /** Resolves once the server has seen `count` requests in all. */
+  function requestsSeen(count: number): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (seen.length >= count) resolve();
+      };
+      onRequest = check;
+      check();
+    });
+  }
+
+  /** Answers every request held, and those that come after, until `titles` have been stored. */
+  async function answerAll(stored: string[], titles: number): Promise<void> {
+    const answer = () => {
+      for (const { response } of held.splice(0)) {
+        response.writeHead(200, { 'content-type': 'text/html' });
+        response.end('<title>Page</title>');
+      }
+    };
+    onRequest = answer;
+    answer();
+    while (stored.length < titles) await new Promise((resolve) => setImmediate(resolve));
+  }
+
+  /** Schedules a fetch of each URL; the titles stored are pushed, with the URL, to the list returned. */
+  function scheduleAll(titles: TitleFetcher, urls: string[]): string[] {
+    const stored: string[] = [];
+    for (const url of urls) {
+      titles.schedule(url, (title) => {
+        stored.push(`${url} ${title}`);
+        return Promise.resolve();
+      });
+    }
+    return stored;
+  }
+
+  it('fetches from one host at most TITLE_FETCH_PER_HOST at a time; the rest wait their turn', async () => {
+    const urls = Array.from({ length: 6 }, (_, index) => `http://same.test:${port}/${index}`);
+    const stored = scheduleAll(fetcher({ titleFetchPerHost: 2 }), urls);
+
+    await requestsSeen(2);
+    // Nothing has been answered: the others have not even begun.
+    expect(lookups).toEqual(['same.test', 'same.test']);
+    await answerAll(stored, 6);
+
+    expect(mostFor.get('same.test')).toBe(2);
+    expect(stored.sort()).toEqual(urls.map((url) => `${url} Page`).sort());
+  });
+
+  it('lets another host through while one is at its cap', async () => {
+    const titles = fetcher({ titleFetchPerHost: 1 });
+    const stored = scheduleAll(titles, [`http://busy.test:${port}/1`, `http://busy.test:${port}/2`]);
+    scheduleAll(titles, [`http://free.test:${port}/1`]).forEach((each) => stored.push(each));
+
+    await requestsSeen(2);
+
+    expect(lookups).toEqual(['busy.test', 'free.test']);
+    expect(seen.sort()).toEqual(['busy.test/1', 'free.test/1']);
+    await answerAll(stored, 2);
+  });
+
+  it('fetches at most TITLE_FETCH_CONCURRENCY at a time over every host', async () => {
+    const urls = Array.from({ length: 6 }, (_, index) => `http://host${index}.test:${port}/`);
+    const stored = scheduleAll(fetcher({ titleFetchConcurrency: 3, titleFetchPerHost: 10 }), urls);
+
+    await requestsSeen(3);
+    expect(lookups).toEqual(['host0.test', 'host1.test', 'host2.test']);
+    await answerAll(stored, 6);
+
+    expect(most).toBe(3);
+    expect(seen).toHaveLength(6);
+  });
+
+  it('skips a fetch when TITLE_FETCH_QUEUE fetches already wait', async () => {
+    const urls = Array.from({ length: 4 }, (_, index) => `http://one.test:${port}/${index}`);
+    const titles = fetcher({ titleFetchConcurrency: 1, titleFetchQueue: 2 });
+    const stored = scheduleAll(titles, urls);
+
+    await requestsSeen(1);
+    expect(lookups).toEqual(['one.test']);
+    await answerAll(stored, 3);
+    await titles.beforeApplicationShutdown();
+
+    expect(seen).toEqual(['one.test/0', 'one.test/1', 'one.test/2']);
+    expect(stored).toHaveLength(3);
+  });
+
+  it('fetches nothing when TITLE_FETCH_CONCURRENCY is 0', async () => {
+    const titles = fetcher({ titleFetchConcurrency: 0 });
+    const stored = scheduleAll(titles, [`http://none.test:${port}/`]);
+
+    await titles.beforeApplicationShutdown();
+
+    expect([seen, stored]).toEqual([[], []]);
+  });
+
+  it('drops the fetches still waiting at shutdown, and finishes those under way', async () => {
+    const urls = Array.from({ length: 5 }, (_, index) => `http://stop.test:${port}/${index}`);
+    const titles = fetcher({ titleFetchConcurrency: 1 });
+    const stored = scheduleAll(titles, urls);
+    await requestsSeen(1);
+
+    const stopped = titles.beforeApplicationShutdown();
+    await answerAll(stored, 1);
+    await stopped;
+
+    expect(seen).toEqual(['stop.test/0']);
+    expect(stored).toEqual([`${urls[0]} Page`]);
   });
 });

@@ -3,7 +3,11 @@ import { lookup as dnsLookup } from 'node:dns/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, isIPv6, type LookupFunction } from 'node:net';
+import { decode as decodeEntities } from 'html-entities';
+import { decode as decodeBytes, encodingExists } from 'iconv-lite';
 import ipaddr from 'ipaddr.js';
+import { titlesConfig, type TitlesConfig } from '../config/app-config';
+import { FetchSlots } from './fetch-slots';
 
 export interface TitleFetchOptions {
   /** Host name to addresses. */
@@ -92,8 +96,6 @@ export const DEFAULT_TITLE_FETCH_OPTIONS: TitleFetchOptions = {
   maxRedirects: 3,
 };
 
-const ENTITIES: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: ' ' };
-
 /** The title belongs in the head, at the top of the page: looking no further makes a big page no slower to scan. */
 const TITLE_SCAN_CHARS = 64 * 1024;
 /** Room for 255 characters even if each is written as an entity: decoding and folding never see more. */
@@ -105,14 +107,8 @@ const SLASH = 0x2f;
 export function extractTitle(html: string): string | null {
   const raw = titleElementText(html.slice(0, TITLE_SCAN_CHARS));
   if (raw === null) return null;
-  const text = raw
-    .slice(0, TITLE_TEXT_CHARS)
-    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (entity: string, body: string) => {
-      if (body.startsWith('#x') || body.startsWith('#X'))
-        return safeCodePoint(parseInt(body.slice(2), 16), entity);
-      if (body.startsWith('#')) return safeCodePoint(parseInt(body.slice(1), 10), entity);
-      return ENTITIES[body.toLowerCase()] ?? entity;
-    })
+  // Every entity of HTML, decoded as the standard decodes text (legacy ones without `;`, `&#150;` as `–`).
+  const text = decodeEntities(raw.slice(0, TITLE_TEXT_CHARS), { level: 'html5', scope: 'body' })
     // PostgreSQL text cannot hold U+0000.
     .replaceAll('\u0000', '\ufffd')
     .replace(/\s+/g, ' ')
@@ -165,8 +161,84 @@ function isHtmlSpace(code: number): boolean {
   return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0c || code === 0x0d;
 }
 
-function safeCodePoint(code: number, fallback: string): string {
-  return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : fallback;
+/**
+ * Labels whose encoding browsers read otherwise than by the label's own name (the WHATWG Encoding standard):
+ * ASCII and Latin-1 pages are read as windows-1252, Shift_JIS as Microsoft's superset of it, GBK as GB18030.
+ */
+const ENCODING_OF_LABEL: Record<string, string> = {
+  ascii: 'windows-1252',
+  'us-ascii': 'windows-1252',
+  'iso-8859-1': 'windows-1252',
+  'iso8859-1': 'windows-1252',
+  iso_8859_1: 'windows-1252',
+  'iso_8859-1': 'windows-1252',
+  latin1: 'windows-1252',
+  l1: 'windows-1252',
+  cp819: 'windows-1252',
+  'x-cp1252': 'windows-1252',
+  shift_jis: 'cp932',
+  'shift-jis': 'cp932',
+  sjis: 'cp932',
+  'x-sjis': 'cp932',
+  ms_kanji: 'cp932',
+  'windows-31j': 'cp932',
+  gbk: 'gb18030',
+  gb2312: 'gb18030',
+  // A page that says UTF-16 in a meta element was read as ASCII to find it: it is not UTF-16.
+  'utf-16': 'utf-8',
+  'utf-16le': 'utf-8',
+  'utf-16be': 'utf-8',
+};
+
+/** The encoding a charset label names, or null for a label no decoder knows. */
+function encodingOf(label: string | undefined, fromMeta: boolean): string | null {
+  if (label === undefined) return null;
+  const name = label.trim().toLowerCase();
+  const mapped = name.startsWith('utf-16') && !fromMeta ? name : (ENCODING_OF_LABEL[name] ?? name);
+  return encodingExists(mapped) ? mapped : null;
+}
+
+const CHARSET_PARAMETER = /charset\s*=\s*["']?([\w.:+-]+)/i;
+/** A meta element may declare the charset this far into the page; its tag is read up to this length. */
+const META_SCAN_BYTES = TITLE_SCAN_CHARS;
+const META_TAG_CHARS = 1024;
+
+/** The charset of the first `<meta charset>` or `<meta http-equiv="content-type" content="...">`. */
+function metaCharset(head: string): string | undefined {
+  let open = head.indexOf('<');
+  while (open !== -1) {
+    if (isWordAt(head, open + 1, 'meta') && endsTagName(head.charCodeAt(open + 5))) {
+      const close = head.indexOf('>', open);
+      if (close === -1) return undefined;
+      const tag = head.slice(open, Math.min(close, open + META_TAG_CHARS));
+      const charset = CHARSET_PARAMETER.exec(tag)?.[1];
+      if (charset !== undefined) return charset;
+      open = close;
+    }
+    open = head.indexOf('<', open + 1);
+  }
+  return undefined;
+}
+
+/**
+ * The page's text, in the character set it declares: a byte order mark first, then the Content-Type header's
+ * charset, then a meta element's. An undeclared page is UTF-8 when its bytes are, else windows-1252 (what
+ * browsers guess for a Western page).
+ */
+export function decodePage(body: Buffer, contentType: string): string {
+  if (body[0] === 0xef && body[1] === 0xbb && body[2] === 0xbf) return decodeBytes(body.subarray(3), 'utf-8');
+  if (body[0] === 0xff && body[1] === 0xfe) return decodeBytes(body.subarray(2), 'utf-16le');
+  if (body[0] === 0xfe && body[1] === 0xff) return decodeBytes(body.subarray(2), 'utf-16be');
+  const declared =
+    encodingOf(CHARSET_PARAMETER.exec(contentType)?.[1], false) ??
+    encodingOf(metaCharset(body.subarray(0, META_SCAN_BYTES).toString('latin1')), true);
+  if (declared !== null) return decodeBytes(body, declared);
+  try {
+    // `stream` keeps a character cut at the end of what was read from counting as invalid.
+    return new TextDecoder('utf-8', { fatal: true }).decode(body, { stream: true });
+  } catch {
+    return decodeBytes(body, 'windows-1252');
+  }
 }
 
 class Refused extends Error {}
@@ -187,26 +259,49 @@ async function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
 /**
  * Reads the `<title>` of link targets in the background: never blocking a request, with a short timeout and a
  * size cap, and never connecting to a private, loopback or link-local address (checked after DNS resolution,
- * on the address actually connected to, so a rebinding name cannot slip through).
+ * on the address actually connected to, so a rebinding name cannot slip through). A bulk of links cannot make it
+ * flood a site: fetches run a few at a time overall and per host (`TITLE_FETCH_CONCURRENCY`,
+ * `TITLE_FETCH_PER_HOST`); the rest wait their turn, and past `TITLE_FETCH_QUEUE` waiting, a link gets no title.
  */
 @Injectable()
 export class TitleFetcher implements BeforeApplicationShutdown {
   private readonly logger = new Logger(TitleFetcher.name);
   private readonly pending = new Set<Promise<unknown>>();
+  private readonly slots: FetchSlots;
 
-  constructor(@Inject(TITLE_FETCH_OPTIONS) private readonly options: TitleFetchOptions) {}
-
-  /** Fetches the title of `url` and hands it to `store`, later. Failures are logged at debug level only. */
-  schedule(url: string, store: (title: string) => Promise<unknown>): void {
-    const task = this.fetchTitle(url)
-      .then((title) => (title === null ? undefined : store(title)))
-      .catch((error: unknown) => this.logger.debug(`No title for a link: ${String(error)}`))
-      .finally(() => this.pending.delete(task));
-    this.pending.add(task);
+  constructor(
+    @Inject(TITLE_FETCH_OPTIONS) private readonly options: TitleFetchOptions,
+    @Inject(titlesConfig.KEY) limits: TitlesConfig,
+  ) {
+    this.slots = new FetchSlots({
+      concurrency: limits.titleFetchConcurrency,
+      perHost: limits.titleFetchPerHost,
+      queue: limits.titleFetchQueue,
+    });
   }
 
-  /** Shutdown waits for fetches under way; each is bounded by the timeout. */
+  /**
+   * Fetches the title of `url` and hands it to `store`, later, once a slot for its host is free. Failures, and a
+   * fetch skipped because too many wait, are logged at debug level only.
+   */
+  schedule(url: string, store: (title: string) => Promise<unknown>): void {
+    const run = () => {
+      const task = this.fetchTitle(url)
+        .then((title) => (title === null ? undefined : store(title)))
+        .catch((error: unknown) => this.logger.debug(`No title for a link: ${String(error)}`))
+        .finally(() => this.pending.delete(task));
+      this.pending.add(task);
+      return task;
+    };
+    // Redirects are followed within the slot of the link's own host.
+    if (!this.slots.submit(new URL(url).hostname, run)) {
+      this.logger.debug('No title for a link: too many title fetches waiting');
+    }
+  }
+
+  /** Shutdown drops the fetches still waiting and waits for those under way; each is bounded by the timeout. */
   async beforeApplicationShutdown(): Promise<void> {
+    this.slots.clear();
     await Promise.allSettled([...this.pending]);
   }
 
@@ -270,7 +365,7 @@ export class TitleFetcher implements BeforeApplicationShutdown {
             request.destroy();
             // A chunk may run past the cap: what lies beyond it is never read.
             const body = Buffer.concat(chunks).subarray(0, this.options.maxBytes);
-            resolve({ location: null, html: body.toString('utf8') });
+            resolve({ location: null, html: decodePage(body, type) });
           };
           response.on('data', (chunk: Buffer) => {
             chunks.push(chunk);

@@ -1,9 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
+import { checkQuota, QuotaKind } from '../common/account-quota';
 import { ResourceNotFoundException, ValidationFailedException } from '../common/exceptions';
 import type { Page } from '../common/pagination';
 import { listed, type ListColumns } from '../common/list';
+import { quotasConfig, type QuotasConfig } from '../config/app-config';
 import { ChangeFeed, EVERYTHING } from '../database/change-feed';
 import type { PixelListQueryDto } from './dto/pixel-list-query.dto';
 import type { CreatePixelDto, UpdatePixelDto } from './dto/pixel.dto';
@@ -21,6 +23,7 @@ export class PixelsService {
   constructor(
     @InjectRepository(Pixel) private readonly pixels: Repository<Pixel>,
     private readonly feed: ChangeFeed,
+    @Inject(quotasConfig.KEY) private readonly quotas: QuotasConfig,
   ) {}
 
   async list(accountId: number, query: PixelListQueryDto): Promise<Page<PixelResponse>> {
@@ -40,7 +43,20 @@ export class PixelsService {
   async create(accountId: number, dto: CreatePixelDto): Promise<PixelResponse> {
     assertValue(dto.type, dto.value);
     const pixel = this.pixels.create({ accountId, name: dto.name, type: dto.type, value: dto.value });
-    await this.pixels.save(pixel);
+    await this.pixels.manager.transaction(async (manager) => {
+      await manager.save(pixel);
+      await checkQuota(
+        manager,
+        {
+          kind: QuotaKind.Pixels,
+          limit: this.quotas.maxPixelsPerAccount,
+          noun: 'pixels',
+          field: 'name',
+          count: 'SELECT count(*)::int AS total FROM pixels WHERE account_id = $1',
+        },
+        accountId,
+      );
+    });
     return toPixelResponse(pixel);
   }
 

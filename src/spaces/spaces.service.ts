@@ -1,9 +1,11 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository, type SelectQueryBuilder } from 'typeorm';
+import { checkQuota, QuotaKind } from '../common/account-quota';
 import { ResourceNotFoundException } from '../common/exceptions';
 import type { Page } from '../common/pagination';
 import { listed, type ListColumns } from '../common/list';
+import { quotasConfig, type QuotasConfig } from '../config/app-config';
 import type { SpaceListQueryDto } from './dto/space-list-query.dto';
 import type { CreateSpaceDto, UpdateSpaceDto } from './dto/space.dto';
 import { DEFAULT_SPACE_COLOR, Space } from './space.entity';
@@ -16,7 +18,10 @@ const SPACE_COLUMNS: ListColumns<'name', 'id' | 'name'> = {
 
 @Injectable()
 export class SpacesService {
-  constructor(@InjectRepository(Space) private readonly spaces: Repository<Space>) {}
+  constructor(
+    @InjectRepository(Space) private readonly spaces: Repository<Space>,
+    @Inject(quotasConfig.KEY) private readonly quotas: QuotasConfig,
+  ) {}
 
   async list(accountId: number, query: SpaceListQueryDto): Promise<Page<SpaceResponse>> {
     const builder = listed(
@@ -40,7 +45,20 @@ export class SpacesService {
 
   async create(accountId: number, dto: CreateSpaceDto): Promise<SpaceResponse> {
     const space = this.spaces.create({ accountId, name: dto.name, color: dto.color ?? DEFAULT_SPACE_COLOR });
-    await this.spaces.save(space);
+    await this.spaces.manager.transaction(async (manager) => {
+      await manager.save(space);
+      await checkQuota(
+        manager,
+        {
+          kind: QuotaKind.Spaces,
+          limit: this.quotas.maxSpacesPerAccount,
+          noun: 'spaces',
+          field: 'name',
+          count: 'SELECT count(*)::int AS total FROM spaces WHERE account_id = $1',
+        },
+        accountId,
+      );
+    });
     return this.show(accountId, space.id);
   }
 
