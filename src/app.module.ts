@@ -1,11 +1,12 @@
 import { Inject, Module, type MiddlewareConsumer, type NestModule } from '@nestjs/common';
-import { APP_FILTER, APP_PIPE } from '@nestjs/core';
+import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import type { Logger as Pino } from 'pino';
 import { AccountModule } from './account/account.module';
 import { AuthServerModule } from './auth/auth.module';
 import { BodyParserMiddleware } from './common/body-parser.middleware';
 import { HttpExceptionFilter } from './common/http-exception.filter';
+import { MediaTypeInterceptor } from './common/media-type.interceptor';
 import { requestLogger } from './common/logger';
 import { APP_LOG, LoggingModule } from './common/logging.module';
 import { createValidationPipe } from './common/validation.pipe';
@@ -50,6 +51,7 @@ import { StatsModule } from './stats/stats.module';
   providers: [
     { provide: APP_PIPE, useFactory: createValidationPipe },
     { provide: APP_FILTER, useClass: HttpExceptionFilter },
+    { provide: APP_INTERCEPTOR, useClass: MediaTypeInterceptor },
   ],
 })
 export class AppModule implements NestModule {

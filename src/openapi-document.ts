@@ -21,9 +21,12 @@ const TAGS: [string, string][] = [
 type Node = Record<string, unknown>;
 
 /**
- * Two of Swagger's habits that linters refuse: a reference wrapped alone in `allOf` (written as the reference
- * itself, unless it is nullable: OpenAPI 3.0 has no other way to make a reference nullable), and `nullable`
- * without a `type` (given the referenced schema's).
+ * Swagger's habits that validators and linters read otherwise than meant:
+ * - a reference wrapped alone in `allOf` is written as the reference itself;
+ * - a nullable reference (`nullable` beside `allOf: [$ref]`, or beside `anyOf` of references) does not let null
+ *   through in OpenAPI 3.0, where `nullable` only widens the `type` of its own schema and the reference still
+ *   refuses null: it is written `anyOf: [{type, nullable: true, enum: [null]}, $ref]`, which every 3.0 validator
+ *   reads as the reference or null.
  */
 function tidySchemas(node: unknown, schemas: Record<string, Node>): void {
   if (typeof node !== 'object' || node === null) return;
@@ -37,11 +40,74 @@ function tidySchemas(node: unknown, schemas: Record<string, Node>): void {
     schema.$ref = ref;
     return;
   }
-  if (schema.nullable === true && schema.type === undefined) {
-    const first = (wrapped ?? (schema.anyOf as Node[] | undefined) ?? [])[0];
-    const name = typeof first?.$ref === 'string' ? first.$ref.split('/').pop()! : undefined;
-    const type = name === undefined ? undefined : schemas[name]?.type;
-    if (type !== undefined) schema.type = type;
+  const choices = wrapped?.length === 1 ? wrapped : (schema.anyOf as Node[] | undefined);
+  const firstRef = choices?.find((choice) => '$ref' in choice);
+  if (schema.nullable === true && choices !== undefined && firstRef !== undefined) {
+    const name = String(firstRef.$ref).split('/').pop()!;
+    const type = schema.type ?? schemas[name]?.type ?? 'object';
+    const { description } = schema;
+    for (const key of Object.keys(schema)) delete schema[key];
+    if (description !== undefined) schema.description = description;
+    // Null first: a validator that coerces form strings to the schema's types would turn null into "" in a branch
+    // that refuses null before it reached the branch that takes it.
+    schema.anyOf = [{ type, nullable: true, enum: [null] }, ...choices];
+  }
+}
+
+/** The component schema a reference names. */
+function referenced(ref: unknown, schemas: Record<string, Node>): Node | undefined {
+  return typeof ref === 'string' ? schemas[ref.split('/').pop()!] : undefined;
+}
+
+/** Every object schema within `node`, following references into `schemas`, each once. */
+function objectSchemas(
+  node: unknown,
+  schemas: Record<string, Node>,
+  seen = new Set<unknown>(),
+): Set<unknown> {
+  if (typeof node !== 'object' || node === null || seen.has(node)) return seen;
+  seen.add(node);
+  const target = referenced((node as Node).$ref, schemas);
+  if (target !== undefined) objectSchemas(target, schemas, seen);
+  for (const value of Object.values(node)) objectSchemas(value, schemas, seen);
+  return seen;
+}
+
+/**
+ * The contract lists the fields of every response, and no other: each object of a response says
+ * `additionalProperties: false`, so a field the document does not know (a secret, say) fails a validator. A
+ * request body stays open, since unknown body fields are ignored; a body that requires no field (an update) may
+ * be absent.
+ */
+function closeResponses(paths: OpenAPIObject['paths'], schemas: Record<string, Node>): void {
+  const requests: unknown[] = [];
+  const responses: unknown[] = [];
+  for (const item of Object.values(paths)) {
+    for (const operation of [item.get, item.put, item.post, item.delete, item.patch]) {
+      if (operation === undefined) continue;
+      const body = operation.requestBody as { required?: boolean; content: Record<string, Node> } | undefined;
+      if (body !== undefined) {
+        requests.push(body);
+        const bodySchemas = Object.values(body.content).map((media) => media.schema as Node | undefined);
+        const required = bodySchemas.some((schema) => {
+          const resolved = referenced(schema?.$ref, schemas) ?? schema;
+          return Array.isArray(resolved?.required) && resolved.required.length > 0;
+        });
+        if (
+          !required &&
+          bodySchemas.every((schema) => (referenced(schema?.$ref, schemas) ?? schema)?.type === 'object')
+        ) {
+          body.required = false;
+        }
+      }
+      responses.push(operation.responses);
+    }
+  }
+  const open = objectSchemas(requests, schemas);
+  for (const candidate of objectSchemas(responses, schemas)) {
+    const schema = candidate as Node;
+    if (open.has(candidate) || Array.isArray(candidate) || typeof schema.properties !== 'object') continue;
+    schema.additionalProperties ??= false;
   }
 }
 
@@ -106,6 +172,7 @@ export function openApiDocument(app: INestApplication, serverUrl: string): OpenA
   const schemas = { ...components.schemas, ...registeredSchemas() } as Record<string, Node>;
   tidySchemas(schemas, schemas);
   tidySchemas(document.paths, schemas);
+  closeResponses(document.paths, schemas);
   return {
     openapi: document.openapi,
     info: { ...document.info, license: { name: 'MIT', url: 'https://opensource.org/licenses/MIT' } },

@@ -195,14 +195,20 @@ describe('CSV export and import', () => {
 
     it.each([
       ['a file without a url column', 'title\nNo url\n', 'The file must have a url column.'],
-      ['a JSON body', null, 'The file must be sent as a text/csv body.'],
+      ['no body at all', null, 'The file must be sent as a text/csv body.'],
     ])('refuses %s with a 422 on file', async (_case, file, message) => {
       const request = call(owner, 'post', '/api/v1/links/import');
-      const response = await (file === null
-        ? request.send({ url: 'https://example.com' })
-        : request.type('text/csv').send(file));
+      const response = await (file === null ? request : request.type('text/csv').send(file));
       expect(response.status).toBe(422);
       expect(response.body).toEqual({ message: { file: [message] }, status: 422 });
+    });
+
+    it('refuses a JSON body with 415, a type it does not read', async () => {
+      const before = (await call(owner, 'get', '/api/v1/links')).body.meta.total as number;
+      const response = await call(owner, 'post', '/api/v1/links/import').send({ url: 'https://example.com' });
+      expect(response.status).toBe(415);
+      expect(response.body).toEqual({ message: 'Unsupported media type.', status: 415 });
+      expect((await call(owner, 'get', '/api/v1/links')).body.meta.total).toBe(before);
     });
 
     it('refuses more than 1,000 rows', async () => {

@@ -1,4 +1,4 @@
-import { createAccount, createTestApp, type TestApp } from './support/app';
+import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { apiClient } from './support/api';
 
 const JSON_TYPE = 'application/json; charset=utf-8';
@@ -127,6 +127,88 @@ describe('HTTP', () => {
       expect(asForm.status).toBe(201);
       expect(Object.keys(asForm.body.data as object)).toEqual(fields);
       expect(asForm.body.data.name).toBe('Form');
+    });
+  });
+
+  describe('content types', () => {
+    const UNSUPPORTED = { message: 'Unsupported media type.', status: 415 };
+
+    async function spaceNames(account: TestAccount): Promise<string[]> {
+      const list = await call(account, 'get', '/api/v1/spaces');
+      return (list.body.data as { name: string }[]).map((space) => space.name);
+    }
+
+    it('answers 415 to a body in a type the route does not read, and does nothing with it', async () => {
+      const account = await createAccount(t);
+      const created = await call(account, 'post', '/api/v1/spaces')
+        .set('Content-Type', 'application/xml')
+        .send('<space><name>From XML</name></space>');
+      expect([created.status, created.body]).toEqual([415, UNSUPPORTED]);
+      expect(created.headers['content-type']).toBe(JSON_TYPE);
+      expect(await spaceNames(account)).toEqual([]);
+
+      const space = await call(account, 'post', '/api/v1/spaces').send({ name: 'Kept', color: 2 });
+      const path = `/api/v1/spaces/${space.body.data.id}`;
+      for (const verb of ['put', 'patch'] as const) {
+        const changed = await call(account, verb, path)
+          .set('Content-Type', 'application/xml')
+          .send('<space><name>Changed</name></space>');
+        expect([verb, changed.status, changed.body]).toEqual([verb, 415, UNSUPPORTED]);
+      }
+      const plain = await call(account, 'patch', path).set('Content-Type', 'text/plain').send('name=Changed');
+      expect([plain.status, plain.body]).toEqual([415, UNSUPPORTED]);
+      expect(await spaceNames(account)).toEqual(['Kept']);
+    });
+
+    it('answers 415 to an import that is not CSV, and to a bulk create that is CSV', async () => {
+      const account = await createAccount(t);
+      const imported = await call(account, 'post', '/api/v1/links/import').send({
+        links: [{ url: 'https://example.com/' }],
+      });
+      expect([imported.status, imported.body]).toEqual([415, UNSUPPORTED]);
+      const bulk = await call(account, 'post', '/api/v1/links/bulk')
+        .set('Content-Type', 'text/csv')
+        .send('url\nhttps://example.com/\n');
+      expect([bulk.status, bulk.body]).toEqual([415, UNSUPPORTED]);
+      const links = await call(account, 'get', '/api/v1/links');
+      expect(links.body.meta.total).toBe(0);
+    });
+
+    it('answers 415 to a body that is neither JSON nor a form on a route that reads none, and to one without a type', async () => {
+      const account = await createAccount(t);
+      const space = await call(account, 'post', '/api/v1/spaces').send({ name: 'Stays' });
+      const removed = await call(account, 'delete', `/api/v1/spaces/${space.body.data.id}`)
+        .set('Content-Type', 'application/xml')
+        .send('<id>1</id>');
+      expect([removed.status, removed.body]).toEqual([415, UNSUPPORTED]);
+      const listed = await call(account, 'get', '/api/v1/spaces').set('Content-Type', 'text/plain').send('x');
+      expect([listed.status, listed.body]).toEqual([415, UNSUPPORTED]);
+      // JSON and form fields are read and ignored there, as unknown fields are everywhere.
+      const ignored = await call(account, 'get', '/api/v1/spaces').send({ name: 'Ignored' });
+      expect(ignored.status).toBe(200);
+      const untyped = await call(account, 'post', '/api/v1/spaces')
+        .send('name=Untyped')
+        .unset('Content-Type');
+      expect([untyped.status, untyped.body]).toEqual([415, UNSUPPORTED]);
+      expect(await spaceNames(account)).toEqual(['Stays']);
+    });
+
+    it('reads a request with no body whatever its content type, and JSON with its charset', async () => {
+      const account = await createAccount(t);
+      const space = await call(account, 'post', '/api/v1/spaces')
+        .set('Content-Type', 'application/json; charset=utf-8')
+        .send(JSON.stringify({ name: 'Charset' }));
+      expect(space.status).toBe(201);
+      const path = `/api/v1/spaces/${space.body.data.id}`;
+      expect((await call(account, 'get', path)).status).toBe(200);
+      expect((await call(account, 'patch', path)).status).toBe(200);
+      expect((await call(account, 'put', path).set('Content-Type', 'application/xml')).status).toBe(200);
+      expect(
+        (await call(account, 'get', '/api/v1/spaces').set('Content-Type', 'application/json')).status,
+      ).toBe(200);
+      const emptyJson = await call(account, 'patch', path).set('Content-Type', 'application/json');
+      expect(emptyJson.status).toBe(200);
+      expect((await call(account, 'delete', path)).status).toBe(200);
     });
   });
 

@@ -115,7 +115,12 @@ describe('The OpenAPI document', () => {
       minimum: 0,
       maximum: 999999999,
     });
-    expect(property('CreateLinkDto', 'sensitive_content')).toMatchObject({ type: 'integer', enum: [0, 1] });
+    for (const flag of ['sensitive_content', 'disabled']) {
+      expect(property('CreateLinkDto', flag)).toMatchObject({
+        anyOf: [{ type: 'integer', enum: [0, 1] }, { type: 'boolean' }],
+      });
+      expect(property('LinkResponse', flag)).toMatchObject({ type: 'integer', enum: [0, 1] });
+    }
     expect(property('CreateLinkDto', 'alias')).toMatchObject({ pattern: '^[A-Za-z0-9_-]+$', maxLength: 255 });
     expect(property('CreateLinkDto', 'active_period_start_at')).not.toHaveProperty('format');
     expect(property('CreateSpaceDto', 'name')).toMatchObject({
@@ -219,6 +224,215 @@ describe('The response validator', () => {
       /DELETE \/api\/v1\/links\/\{id\} answered 200 with a body that does not match/,
     );
     expect(() => check(answer(422, { message: {}, status: 422 }))).toThrow(/does not declare/);
+  });
+
+  /** A link as the API answers it, with no space, no targets and no active period. */
+  const plainLink = {
+    id: 7,
+    alias: 'abc12',
+    url: 'https://example.com/',
+    short_url: 'http://localhost:3000/abc12',
+    title: null,
+    targets_type: null,
+    targets: null,
+    last_rotation: null,
+    sensitive_content: 0,
+    privacy: 0,
+    password: false,
+    redirect_password: false,
+    active_period_start_at: null,
+    active_period_end_at: null,
+    clicks_limit: null,
+    expiration_url: null,
+    clicks: 0,
+    disabled: 0,
+    space: null,
+    domain: { id: 1, name: 'localhost:3000', url: 'http://localhost:3000' },
+    pixels: [],
+    expires_at: null,
+    created_at: '2026-11-21T10:05:00.000000Z',
+    updated_at: '2026-11-21T10:05:00.000000Z',
+  };
+
+  it('reads `nullable` as OpenAPI 3.0 does: a reference beside it in `allOf` still refuses null', () => {
+    const document = {
+      openapi: '3.0.3',
+      paths: {
+        '/things': {
+          get: {
+            responses: {
+              200: {
+                content: {
+                  'application/json': {
+                    schema: {
+                      type: 'object',
+                      properties: {
+                        wrapped: {
+                          nullable: true,
+                          type: 'string',
+                          allOf: [{ $ref: '#/components/schemas/Kind' }],
+                        },
+                        inline: { nullable: true, type: 'string', enum: ['a', null] },
+                        either: {
+                          anyOf: [
+                            { $ref: '#/components/schemas/Kind' },
+                            { type: 'string', nullable: true, enum: [null] },
+                          ],
+                        },
+                      },
+                    },
+                  },
+                },
+              },
+            },
+          },
+        },
+      },
+      components: { schemas: { Kind: { type: 'string', enum: ['a'] } } },
+    };
+    const check = (body: object) =>
+      new ResponseValidator(document).problem('GET', '/things', 200, 'application/json', body);
+    expect(check({ wrapped: null })).toMatch(/does not match/);
+    expect(check({ inline: null, either: null })).toBeNull();
+    expect(check({ either: 'b' })).toMatch(/does not match/);
+    // What the document does not forbid is allowed: no rewrite adds `additionalProperties: false`.
+    expect(check({ other: 1 })).toBeNull();
+  });
+
+  it('accepts a link without a space, targets or an active period, on every route that answers one', () => {
+    const one = { data: plainLink, status: 200 };
+    const many = { data: [plainLink], status: 200 };
+    for (const [method, url, status, body] of [
+      ['POST', '/api/v1/links', 201, one],
+      ['GET', '/api/v1/links/7', 200, one],
+      ['PUT', '/api/v1/links/7', 200, one],
+      ['PATCH', '/api/v1/links/7', 200, one],
+      ['POST', '/api/v1/links/bulk', 201, many],
+      ['POST', '/api/v1/links/import', 201, many],
+    ] as const) {
+      expect([method, url, validator().problem(method, url, status, 'application/json', body)]).toEqual([
+        method,
+        url,
+        null,
+      ]);
+    }
+  });
+
+  it('accepts the requests the API accepts: bulk links as objects, flags as booleans, forms as strings', () => {
+    const accepts = (method: string, url: string, contentType: string, data: unknown) =>
+      validator().requestProblem(method, url, { contentType, data });
+    expect(
+      accepts('POST', '/api/v1/links/bulk', 'application/json', { links: [{ url: 'https://a.example/' }] }),
+    ).toBeNull();
+    expect(
+      accepts(
+        'POST',
+        '/api/v1/links/bulk',
+        'application/x-www-form-urlencoded',
+        'links[0][url]=https://a.example/&links[0][disabled]=1',
+      ),
+    ).toBeNull();
+    expect(
+      accepts('POST', '/api/v1/links', 'application/json', {
+        url: 'https://a.example/',
+        sensitive_content: true,
+        disabled: false,
+      }),
+    ).toBeNull();
+    expect(
+      accepts('POST', '/api/v1/links', 'application/json', {
+        url: 'https://a.example/',
+        targets_type: null,
+        space_id: null,
+      }),
+    ).toBeNull();
+    expect(
+      accepts('POST', '/api/v1/links', 'application/json', {
+        url: 'https://a.example/',
+        targets: [{ key: null, value: 'https://b.example/' }],
+      }),
+    ).toBeNull();
+    expect(accepts('POST', '/api/v1/spaces', 'application/json', { name: 'A', color: null })).toBeNull();
+    expect(
+      accepts(
+        'POST',
+        '/api/v1/links',
+        'application/x-www-form-urlencoded',
+        'url=https://a.example/&sensitive_content=true&disabled=0&targets_type=&space_id=',
+      ),
+    ).toBeNull();
+  });
+
+  it('refuses a request body the document does not take, in a type it does not declare, or of the wrong size', () => {
+    const refuses = (method: string, url: string, contentType: string, data: unknown) =>
+      validator().requestProblem(method, url, { contentType, data });
+    expect(
+      refuses('POST', '/api/v1/links/bulk', 'application/json', { links: ['https://a.example/'] }),
+    ).toMatch(/does not match/);
+    expect(refuses('POST', '/api/v1/links/bulk', 'application/json', { links: [] })).toMatch(
+      /does not match/,
+    );
+    const tooMany = Array.from({ length: 1001 }, () => ({ url: 'https://a.example/' }));
+    expect(refuses('POST', '/api/v1/links/bulk', 'application/json', { links: tooMany })).toMatch(
+      /does not match/,
+    );
+    expect(
+      refuses('POST', '/api/v1/links', 'application/json', {
+        url: 'https://a.example/',
+        sensitive_content: 2,
+      }),
+    ).toMatch(/does not match/);
+    expect(
+      refuses(
+        'POST',
+        '/api/v1/links',
+        'application/x-www-form-urlencoded',
+        'url=https://a.example/&disabled=yes',
+      ),
+    ).toMatch(/does not match/);
+    expect(refuses('POST', '/api/v1/spaces', 'application/xml', '<name>A</name>')).toMatch(
+      /does not declare/,
+    );
+    expect(refuses('POST', '/api/v1/links/import', 'application/json', { links: [] })).toMatch(
+      /does not declare/,
+    );
+    // A body where the operation takes none is ignored, by the service and by a validating proxy alike.
+    expect(refuses('DELETE', '/api/v1/links/7', 'application/json', { id: 7 })).toBeNull();
+  });
+
+  it('checks the request of an accepted answer, through supertest, and leaves a refused one alone', () => {
+    const check = checkAgainstDocument('post', '/api/v1/links/bulk');
+    const answer = (status: number, body: unknown, data: unknown) =>
+      ({
+        status,
+        headers: { 'content-type': 'application/json; charset=utf-8' },
+        body,
+        request: { _data: data, _header: { 'content-type': 'application/json' } },
+      }) as unknown as Pick<Response, 'status' | 'headers' | 'body' | 'request'>;
+    const created = { data: [plainLink], status: 200 };
+    expect(() => check(answer(201, created, { links: [{ url: 'https://a.example/' }] }))).not.toThrow();
+    expect(() => check(answer(201, created, { links: [42] }))).toThrow(
+      /accepted a request body that does not match/,
+    );
+    const refused = { message: { 'links.0': ['Each link must be an object of link fields.'] }, status: 422 };
+    expect(() => check(answer(422, refused, { links: [42] }))).not.toThrow();
+  });
+
+  it('documents what a create or an update refuses besides the fields’ own rules', () => {
+    const schemas = committedDocument().components!.schemas as Record<
+      string,
+      { properties: Record<string, { description?: string }> }
+    >;
+    for (const dto of ['CreateLinkDto', 'UpdateLinkDto']) {
+      expect([dto, schemas[dto].properties.active_period_end_at.description]).toEqual([
+        dto,
+        expect.stringMatching(/active_period_start_at/),
+      ]);
+      expect([dto, schemas[dto].properties.active_period_start_at.description]).toEqual([
+        dto,
+        expect.stringMatching(/active_period_end_at/),
+      ]);
+    }
   });
 
   it('takes a literal path before a template, and leaves what the document does not describe', () => {

@@ -1,4 +1,4 @@
-import { applyDecorators, HttpStatus, type Type } from '@nestjs/common';
+import { applyDecorators, HttpStatus, SetMetadata, type Type } from '@nestjs/common';
 import {
   ApiConsumes,
   ApiExtraModels,
@@ -188,11 +188,24 @@ export const ERROR_RESPONSES = {
 
 export type ErrorStatus = keyof typeof ERROR_RESPONSES;
 
-/** What any API route may answer, whatever it does. */
-const ALWAYS: ErrorStatus[] = [401, 429, 500, 503];
+/** What any API route may answer, whatever it does; 415 to a body it does not read. */
+const ALWAYS: ErrorStatus[] = [401, 415, 429, 500, 503];
 
 /** What a route with a request body may also answer: the body parser's refusals and the validation's. */
-const WITH_BODY: ErrorStatus[] = [400, 413, 415, 422];
+const WITH_BODY: ErrorStatus[] = [400, 413, 422];
+
+/** The media types of the bodies the API reads as JSON and as forms. */
+export const FORM_BODY_TYPES = ['application/json', 'application/x-www-form-urlencoded'] as const;
+
+/** The media types of a CSV file sent as the body itself (an import). */
+export const CSV_BODY_TYPES = ['text/csv', 'application/csv'] as const;
+
+/**
+ * The metadata key of the media types of the body a route reads, which `ApiEndpoint` also documents; a route with
+ * none reads no body. The media-type check refuses any other body with 415 (`MediaTypeInterceptor`), so the
+ * document and the service cannot disagree.
+ */
+export const REQUEST_BODY_TYPES = 'requestBodyTypes';
 
 function errorResponses(statuses: ErrorStatus[]): MethodDecorator {
   const unique = [...new Set(statuses)].sort((a, b) => a - b);
@@ -217,22 +230,25 @@ export interface EndpointOptions {
   operationId: string;
   summary: string;
   description?: string;
-  /** Takes a body, as JSON or as a form. */
-  body?: boolean;
-  /** Errors besides 401, 429, 500 and 503 (and, with a body, 400, 413, 415 and 422). */
+  /** Takes a body, as JSON or as a form (`true`) or in the media types given; without it, the route reads none. */
+  body?: boolean | readonly string[];
+  /** Errors besides 401, 415, 429, 500 and 503 (and, with a body, 400, 413 and 422). */
   errors?: ErrorStatus[];
 }
 
 /** An API route: its name and summary, the encodings of its body, and the errors it may answer. */
 export function ApiEndpoint(options: EndpointOptions): MethodDecorator {
+  const bodyTypes =
+    options.body === true ? FORM_BODY_TYPES : options.body === false ? [] : (options.body ?? []);
   return applyDecorators(
     ApiOperation({
       operationId: options.operationId,
       summary: options.summary,
       ...(options.description === undefined ? {} : { description: options.description }),
     }),
-    ...(options.body === true ? [ApiConsumes('application/json', 'application/x-www-form-urlencoded')] : []),
-    errorResponses([...ALWAYS, ...(options.body === true ? WITH_BODY : []), ...(options.errors ?? [])]),
+    SetMetadata(REQUEST_BODY_TYPES, bodyTypes),
+    ...(bodyTypes.length > 0 ? [ApiConsumes(...bodyTypes)] : []),
+    errorResponses([...ALWAYS, ...(bodyTypes.length > 0 ? WITH_BODY : []), ...(options.errors ?? [])]),
   );
 }
 

@@ -207,12 +207,18 @@ export function FormEnum(
   });
 }
 
-/** `0 1 true false` as a boolean; documented as phpShort's 0 and 1, which it also answers. */
+/**
+ * `0 1 true false` as a boolean; documented as phpShort's 0 and 1, which it also answers, or a JSON boolean (a
+ * form's `true` and `false` are strings that a boolean schema reads too).
+ */
 export function FormBool(options: FieldDocs = {}): PropertyDecorator {
-  const read = '0 or 1 (`true` and `false` are read too).';
+  const read = '0 or 1; `true` and `false` are read too.';
   const description = options.description === undefined ? read : `${options.description} ${read}`;
   return documented(
-    { type: 'integer', enum: [0, 1], ...docs({ ...options, description }) },
+    {
+      anyOf: [{ type: 'integer', enum: [0, 1] }, { type: 'boolean' }],
+      ...docs({ ...options, description }),
+    },
     (target, key) => {
       Transform(({ value }) => toBoolean(value))(target, key);
       IsBoolean({ message: (args) => `The ${label(args)} field must be true or false.` })(target, key);
@@ -225,13 +231,12 @@ export function FormBool(options: FieldDocs = {}): PropertyDecorator {
  * `javascript:`, `data:` and the like never.
  */
 export function FormUrl(options: FieldDocs = {}): PropertyDecorator {
-  const schema = {
-    type: 'string',
-    format: 'uri',
-    maxLength: MAX_URL_LENGTH,
-    example: 'https://example.com/page',
-  };
-  return documented({ ...schema, ...docs(options) }, (target, key) => {
+  // No `format: uri`: what is read is what a browser reads (an IRI, `https:\\a.example`, spaces around it).
+  const read =
+    'An absolute http or https URL as a browser reads it, kept in its WHATWG form, at most 2048 characters in that form.';
+  const schema = { type: 'string', maxLength: MAX_URL_LENGTH, example: 'https://example.com/page' };
+  const description = options.description === undefined ? read : `${options.description} ${read}`;
+  return documented({ ...schema, ...docs({ ...options, description }) }, (target, key) => {
     Transform(({ value }) => {
       const nulled = emptyToNull(value);
       return typeof nulled === 'string' ? canonicalUrl(nulled.trim()) : nulled;

@@ -12,7 +12,7 @@ import {
   Req,
   Res,
 } from '@nestjs/common';
-import { ApiBody, ApiConsumes, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import type { Account } from '../auth/account.entity';
 import { CurrentAccount } from '../auth/current-account.decorator';
@@ -24,6 +24,7 @@ import {
   ApiEndpoint,
   ApiFileResponse,
   ApiListResponse,
+  CSV_BODY_TYPES,
 } from '../common/openapi';
 import { paginatedEnvelope } from '../common/pagination';
 import { LinkResponse } from './link.mapper';
@@ -82,9 +83,8 @@ export class LinksController {
     operationId: 'importLinks',
     summary: 'Import links from CSV',
     description: 'A CSV body (`text/csv`) with the export’s columns; up to 1,000 links, all created or none.',
-    errors: [400, 413, 415, 422],
+    body: CSV_BODY_TYPES,
   })
-  @ApiConsumes('text/csv')
   @ApiBody({ schema: { type: 'string', example: 'url,alias\nhttps://example.com/,spring-sale\n' } })
   @ApiDataResponse(LinkResponse, { status: 201, isArray: true })
   @Post('import')

@@ -1,54 +1,30 @@
 import Ajv, { type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { appendFileSync } from 'node:fs';
+import qs from 'qs';
 import type { Response } from 'supertest';
 import { committedDocument } from './openapi-document';
 
 /*
- * Every response of the API that passes through a test app is checked against the OpenAPI document: its status
- * must be declared for its operation, and a JSON body must match the declared schema. The suite's own
- * assertions check what each test is about; these check that the document tells the truth about all of it.
+ * Every request of the API that passes through a test app is checked against the OpenAPI document, as a
+ * validating proxy would check it: the response's status must be declared for its operation and a JSON body must
+ * match the declared schema; and a request the API accepted (a 2xx) must have sent a body the document accepts.
+ * Requests that the API refused are left alone, since the suite sends many invalid ones on purpose. The suite's
+ * own assertions check what each test is about; these check that the document tells the truth about all of it.
+ *
+ * The schemas are read as OpenAPI 3.0 defines them, with Ajv's own `nullable` keyword and nothing rewritten:
+ * `nullable` lets null through only where the schema itself allows it (not beside a `$ref` in `allOf`, not past
+ * an `enum` without null), and `additionalProperties` is what the document says.
  */
-
-type Json = Record<string, unknown>;
 
 const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
-
-/**
- * OpenAPI 3.0's schemas as JSON Schema, for Ajv: `nullable` becomes a `null` type (or an `anyOf` around a
- * reference), and an object lists all its properties, so that a field the document does not know is an error.
- */
-export function toJsonSchema(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(toJsonSchema);
-  if (typeof node !== 'object' || node === null) return node;
-  const converted: Json = {};
-  for (const [key, value] of Object.entries(node as Json)) {
-    // Examples are data, not schemas: they are left as they are.
-    converted[key] = key === 'example' ? value : toJsonSchema(value);
-  }
-  if (
-    'properties' in converted &&
-    typeof converted.properties === 'object' &&
-    !('additionalProperties' in converted)
-  ) {
-    converted.additionalProperties = false;
-  }
-  if (converted.nullable !== true) return converted;
-  delete converted.nullable;
-  if (typeof converted.type === 'string' && !('allOf' in converted) && !('anyOf' in converted)) {
-    converted.type = [converted.type, 'null'];
-    if (Array.isArray(converted.enum)) converted.enum = [...(converted.enum as unknown[]), null];
-    return converted;
-  }
-  const { description, ...rest } = converted;
-  return { ...(description === undefined ? {} : { description }), anyOf: [rest, { type: 'null' }] };
-}
 
 interface Operation {
   method: string;
   template: string;
   pattern: RegExp;
   params: number;
+  requestBody?: { required?: boolean; content: Record<string, unknown> };
   responses: Record<string, { content?: Record<string, unknown> }>;
 }
 
@@ -57,29 +33,62 @@ function pointer(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
+function mediaType(contentType: string): string {
+  return contentType.split(';')[0].trim().toLowerCase();
+}
+
+/**
+ * Laravel's and the contract's form encoding: an empty value means null, and an empty entry of a list is none
+ * (`pixel_ids[]=` sends an empty list, which a form cannot otherwise send).
+ */
+function emptyToNull(value: unknown): unknown {
+  if (value === '') return null;
+  if (Array.isArray(value)) return value.filter((item) => item !== '').map(emptyToNull);
+  if (typeof value === 'object' && value !== null) {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, emptyToNull(item)]));
+  }
+  return value;
+}
+
+/** What a request sent, as the service reads it: JSON parsed, a form decoded with bracket notation. */
+export interface SentBody {
+  contentType: string;
+  /** The body as sent: a string, or the object the client serialised. */
+  data: unknown;
+}
+
+function newAjv(coerce: boolean): Ajv {
+  const ajv = new Ajv({ strict: false, allErrors: true, ...(coerce ? { coerceTypes: 'array' } : {}) });
+  addFormats(ajv);
+  // What the document uses beyond JSON Schema's formats: annotations only.
+  ajv.addFormat('password', true);
+  ajv.addFormat('binary', true);
+  return ajv;
+}
+
 export class ResponseValidator {
-  private readonly ajv: Ajv;
+  /** JSON bodies, requests and responses: types as they are. */
+  private readonly ajv = newAjv(false);
+  /** Form bodies, whose values are all strings: coerced to the schema's types, as a validating proxy does. */
+  private readonly formAjv = newAjv(true);
   private readonly operations: Operation[] = [];
   private readonly compiled = new Map<string, ValidateFunction>();
 
   constructor(document: object) {
-    this.ajv = new Ajv({ strict: false, allErrors: true });
-    addFormats(this.ajv);
-    // What the document uses beyond JSON Schema's formats: annotations only.
-    this.ajv.addFormat('password', true);
-    this.ajv.addFormat('binary', true);
-    this.ajv.addSchema(toJsonSchema(document) as Json, 'openapi');
-    const paths = (document as { paths: Record<string, Record<string, Operation['responses']>> }).paths;
+    this.ajv.addSchema(document, 'openapi');
+    this.formAjv.addSchema(structuredClone(document), 'openapi');
+    const paths = (document as { paths: Record<string, Record<string, Operation>> }).paths;
     for (const [template, item] of Object.entries(paths)) {
       const source = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+');
       for (const method of METHODS) {
-        const operation = item[method] as unknown as { responses: Operation['responses'] } | undefined;
+        const operation = item[method];
         if (operation === undefined) continue;
         this.operations.push({
           method,
           template,
           pattern: new RegExp(`^${source}$`),
           params: (template.match(/\{/g) ?? []).length,
+          requestBody: operation.requestBody,
           responses: operation.responses,
         });
       }
@@ -96,6 +105,16 @@ export class ResponseValidator {
     );
   }
 
+  private validator(ajv: Ajv, ref: string): ValidateFunction {
+    const key = `${ajv === this.ajv ? 'json' : 'form'} ${ref}`;
+    let validate = this.compiled.get(key);
+    if (validate === undefined) {
+      validate = ajv.compile({ $ref: ref });
+      this.compiled.set(key, validate);
+    }
+    return validate;
+  }
+
   /** What is wrong with a response, or null when the document declares it as it came. */
   problem(method: string, url: string, status: number, contentType: string, body: unknown): string | null {
     const operation = this.operation(method, url);
@@ -105,22 +124,61 @@ export class ResponseValidator {
     if (declared === undefined) {
       return `${name} answered ${status}, which the OpenAPI document does not declare for it`;
     }
-    const type = contentType.split(';')[0].trim();
+    const type = mediaType(contentType);
     const content = declared.content ?? {};
     if (!(type in content)) {
       return `${name} answered ${status} as ${type || 'no content type'}, which the document does not declare`;
     }
     if (type !== 'application/json') return null;
-    const ref = `openapi#/paths/${pointer(operation.template)}/${operation.method}/responses/${status}/content/${pointer(type)}/schema`;
-    let validate = this.compiled.get(ref);
-    if (validate === undefined) {
-      validate = this.ajv.compile({ $ref: ref });
-      this.compiled.set(ref, validate);
-    }
+    const validate = this.validator(
+      this.ajv,
+      `openapi#/paths/${pointer(operation.template)}/${operation.method}/responses/${status}/content/${pointer(type)}/schema`,
+    );
     if (validate(body)) return null;
     return `${name} answered ${status} with a body that does not match the document: ${this.ajv.errorsText(
       validate.errors,
       { dataVar: 'body' },
+    )}\n${JSON.stringify(body).slice(0, 2000)}`;
+  }
+
+  /**
+   * What is wrong with the body of a request the API accepted, or null when the document accepts it too: its
+   * content type must be one the operation declares, and what it says must match that type's schema.
+   */
+  requestProblem(method: string, url: string, sent: SentBody | null): string | null {
+    const operation = this.operation(method, url);
+    if (operation === undefined) return null;
+    const name = `${method.toUpperCase()} ${operation.template}`;
+    const declared = operation.requestBody;
+    if (sent === null) {
+      return declared?.required === true ? `${name} accepted no body, which the document requires` : null;
+    }
+    // An operation without a body ignores one, as a validating proxy does.
+    if (declared === undefined) return null;
+    const type = mediaType(sent.contentType);
+    if (!(type in declared.content)) {
+      return `${name} accepted a body as ${type || 'no content type'}, which the document does not declare`;
+    }
+    let body: unknown = sent.data;
+    let ajv = this.ajv;
+    if (type === 'application/json') {
+      body = typeof body === 'string' ? JSON.parse(body) : structuredClone(body);
+    } else if (type === 'application/x-www-form-urlencoded') {
+      const text =
+        typeof body === 'string' ? body : qs.stringify(body, { indices: false, strictNullHandling: true });
+      body = emptyToNull(qs.parse(text, { allowPrototypes: true, arrayLimit: 1000, depth: 32 }));
+      ajv = this.formAjv;
+    }
+    const validate = this.validator(
+      ajv,
+      `openapi#/paths/${pointer(operation.template)}/${operation.method}/requestBody/content/${pointer(type)}/schema`,
+    );
+    if (validate(body)) return null;
+    return `${name} accepted a request body that does not match the document: ${ajv.errorsText(
+      validate.errors,
+      {
+        dataVar: 'body',
+      },
     )}\n${JSON.stringify(body).slice(0, 2000)}`;
   }
 }
@@ -133,21 +191,50 @@ export function responseValidator(): ResponseValidator {
   return shared;
 }
 
+const offDocumentRequests = new WeakSet<object>();
+
 /**
- * Checks a response as a supertest assertion, so that a mismatch fails the request's `await` with its reason.
- * With OPENAPI_RESPONSE_LOG set, each checked response is also written there, one line each, to count them.
+ * Marks a request that the API accepts although the document does not promise it, a tolerance a test checks on
+ * purpose (spaces around a value, a digit string in JSON): its body is not checked against the document.
+ */
+export function offDocument<T extends object>(test: T, off = true): T {
+  if (off) offDocumentRequests.add(test);
+  return test;
+}
+
+/** The body a supertest request sent, read from its request, or null when it sent none. */
+function sentBody(response: Pick<Response, 'request'>): SentBody | null {
+  const request = response.request as unknown as
+    { _data?: unknown; _header?: Record<string, string> } | undefined;
+  const data = request?._data;
+  if (data === undefined || data === null || data === '') return null;
+  return { contentType: request?._header?.['content-type'] ?? '', data };
+}
+
+/**
+ * Checks a request and its response as a supertest assertion, so that a mismatch fails the request's `await`
+ * with its reason. With OPENAPI_RESPONSE_LOG set, each checked response is also written there, one line each.
  */
 export function checkAgainstDocument(method: string, url: string) {
-  return (response: Pick<Response, 'status' | 'headers' | 'body'>): void => {
+  return (
+    response: Pick<Response, 'status' | 'headers' | 'body'> & Partial<Pick<Response, 'request'>>,
+  ): void => {
     const validator = responseValidator();
     if (validator.operation(method, url) === undefined) return;
-    const problem = validator.problem(
-      method,
-      url,
-      response.status,
-      String(response.headers['content-type'] ?? ''),
-      response.body,
-    );
+    const problem =
+      validator.problem(
+        method,
+        url,
+        response.status,
+        String(response.headers['content-type'] ?? ''),
+        response.body,
+      ) ??
+      (response.status >= 200 &&
+      response.status < 300 &&
+      response.request !== undefined &&
+      !offDocumentRequests.has(response.request)
+        ? validator.requestProblem(method, url, sentBody(response as Pick<Response, 'request'>))
+        : null);
     if (problem !== null) throw new Error(problem);
     const log = process.env.OPENAPI_RESPONSE_LOG;
     if (log !== undefined)

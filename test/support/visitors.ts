@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import qs from 'qs';
 import { ClickWriter } from '../../src/clicks/click-writer';
 import type { TestAccount, TestApp } from './app';
 import type { LinkData } from './links';
@@ -49,7 +50,10 @@ export function unique(prefix: string): string {
   return `${prefix}-${randomBytes(5).toString('hex')}`;
 }
 
-/** A link made through the API (JSON body), with a fresh alias unless the body names one. */
+/**
+ * A link made through the API, with a fresh alias unless the body names one: a form body in bracket notation, as
+ * phpShort clients send it, so that values may be given as the strings a form carries (`clicks_limit: '1'`).
+ */
 export async function createLink(
   t: TestApp,
   account: TestAccount,
@@ -59,8 +63,8 @@ export async function createLink(
     .http()
     .post('/api/v1/links')
     .set('Authorization', account.auth)
-    .type('json')
-    .send({ alias: unique('v'), ...body });
+    .type('form')
+    .send(qs.stringify({ alias: unique('v'), ...body }));
   expect(response.body).toEqual({ data: expect.any(Object), status: 200 });
   expect(response.status).toBe(201);
   return response.body.data as LinkData;

@@ -119,7 +119,11 @@ class LinkFieldsDto {
   space_id?: number | null;
 
   @Optional()
-  @FormIdList({ max: MAX_PIXELS, description: "The account's pixels; replaces the whole set." })
+  @FormIdList({
+    max: MAX_PIXELS,
+    description:
+      "The account's pixels; replaces the whole set. In a form, `pixel_ids[]=` sends an empty list.",
+  })
   pixel_ids?: number[];
 
   @Nullable()
@@ -141,11 +145,19 @@ class LinkFieldsDto {
   password?: string | null;
 
   @Nullable()
-  @FormDateTime({ description: '`Y-m-d H:i` in UTC, or ISO 8601 with a zone.' })
+  @FormDateTime({
+    description:
+      '`Y-m-d H:i` in UTC, or ISO 8601 with a zone. Sent with `active_period_end_at`, before it; one without the ' +
+      'other is a 422.',
+  })
   active_period_start_at?: Date | null;
 
   @Nullable()
-  @FormDateTime()
+  @FormDateTime({
+    description:
+      '`Y-m-d H:i` in UTC, or an ISO 8601 date-time with a zone. Sent with `active_period_start_at`, after it; ' +
+      'one without the other is a 422.',
+  })
   active_period_end_at?: Date | null;
 
   @Nullable()
@@ -217,6 +229,12 @@ function toLinks({ value }: { value: unknown }): unknown {
 
 /** `POST /api/v1/links/bulk`: up to 1,000 links, each as a create takes it. */
 export class BulkCreateLinksDto {
+  @ApiProperty({
+    type: [CreateLinkDto],
+    minItems: 1,
+    maxItems: MAX_BULK_LINKS,
+    description: 'Each link as a create takes it. In a form: `links[0][url]=https://a.example`.',
+  })
   @Required()
   @Transform(toLinks)
   @IsArray({ message: 'The links field must be an array.' })

@@ -58,10 +58,22 @@ export class TargetDto {
   @Nullable()
   @ApiProperty({
     type: 'string',
-    anyOf: TARGET_KEY_SCHEMAS,
+    anyOf: [
+      ...TARGET_KEY_SCHEMAS,
+      {
+        type: 'string',
+        pattern: '^[A-Za-z]{2}$',
+        description: 'A continent, country or language code in another case: answered in its enum’s case.',
+      },
+      {
+        type: 'string',
+        enum: DEVICES.map((device) => device.toLowerCase()),
+        description: 'A device in lower case.',
+      },
+    ],
     description:
       'Per `targets_type`: a `Continent`, a `CountryCode`, an `OperatingSystem`, a `Browser`, a `LanguageCode` ' +
-      'or a `Device`; none for `rotations`.',
+      'or a `Device` (codes in any case, devices in lower case too); none for `rotations`.',
   })
   @Transform(({ value }: { value: unknown }) => (typeof value === 'string' ? value.trim() : value))
   @IsString({ message: 'The key field must be a string.' })
