@@ -1,7 +1,16 @@
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
 
-export const SCENARIOS = ['plain', 'bot', 'targeted', 'limited', 'rotating', 'create', 'lists'] as const;
+export const SCENARIOS = [
+  'plain',
+  'bot',
+  'targeted',
+  'limited',
+  'rotating',
+  'pressure',
+  'create',
+  'lists',
+] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export type LoadTool = 'wrk' | 'autocannon';
