@@ -262,6 +262,18 @@ describe('CSV export and import', () => {
         expect(response.body).toEqual({ message: 'Payload too large.', status: 413 });
       });
 
+      it('refuses more than 100 passwords, naming the row of the first past them', async () => {
+        const file = `url,redirect_password\n${rows(101, (i) => `https://example.com/${i},secret${i}`)}\n`;
+        const response = await importing(file);
+        expect(response.status).toBe(422);
+        expect(response.body).toEqual({
+          message: {
+            'links.100.redirect_password': ['No more than 100 passwords can be set in one request.'],
+          },
+          status: 422,
+        });
+      });
+
       it('refuses a file over 2 MB with the contract’s 413', async () => {
         const response = await importing(`url,title\nhttps://example.com/,${'x'.repeat(2_100_000)}\n`);
         expect(response.status).toBe(413);

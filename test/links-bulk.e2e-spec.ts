@@ -191,6 +191,60 @@ describe('POST /api/v1/links/bulk', () => {
     expect(response.body).toEqual(invalid({ links: 'The links field must have between 1 and 1000 items.' }));
   });
 
+  describe('passwords', () => {
+    const visit = (alias: string, password: string) =>
+      t.http().post(`/${alias}/password`).type('form').set('User-Agent', UA.macSafari).send({ password });
+
+    it('hashes each link’s own passwords', async () => {
+      const response = await json(owner, 'post', '/api/v1/links/bulk', {
+        links: [
+          { url: 'https://example.com/p0', redirect_password: 'zero' },
+          { url: 'https://example.com/p1' },
+          { url: 'https://example.com/p2', redirect_password: 'two', password: 'stats two', privacy: 2 },
+        ],
+      });
+      expect(response.status).toBe(201);
+      const [zero, one, two] = response.body.data as LinkData[];
+      expect([zero, one, two].map((link) => [link.password, link.redirect_password])).toEqual([
+        [false, true],
+        [false, false],
+        [true, true],
+      ]);
+      expect((await visit(zero.alias, 'two')).status).toBe(403);
+      expect((await visit(two.alias, 'zero')).status).toBe(403);
+      expect((await visit(zero.alias, 'zero')).headers.location).toBe('https://example.com/p0');
+      expect((await visit(two.alias, 'two')).headers.location).toBe('https://example.com/p2');
+    });
+
+    it('refuses more than 100 passwords in one request, naming the first past them, and creates none', async () => {
+      const before = await linkCount(owner);
+      const links = Array.from({ length: 101 }, (_, index) => ({
+        url: `https://example.com/locked/${index}`,
+        redirect_password: `secret ${index}`,
+      }));
+      const response = await json(owner, 'post', '/api/v1/links/bulk', { links });
+      expect(response.status).toBe(422);
+      expect(response.body).toEqual(
+        invalid({ 'links.100.redirect_password': 'No more than 100 passwords can be set in one request.' }),
+      );
+      expect(await linkCount(owner)).toBe(before);
+    });
+
+    it('counts both kinds of password together', async () => {
+      const links = Array.from({ length: 51 }, (_, index) => ({
+        url: `https://example.com/both/${index}`,
+        redirect_password: `visit ${index}`,
+        password: `stats ${index}`,
+        privacy: 2,
+      }));
+      const response = await json(owner, 'post', '/api/v1/links/bulk', { links });
+      expect(response.status).toBe(422);
+      expect(response.body).toEqual(
+        invalid({ 'links.50.password': 'No more than 100 passwords can be set in one request.' }),
+      );
+    });
+  });
+
   describe('a body larger than 1,000 links need', () => {
     /** The lengths of the texts JSON.parse read while `send` ran. */
     async function parsedLengths(send: () => Promise<unknown>): Promise<number[]> {
