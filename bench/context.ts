@@ -33,6 +33,8 @@ export interface BenchContext {
   /** Seeded aliases of plain links, disjoint, for the plain and the bot scenario. */
   plainAliases: string[];
   botAliases: string[];
+  /** Seeded aliases of plain links of the pressure scenario's redirects. */
+  pressureAliases: string[];
 }
 
 /**

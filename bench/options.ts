@@ -8,6 +8,7 @@ export const SCENARIOS = [
   'limited',
   'rotating',
   'qr-pressure',
+  'pressure',
   'create',
   'lists',
 ] as const;

@@ -13,6 +13,7 @@ import { createLinks } from './scenarios/create';
 import { limitedRedirects } from './scenarios/limited';
 import { qrPressure } from './scenarios/qr-pressure';
 import { listScenarios } from './scenarios/lists';
+import { pressureRedirects } from './scenarios/pressure';
 import { botRedirects, plainRedirects, targetedRedirects } from './scenarios/redirects';
 import { rotatingRedirects } from './scenarios/rotating';
 import { isPlainSeed, readSchema, seedAlias, seedLinks, seedUrl } from './seed';
@@ -24,10 +25,11 @@ const SCENARIOS: Record<Exclude<ScenarioName, 'lists'>, Scenario> = {
   limited: limitedRedirects,
   rotating: rotatingRedirects,
   'qr-pressure': qrPressure,
+  pressure: pressureRedirects,
   create: createLinks,
 };
 
-/** Aliases of each of the plain and bot scenarios, as in the measurements. */
+/** Aliases of each of the plain, bot and pressure scenarios, as in the measurements. */
 const ALIASES_PER_SCENARIO = 2000;
 
 const LEGEND = [
@@ -135,9 +137,10 @@ async function bench(
   const candidates = shuffled(
     Array.from({ length: options.redirectLinks }, (_, index) => index + 1).filter(isPlainSeed),
   );
-  const perScenario = Math.min(ALIASES_PER_SCENARIO, Math.floor(candidates.length / 2));
+  const perScenario = Math.min(ALIASES_PER_SCENARIO, Math.floor(candidates.length / 3));
   const plain = candidates.slice(0, perScenario);
   const bot = candidates.slice(perScenario, 2 * perScenario);
+  const pressure = candidates.slice(2 * perScenario, 3 * perScenario);
 
   let baseline: Baseline | null = null;
   const redirects = options.scenarios.some((name) => name !== 'lists' && name !== 'create');
@@ -145,7 +148,7 @@ async function bench(
     baseline = new Baseline();
     const special = [fixtures.country, fixtures.device, fixtures.limited, fixtures.rotating];
     await baseline.start([
-      ...[...plain, ...bot].map((n) => [seedAlias(n), seedUrl(n)] as const),
+      ...[...plain, ...bot, ...pressure].map((n) => [seedAlias(n), seedUrl(n)] as const),
       ...special.map((link) => [link.alias, link.url] as const),
     ]);
   }
@@ -160,6 +163,7 @@ async function bench(
     fixtures,
     plainAliases: plain.map(seedAlias),
     botAliases: bot.map(seedAlias),
+    pressureAliases: pressure.map(seedAlias),
   };
 
   try {

@@ -220,6 +220,72 @@ describe('CSV export and import', () => {
         status: 422,
       });
     });
+
+    it.each([
+      ['utf-8', 201],
+      ['us-ascii', 201],
+      ['iso-8859-1', 415],
+    ])('reads a file sent with charset=%s: %s', async (charset, status) => {
+      const response = await call(owner, 'post', '/api/v1/links/import')
+        .set('Content-Type', `text/csv; charset=${charset}`)
+        .send(`url,title\nhttps://example.com/charset,${charset}\n`);
+      expect(response.status).toBe(status);
+      if (status === 415) expect(response.body).toEqual({ message: 'Unsupported media type.', status: 415 });
+    });
+
+    describe('a file larger than 1,000 links need', () => {
+      const importing = (file: string) =>
+        call(owner, 'post', '/api/v1/links/import').type('text/csv').send(file);
+      const rows = (count: number, row: (index: number) => string) =>
+        Array.from({ length: count }, (_, index) => row(index)).join('\n');
+
+      it('stops reading at the 1,001st row: what follows is never parsed', async () => {
+        const file = `url\n${rows(1001, (i) => `https://example.com/${i}`)}\n"never closed\n${rows(200_000, () => 'x')}\n`;
+        const response = await importing(file);
+        expect(response.status).toBe(422);
+        expect(response.body).toEqual({
+          message: { links: ['The links field must have between 1 and 1000 items.'] },
+          status: 422,
+        });
+      });
+
+      it('refuses a header of more than 100 columns', async () => {
+        const header = ['url', ...Array.from({ length: 100 }, (_, i) => `extra_${i}`)];
+        const file = `${header.join(',')}\nhttps://example.com/${','.repeat(100)}\n`;
+        const response = await importing(file);
+        expect(response.status).toBe(422);
+        expect(response.body).toEqual({
+          message: { file: ['The file must not have more than 100 columns.'] },
+          status: 422,
+        });
+      });
+
+      it('refuses targets cells of more than 50,000 values in all with a 413', async () => {
+        const targets = `"[${Array.from({ length: 60 }, () => '{}').join(',')}]"`;
+        const file = `url,targets_type,targets\n${rows(1000, (i) => `https://example.com/${i},rotations,${targets}`)}\n`;
+        const response = await importing(file);
+        expect(response.status).toBe(413);
+        expect(response.body).toEqual({ message: 'Payload too large.', status: 413 });
+      });
+
+      it('refuses more than 100 passwords, naming the row of the first past them', async () => {
+        const file = `url,redirect_password\n${rows(101, (i) => `https://example.com/${i},secret${i}`)}\n`;
+        const response = await importing(file);
+        expect(response.status).toBe(422);
+        expect(response.body).toEqual({
+          message: {
+            'links.100.redirect_password': ['No more than 100 passwords can be set in one request.'],
+          },
+          status: 422,
+        });
+      });
+
+      it('refuses a file over 2 MB with the contract’s 413', async () => {
+        const response = await importing(`url,title\nhttps://example.com/,${'x'.repeat(2_100_000)}\n`);
+        expect(response.status).toBe(413);
+        expect(response.body).toEqual({ message: 'Payload too large.', status: 413 });
+      });
+    });
   });
 
   describe('GET /api/v1/stats/{link_id}/export', () => {

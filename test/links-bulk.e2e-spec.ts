@@ -191,6 +191,132 @@ describe('POST /api/v1/links/bulk', () => {
     expect(response.body).toEqual(invalid({ links: 'The links field must have between 1 and 1000 items.' }));
   });
 
+  describe('passwords', () => {
+    const visit = (alias: string, password: string) =>
+      t.http().post(`/${alias}/password`).type('form').set('User-Agent', UA.macSafari).send({ password });
+
+    it('hashes each link’s own passwords', async () => {
+      const response = await json(owner, 'post', '/api/v1/links/bulk', {
+        links: [
+          { url: 'https://example.com/p0', redirect_password: 'zero' },
+          { url: 'https://example.com/p1' },
+          { url: 'https://example.com/p2', redirect_password: 'two', password: 'stats two', privacy: 2 },
+        ],
+      });
+      expect(response.status).toBe(201);
+      const [zero, one, two] = response.body.data as LinkData[];
+      expect([zero, one, two].map((link) => [link.password, link.redirect_password])).toEqual([
+        [false, true],
+        [false, false],
+        [true, true],
+      ]);
+      expect((await visit(zero.alias, 'two')).status).toBe(403);
+      expect((await visit(two.alias, 'zero')).status).toBe(403);
+      expect((await visit(zero.alias, 'zero')).headers.location).toBe('https://example.com/p0');
+      expect((await visit(two.alias, 'two')).headers.location).toBe('https://example.com/p2');
+    });
+
+    it('refuses more than 100 passwords in one request, naming the first past them, and creates none', async () => {
+      const before = await linkCount(owner);
+      const links = Array.from({ length: 101 }, (_, index) => ({
+        url: `https://example.com/locked/${index}`,
+        redirect_password: `secret ${index}`,
+      }));
+      const response = await json(owner, 'post', '/api/v1/links/bulk', { links });
+      expect(response.status).toBe(422);
+      expect(response.body).toEqual(
+        invalid({ 'links.100.redirect_password': 'No more than 100 passwords can be set in one request.' }),
+      );
+      expect(await linkCount(owner)).toBe(before);
+    });
+
+    it('counts both kinds of password together', async () => {
+      const links = Array.from({ length: 51 }, (_, index) => ({
+        url: `https://example.com/both/${index}`,
+        redirect_password: `visit ${index}`,
+        password: `stats ${index}`,
+        privacy: 2,
+      }));
+      const response = await json(owner, 'post', '/api/v1/links/bulk', { links });
+      expect(response.status).toBe(422);
+      expect(response.body).toEqual(
+        invalid({ 'links.50.password': 'No more than 100 passwords can be set in one request.' }),
+      );
+    });
+  });
+
+  describe('a body larger than 1,000 links need', () => {
+    /** The lengths of the texts JSON.parse read while `send` ran. */
+    async function parsedLengths(send: () => Promise<unknown>): Promise<number[]> {
+      const parse = jest.spyOn(JSON, 'parse');
+      try {
+        await send();
+        return parse.mock.calls.map(([text]) => String(text).length);
+      } finally {
+        parse.mockRestore();
+      }
+    }
+
+    it('refuses 100,000 empty links with the contract’s 422 before building a single one', async () => {
+      const body = `{"links":[${Array.from({ length: 100_000 }, () => '{}').join(',')}]}`;
+      let response: Awaited<ReturnType<typeof json>> | undefined;
+      const lengths = await parsedLengths(async () => {
+        response = await json(owner, 'post', '/api/v1/links/bulk', body);
+      });
+      expect(response?.status).toBe(422);
+      expect(response?.body).toEqual(
+        invalid({ links: 'The links field must have between 1 and 1000 items.' }),
+      );
+      expect(lengths.filter((length) => length >= 100_000)).toEqual([]);
+    });
+
+    it('refuses more than 50,000 values in all with a 413, before parsing them', async () => {
+      const pixels = `[${Array.from({ length: 99 }, () => '1').join(',')}]`;
+      const link = `{"url":"https://example.com/","pixel_ids":${pixels}}`;
+      const body = `{"links":[${Array.from({ length: 600 }, () => link).join(',')}]}`;
+      let response: Awaited<ReturnType<typeof json>> | undefined;
+      const lengths = await parsedLengths(async () => {
+        response = await json(owner, 'post', '/api/v1/links/bulk', body);
+      });
+      expect(response?.status).toBe(413);
+      expect(response?.body).toEqual({ message: 'Payload too large.', status: 413 });
+      expect(lengths.filter((length) => length >= body.length / 2)).toEqual([]);
+    });
+
+    it('names a list inside a link that has more items than any field takes', async () => {
+      const targets = `[${Array.from({ length: 1001 }, () => '{}').join(',')}]`;
+      const response = await json(
+        owner,
+        'post',
+        '/api/v1/links/bulk',
+        `{"links":[{"url":"https://example.com/"},{"url":"https://example.com/","targets_type":"rotations","targets":${targets}}]}`,
+      );
+      expect(response.status).toBe(422);
+      expect(response.body).toEqual(
+        invalid({ 'links.1.targets': 'The targets field must not have more than 1000 items.' }),
+      );
+    });
+
+    it('refuses a body over 2 MB with the contract’s 413', async () => {
+      const body = JSON.stringify({ links: [{ url: 'https://example.com/', title: 'x'.repeat(2_100_000) }] });
+      const response = await json(owner, 'post', '/api/v1/links/bulk', body);
+      expect(response.status).toBe(413);
+      expect(response.body).toEqual({ message: 'Payload too large.', status: 413 });
+    });
+
+    it('takes 1,000 links of 2 KB each', async () => {
+      const links = Array.from({ length: 1000 }, (_, index) => ({
+        url: `https://example.com/${index}/${'p'.repeat(1000)}`,
+        expiration_url: `https://example.com/expired/${'e'.repeat(900)}`,
+        title: `Long ${index}`,
+      }));
+      expect(JSON.stringify({ links }).length).toBeGreaterThan(2_000_000);
+      const response = await json(owner, 'post', '/api/v1/links/bulk', { links });
+      expect(response.status).toBe(201);
+      expect(response.body.data).toHaveLength(1000);
+    });
+  });
+
   it('needs a key', async () => {
     const response = await t
       .http()

@@ -71,12 +71,14 @@ export interface Comparison {
 
 /**
  * The same timed load against the baseline, then against the service, each after a warm-up of its own; in quick
- * mode the service alone, without warm-up.
+ * mode the service alone, without warm-up. `around` wraps the service's runs, warm-up included (other work that
+ * runs meanwhile).
  */
 export async function compare(
   context: BenchContext,
   spec: Omit<LoadSpec, 'origin' | 'seconds'>,
   tally: Tally,
+  around: <T>(runs: () => Promise<T>) => Promise<T> = (runs) => runs(),
 ): Promise<Comparison> {
   const { options, baseline, service, scratch } = context;
   const run = (origin: string, seconds: number) =>
@@ -91,10 +93,12 @@ export async function compare(
     if (options.warmup > 0) await run(baseline.origin, options.warmup);
     baselineRun = await measured(baseline.origin, baseline.pid);
   }
-  if (baseline !== null && options.warmup > 0) {
-    tally.addLoad(await run(service.origin, options.warmup), spec.connections);
-  }
-  const serviceRun = await measured(service.origin, service.pid);
+  const serviceRun = await around(async () => {
+    if (baseline !== null && options.warmup > 0) {
+      tally.addLoad(await run(service.origin, options.warmup), spec.connections);
+    }
+    return measured(service.origin, service.pid);
+  });
   tally.addLoad(serviceRun.result, spec.connections);
   return {
     service: serviceRun.result,

@@ -1,4 +1,6 @@
-import { nestsDeeperThan } from './body-parser.middleware';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { BULK_BODY_LIMIT, jsonOverrun, nestsDeeperThan } from './body-parser.middleware';
 
 describe('nestsDeeperThan', () => {
   it.each([
@@ -11,5 +13,70 @@ describe('nestsDeeperThan', () => {
     ['siblings, which do not add up', '[[1], [2], [3], [4]]', 2, false],
   ])('%s', (_label, text, max, expected) => {
     expect(nestsDeeperThan(Buffer.from(text), max)).toBe(expected);
+  });
+});
+
+describe('jsonOverrun', () => {
+  const limits = { depth: 32, items: 3 };
+  const overrun = (text: string, values = 100) => jsonOverrun(Buffer.from(text), limits, { values });
+
+  it.each([
+    ['a list at the limit', '{"links": [{}, {}, {}]}'],
+    ['commas inside strings', '{"links": ["a,b,c,d,e"]}'],
+    ['short lists side by side', '{"a": [1, 2, 3], "b": [4, 5, 6]}'],
+    ['an object with many members', '{"a": 1, "b": 2, "c": 3, "d": 4}'],
+  ])('lets %s through', (_label, text) => {
+    expect(overrun(text)).toBeNull();
+  });
+
+  it.each([
+    ['a list past the limit', '{"links": [{}, {}, {}, {}]}', ['links']],
+    [
+      'a nested list, named with its path',
+      '{"links": [{}, {"url": "x", "targets": [1, 2, 3, 4]}]}',
+      ['links', '1', 'targets'],
+    ],
+    ['a key written with escapes, named as the parser reads it', '{"li\\u006eks": [1, 2, 3, 4]}', ['links']],
+    ['a key after a value that holds brackets', '{"url": "[{", "pixel_ids": [1, 2, 3, 4]}', ['pixel_ids']],
+    ['a list at the top', '[1, 2, 3, 4]', []],
+  ])('names %s', (_label, text, field) => {
+    expect(overrun(text)).toEqual({ limit: 'items', field });
+  });
+
+  it('stops at the first item past the limit, whatever follows', () => {
+    expect(overrun(`{"links": [{}, {}, {}, {}, ${'{'.repeat(100)}`)).toEqual({
+      limit: 'items',
+      field: ['links'],
+    });
+  });
+
+  it('counts the values of the whole text against the budget, and takes off what it read', () => {
+    const text = '{"a": [1, 2], "b": [3, 4], "c": {"d": 5}}';
+    const budget = { values: 100 };
+    expect(jsonOverrun(Buffer.from(text), limits, budget)).toBeNull();
+    expect(budget.values).toBe(100 - 8);
+    expect(jsonOverrun(Buffer.from(text), limits, { values: 7 })).toEqual({ limit: 'values' });
+  });
+
+  it('finds nesting too deep', () => {
+    expect(jsonOverrun(Buffer.from('[[[[1]]]]'), { depth: 3, items: 3 }, { values: 100 })).toEqual({
+      limit: 'depth',
+    });
+  });
+});
+
+describe("the scaled profile's nginx", () => {
+  /** Bytes of a size as nginx (`4m`) or body-parser (`4mb`) writes it: both count in powers of 1024. */
+  const bytes = (size: string) => {
+    const match = /^(\d+)([km]?)b?$/i.exec(size.trim());
+    if (match === null) throw new Error(`Not a size: ${size}`);
+    return Number(match[1]) * { '': 1, k: 1024, m: 1024 * 1024 }[match[2].toLowerCase() as '' | 'k' | 'm'];
+  };
+
+  it('lets through the largest body the service takes, so that the service answers past it', () => {
+    const conf = readFileSync(join(__dirname, '../../deploy/nginx.conf'), 'utf8');
+    const limits = [...conf.matchAll(/^\s*client_max_body_size\s+(\S+);/gm)].map((match) => match[1]);
+    expect(limits).toHaveLength(1);
+    expect(bytes(limits[0])).toBe(bytes(BULK_BODY_LIMIT));
   });
 });

@@ -5,8 +5,9 @@ import {
   Injectable,
   type NestMiddleware,
 } from '@nestjs/common';
-import { json, text, urlencoded } from 'body-parser';
+import { json, raw, urlencoded } from 'body-parser';
 import type { NextFunction, Request, Response } from 'express';
+import { ValidationFailedException } from './exceptions';
 
 /** Large enough for a link with 100 targets of 2048-character URLs. */
 export const BODY_LIMIT = '1mb';
@@ -14,66 +15,199 @@ export const BODY_LIMIT = '1mb';
 /** Deeper than any body of this API (a link's targets are three levels down); past it, validation would recurse. */
 export const MAX_JSON_DEPTH = 32;
 
+/** The longest list any field takes: the links of a bulk create (a link's targets and pixels stop at 100). */
+export const MAX_JSON_ITEMS = 1000;
+
+/** What a JSON text may hold before it is parsed: past these, building its objects would cost more than any body needs. */
+export interface JsonLimits {
+  /** Levels of arrays and objects. */
+  depth: number;
+  /** Items of any one array. */
+  items: number;
+}
+
+/**
+ * Values (the members of every object and the items of every array) that texts may still hold: a scan takes off
+ * what its text holds, so that texts read one after another (the cells of a CSV file) can share one.
+ */
+export interface JsonBudget {
+  values: number;
+}
+
+/** The first limit a JSON text goes past, and for an array with too many items, the field that holds it. */
+export type JsonOverrun = { limit: 'depth' } | { limit: 'items'; field: string[] } | { limit: 'values' };
+
 const OPEN_BRACKET = 0x5b;
 const OPEN_BRACE = 0x7b;
 const CLOSE_BRACKET = 0x5d;
 const CLOSE_BRACE = 0x7d;
 const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
+const COMMA = 0x2c;
+const COLON = 0x3a;
 
-/** Whether the JSON text nests arrays and objects deeper than `max`: one pass, brackets in strings skipped. */
-export function nestsDeeperThan(text: Buffer, max: number): boolean {
+/** A key as JSON.parse reads it (escapes included), shortened for an error message. */
+function keyAt(text: Buffer, start: number, end: number): string {
+  try {
+    const key = JSON.parse(text.toString('utf8', start, end)) as string;
+    return key.length > 100 ? `${key.slice(0, 100)}…` : key;
+  } catch {
+    return '?';
+  }
+}
+
+/**
+ * The first of `limits` that a JSON text goes past, or null: one pass over the bytes, before anything is parsed,
+ * so that a body of a million empty objects costs a scan and not a million objects. Brackets and commas inside
+ * strings are skipped. The text is not otherwise checked: the parser still refuses what is no JSON.
+ */
+export function jsonOverrun(text: Buffer, limits: JsonLimits, budget: JsonBudget): JsonOverrun | null {
   let depth = 0;
   let inString = false;
+  let stringIsKey = false;
+  let awaitingKey = false;
+  // Per open container, from depth 1: whether it is an array, its commas so far, and its latest key's bytes.
+  const isArray: boolean[] = [];
+  const commas: number[] = [];
+  const keyStart: number[] = [];
+  const keyEnd: number[] = [];
   for (let index = 0; index < text.length; index += 1) {
     const byte = text[index];
     if (inString) {
       if (byte === BACKSLASH) index += 1;
-      else if (byte === QUOTE) inString = false;
+      else if (byte === QUOTE) {
+        inString = false;
+        if (stringIsKey) keyEnd[depth] = index + 1;
+      }
     } else if (byte === QUOTE) {
       inString = true;
+      stringIsKey = awaitingKey && depth > 0 && !isArray[depth];
+      if (stringIsKey) keyStart[depth] = index;
+      awaitingKey = false;
     } else if (byte === OPEN_BRACKET || byte === OPEN_BRACE) {
       depth += 1;
-      if (depth > max) return true;
+      if (depth > limits.depth) return { limit: 'depth' };
+      isArray[depth] = byte === OPEN_BRACKET;
+      commas[depth] = 0;
+      keyStart[depth] = keyEnd[depth] = -1;
+      awaitingKey = byte === OPEN_BRACE;
+      budget.values -= 1;
+      if (budget.values < 0) return { limit: 'values' };
     } else if (byte === CLOSE_BRACKET || byte === CLOSE_BRACE) {
       depth -= 1;
+      awaitingKey = false;
+    } else if (byte === COMMA && depth > 0) {
+      commas[depth] += 1;
+      awaitingKey = !isArray[depth];
+      budget.values -= 1;
+      if (budget.values < 0) return { limit: 'values' };
+      if (isArray[depth] && commas[depth] >= limits.items) {
+        const field: string[] = [];
+        for (let level = 1; level < depth; level += 1) {
+          field.push(isArray[level] ? String(commas[level]) : keyAt(text, keyStart[level], keyEnd[level]));
+        }
+        return { limit: 'items', field };
+      }
+    } else if (byte === COLON) {
+      awaitingKey = false;
     }
   }
-  return false;
+  return null;
+}
+
+/** Whether the JSON text nests arrays and objects deeper than `max`. */
+export function nestsDeeperThan(text: Buffer, max: number): boolean {
+  return jsonOverrun(text, { depth: max, items: Infinity }, { values: Infinity })?.limit === 'depth';
 }
 
 type Parser = (request: Request, response: Response, next: (error?: unknown) => void) => void;
 
-/** Routes that take many links in one body: up to 1,000 links of 10 KB each. */
-const BULK_PATHS: ReadonlySet<string> = new Set(['/api/v1/links/bulk', '/api/v1/links/import']);
-export const BULK_BODY_LIMIT = '10mb';
-
-function jsonParser(limit: string): Parser {
-  return json({
-    limit,
-    verify: (_request, _response, body) => {
-      if (nestsDeeperThan(body, MAX_JSON_DEPTH)) throw new BadRequestException('Bad request.');
-    },
-  });
+interface BodyRules {
+  /** Bytes of the body, as body-parser reads its limits. */
+  limit: string;
+  json: JsonLimits;
+  /** Values a JSON body may hold. */
+  values: number;
+  /** The refusal of a list field longer than `json.items`, where a route words it as its validation does. */
+  tooManyItems?: Readonly<Record<string, string>>;
 }
 
-const bulkParsers: Parser[] = [
-  jsonParser(BULK_BODY_LIMIT),
-  // An imported CSV file, as the body itself.
-  text({ type: ['text/csv', 'application/csv'], limit: BULK_BODY_LIMIT }),
-  urlencoded({ extended: true, limit: BULK_BODY_LIMIT, parameterLimit: 1000 }),
-];
+/** A link with 100 targets and 100 pixels holds about 420 values. */
+const BODY: BodyRules = {
+  limit: BODY_LIMIT,
+  json: { depth: MAX_JSON_DEPTH, items: MAX_JSON_ITEMS },
+  values: 5_000,
+};
 
-const parsers: Parser[] = [
-  json({
-    limit: BODY_LIMIT,
-    verify: (_request, _response, body) => {
-      if (nestsDeeperThan(body, MAX_JSON_DEPTH)) throw new BadRequestException('Bad request.');
-    },
-  }),
-  // Bracket notation (targets[0][key]) through qs; up to 1000 fields and arrays of up to 1000 entries.
-  urlencoded({ extended: true, limit: BODY_LIMIT, parameterLimit: 1000 }),
-];
+/**
+ * Routes that take many links in one body: 1,000 links of 2 KB each (a long URL with its title, alias and a few
+ * targets), and 50 values each. The body is read whole before it is refused, so its size is what a refusal costs.
+ */
+const BULK_PATHS: ReadonlySet<string> = new Set(['/api/v1/links/bulk', '/api/v1/links/import']);
+export const BULK_BODY_LIMIT = '2mb';
+export const BULK_JSON_VALUES = 50_000;
+const BULK: BodyRules = {
+  limit: BULK_BODY_LIMIT,
+  json: { depth: MAX_JSON_DEPTH, items: MAX_JSON_ITEMS },
+  values: BULK_JSON_VALUES,
+  tooManyItems: { links: `The links field must have between 1 and ${MAX_JSON_ITEMS} items.` },
+};
+
+/** The refusal of a JSON body that goes past a limit: checked before the body is parsed. */
+function refusal(overrun: JsonOverrun, rules: BodyRules): HttpException {
+  switch (overrun.limit) {
+    case 'depth':
+      return new BadRequestException('Bad request.');
+    case 'values':
+      return new HttpException('Payload too large.', HttpStatus.PAYLOAD_TOO_LARGE);
+    case 'items': {
+      if (overrun.field.length === 0) {
+        return new HttpException('Payload too large.', HttpStatus.PAYLOAD_TOO_LARGE);
+      }
+      const name = overrun.field.join('.');
+      const label = overrun.field[overrun.field.length - 1].replaceAll('_', ' ');
+      const message =
+        rules.tooManyItems?.[name] ?? `The ${label} field must not have more than ${MAX_JSON_ITEMS} items.`;
+      return ValidationFailedException.of(name, message);
+    }
+  }
+}
+
+function parsersOf(rules: BodyRules, extra: Parser[]): Parser[] {
+  return [
+    json({
+      limit: rules.limit,
+      verify: (_request, _response, body) => {
+        const overrun = jsonOverrun(body, rules.json, { values: rules.values });
+        if (overrun !== null) throw refusal(overrun, rules);
+      },
+    }),
+    ...extra,
+    // Bracket notation (targets[0][key]) through qs; up to 1000 fields and arrays of up to 1000 entries.
+    urlencoded({ extended: true, limit: rules.limit, parameterLimit: 1000 }),
+  ];
+}
+
+const CSV_TYPES = ['text/csv', 'application/csv'];
+
+/**
+ * An imported CSV file, as the body itself, in bytes: the import reads UTF-8 (or ASCII) bytes as they are, and only
+ * as far as its 1,001st row; another charset is a 415.
+ */
+function csvParser(limit: string): Parser {
+  const read = raw({ type: CSV_TYPES, limit });
+  return (request, response, next) => {
+    const charset = /;\s*charset="?([^";\s]+)/i.exec(request.headers['content-type'] ?? '')?.[1];
+    if (charset !== undefined && !/^(utf-?8|us-ascii)$/i.test(charset) && request.is(CSV_TYPES) !== false) {
+      next(new HttpException('Unsupported media type.', HttpStatus.UNSUPPORTED_MEDIA_TYPE));
+      return;
+    }
+    read(request, response, next);
+  };
+}
+
+const bulkParsers = parsersOf(BULK, [csvParser(BULK_BODY_LIMIT)]);
+const parsers = parsersOf(BODY, []);
 
 /**
  * Parses JSON and form bodies inside Nest, so that a malformed or oversized body reaches the exception filter
@@ -95,6 +229,7 @@ export class BodyParserMiddleware implements NestMiddleware {
 }
 
 function toHttp(error: unknown): HttpException {
+  if (error instanceof HttpException) return error;
   const status = (error as { status?: unknown }).status;
   if (status === HttpStatus.PAYLOAD_TOO_LARGE) return new HttpException('Payload too large.', status);
   if (status === HttpStatus.UNSUPPORTED_MEDIA_TYPE)

@@ -1,7 +1,16 @@
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import { isoDate } from '../common/dates';
+import { HttpException, HttpStatus } from '@nestjs/common';
+import {
+  BULK_JSON_VALUES,
+  jsonOverrun,
+  MAX_JSON_DEPTH,
+  MAX_JSON_ITEMS,
+  type JsonBudget,
+} from '../common/body-parser.middleware';
 import { ValidationFailedException } from '../common/exceptions';
+import { MAX_BULK_LINKS } from './dto/link.dto';
 
 /**
  * The CSV of links, as export writes it and import reads it back. Secrets are never exported: a `password` or
@@ -92,37 +101,68 @@ export function linkCsvLines(rows: LinkExportRow[]): string {
   );
 }
 
+/** Far more columns than an export has: past it, a header of empty names would make every row a huge object. */
+export const MAX_CSV_COLUMNS = 100;
+
 /**
  * The links of an imported CSV as create bodies, one per data row: empty cells are absent fields, `pixel_ids`
  * is split on spaces and `targets` read as JSON. A file that is no CSV, or has no `url` column, is a 422 on `file`.
+ * Rows past the 1,000th are not read: the file is refused as a bulk create of as many links is.
  */
-export function linksFromCsv(text: string): Record<string, unknown>[] {
+export function linksFromCsv(file: Buffer): Record<string, unknown>[] {
   let records: Record<string, string>[];
   try {
-    records = parse(text, { columns: true, skip_empty_lines: true, bom: true, trim: true }) as Record<
-      string,
-      string
-    >[];
-  } catch {
+    records = parse(file, {
+      columns: (header: string[]) => {
+        if (header.length > MAX_CSV_COLUMNS) {
+          throw ValidationFailedException.of(
+            'file',
+            `The file must not have more than ${MAX_CSV_COLUMNS} columns.`,
+          );
+        }
+        return header;
+      },
+      to: MAX_BULK_LINKS + 1,
+      skip_empty_lines: true,
+      bom: true,
+      trim: true,
+    }) as Record<string, string>[];
+  } catch (error) {
+    if (error instanceof ValidationFailedException) throw error;
     throw ValidationFailedException.of('file', 'The file must be a CSV file with a header row.');
   }
   if (records.length > 0 && !('url' in records[0])) {
     throw ValidationFailedException.of('file', 'The file must have a url column.');
   }
+  if (records.length > MAX_BULK_LINKS) {
+    throw ValidationFailedException.of(
+      'links',
+      `The links field must have between 1 and ${MAX_BULK_LINKS} items.`,
+    );
+  }
+  // The targets cells of a file hold at most the values a bulk create's JSON body may.
+  const budget: JsonBudget = { values: BULK_JSON_VALUES };
   return records.map((record) => {
     const body: Record<string, unknown> = {};
     for (const [column, value] of Object.entries(record)) {
       if (!IMPORTED.has(column) || value === '') continue;
       if (column === 'pixel_ids') body.pixel_ids = value.split(/\s+/);
-      else if (column === 'targets') body.targets = parseTargets(value);
+      else if (column === 'targets') body.targets = parseTargets(value, budget);
       else body[column] = value;
     }
     return body;
   });
 }
 
-/** JSON targets; anything else is kept as the text, for the targets validator to refuse by name. */
-function parseTargets(value: string): unknown {
+/**
+ * JSON targets; anything else, or a list past the limits a JSON body has, is kept as the text, for the targets
+ * validator to refuse by name. The cells of a file share one budget of values: past it, the file is too large.
+ */
+function parseTargets(value: string, budget: JsonBudget): unknown {
+  const overrun = jsonOverrun(Buffer.from(value), { depth: MAX_JSON_DEPTH, items: MAX_JSON_ITEMS }, budget);
+  if (overrun?.limit === 'values')
+    throw new HttpException('Payload too large.', HttpStatus.PAYLOAD_TOO_LARGE);
+  if (overrun !== null) return value;
   try {
     return JSON.parse(value) as unknown;
   } catch {

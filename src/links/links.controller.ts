@@ -32,7 +32,7 @@ import { LinkListQueryDto } from './dto/link-list-query.dto';
 import { BulkCreateLinksDto, CreateLinkDto, UpdateLinkDto } from './dto/link.dto';
 import { LINK_CSV_HEADER, linkCsvLines, linksFromCsv } from './link-csv';
 import { sendCsv } from '../common/csv-stream';
-import { createValidationPipe } from '../common/validation.pipe';
+import { createValidationPipe, validateEach } from '../common/validation.pipe';
 import { ValidationFailedException } from '../common/exceptions';
 import { LinkListService } from './link-list.service';
 import { LinksService } from './links.service';
@@ -89,14 +89,16 @@ export class LinksController {
   @ApiDataResponse(LinkResponse, { status: 201, isArray: true })
   @Post('import')
   async import(@CurrentAccount() account: Account, @Req() request: Request) {
-    if (typeof request.body !== 'string') {
+    if (!Buffer.isBuffer(request.body)) {
       throw ValidationFailedException.of('file', 'The file must be sent as a text/csv body.');
     }
     const dto = (await createValidationPipe().transform(
       { links: linksFromCsv(request.body) },
       { type: 'body', metatype: BulkCreateLinksDto },
     )) as BulkCreateLinksDto;
-    return dataEnvelope(await this.links.createMany(account.id, dto.links));
+    return dataEnvelope(
+      await this.links.createMany(account.id, await validateEach(CreateLinkDto, dto.links, 'links')),
+    );
   }
 
   /** The QR code of the link's short URL: SVG, or PNG with `format=png`. */
@@ -133,7 +135,9 @@ export class LinksController {
   @ApiDataResponse(LinkResponse, { status: 201, isArray: true })
   @Post('bulk')
   async storeMany(@CurrentAccount() account: Account, @Body() dto: BulkCreateLinksDto) {
-    return dataEnvelope(await this.links.createMany(account.id, dto.links));
+    return dataEnvelope(
+      await this.links.createMany(account.id, await validateEach(CreateLinkDto, dto.links, 'links')),
+    );
   }
 
   @ApiEndpoint({ operationId: 'createLink', summary: 'Create a link', body: true })

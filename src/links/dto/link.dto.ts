@@ -214,20 +214,17 @@ export class UpdateLinkDto extends LinkFieldsDto {
 
 export const MAX_BULK_LINKS = 1000;
 
-/** Builds a CreateLinkDto of each item (targets included, as a single create does), keeping anything else as is. */
+/** The items as a list (a form body sends an object of indexes), each item as sent: `validateEach` converts them. */
 function toLinks({ value }: { value: unknown }): unknown {
-  const list = Array.isArray(value)
-    ? value
-    : typeof value === 'object' && value !== null
-      ? Object.values(value as Record<string, unknown>)
-      : value;
-  if (!Array.isArray(list)) return list;
-  return list.map((item: unknown) =>
-    typeof item === 'object' && item !== null ? plainToInstance(CreateLinkDto, item) : item,
-  );
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? Object.values(value as Record<string, unknown>)
+    : value;
 }
 
-/** `POST /api/v1/links/bulk`: up to 1,000 links, each as a create takes it. */
+/**
+ * `POST /api/v1/links/bulk`: up to 1,000 links, each as a create takes it. The list is checked here; its links are
+ * validated one by one by `validateEach`, which lets other requests through meanwhile.
+ */
 export class BulkCreateLinksDto {
   @ApiProperty({
     type: [CreateLinkDto],
@@ -252,11 +249,12 @@ export class BulkCreateLinksDto {
     {
       name: 'linkObjects',
       validator: {
-        validate: (value) => !Array.isArray(value) || value.every((item) => item instanceof CreateLinkDto),
+        validate: (value) =>
+          !Array.isArray(value) ||
+          value.every((item) => typeof item === 'object' && item !== null && !Array.isArray(item)),
       },
     },
     { message: 'Each link must be an object of link fields.' },
   )
-  @ValidateNested({ each: true })
-  links!: CreateLinkDto[];
+  links!: object[];
 }
