@@ -8,6 +8,7 @@ import { ConfigError, loadConfig } from './config/app-config';
 import { warnWhenAutovacuumIsOff } from './database/autovacuum-check';
 import { DATABASE_CONNECTION, type DatabaseConnection } from './database/database.module';
 import { EmbeddedDatabaseBusyError } from './database/embedded-database';
+import { MetricsServer } from './metrics/metrics-server';
 
 /** How long a shutdown may take to drain requests in flight before the process gives up on them. */
 const DRAIN_TIMEOUT_MS = 25_000;
@@ -145,6 +146,7 @@ async function main(): Promise<void> {
   const app = await createApp();
   exitGracefully(app);
   await app.listen(config.port);
+  await app.get(MetricsServer).start();
   const connection = app.get<DatabaseConnection>(DATABASE_CONNECTION);
   // Migrated and serving: from now on the CLI may use the embedded database too.
   connection.embedded?.share();

@@ -6,13 +6,15 @@ import { createLink, UA, unique } from './support/visitors';
 const TOKEN = 'metrics-token-for-tests-0123456789';
 const NOT_FOUND = { message: 'Resource not found.', status: 404 };
 
-/** A request to the metrics port of `t` (METRICS_PORT: 0 in tests, so a free one). */
+/** A request to the metrics port of `t`, started as `main.ts` starts it (METRICS_PORT: 0 in tests, a free one). */
 async function onMetricsPort(
   t: TestApp,
   path: string,
   init: RequestInit = {},
 ): Promise<{ status: number; type: string | null; text: string }> {
-  const response = await fetch(`http://127.0.0.1:${t.app.get(MetricsServer).port}${path}`, init);
+  const server = t.app.get(MetricsServer);
+  await server.start();
+  const response = await fetch(`http://127.0.0.1:${server.port}${path}`, init);
   return { status: response.status, type: response.headers.get('content-type'), text: await response.text() };
 }
 

@@ -1,10 +1,4 @@
-import {
-  HttpStatus,
-  Inject,
-  Injectable,
-  type BeforeApplicationShutdown,
-  type OnApplicationBootstrap,
-} from '@nestjs/common';
+import { HttpStatus, Inject, Injectable, type BeforeApplicationShutdown } from '@nestjs/common';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ERROR_MESSAGES } from '../common/envelope';
@@ -18,7 +12,7 @@ import { MetricsService } from './metrics.service';
  * network; with `METRICS_TOKEN` it sends the token here too.
  */
 @Injectable()
-export class MetricsServer implements OnApplicationBootstrap, BeforeApplicationShutdown {
+export class MetricsServer implements BeforeApplicationShutdown {
   private readonly server: Server;
 
   constructor(
@@ -36,7 +30,12 @@ export class MetricsServer implements OnApplicationBootstrap, BeforeApplicationS
     return (this.server.address() as AddressInfo).port;
   }
 
-  async onApplicationBootstrap(): Promise<void> {
+  /**
+   * Listens; `main.ts` calls it once the public port listens, so that a metrics port chosen by the system
+   * (`METRICS_PORT=0`) can never take the public port that a supervisor picked free a moment before.
+   */
+  async start(): Promise<void> {
+    if (this.server.listening) return;
     const { metricsHost: host, metricsPort: port } = this.config;
     await new Promise<void>((resolve, reject) => {
       this.server.once('error', (error: NodeJS.ErrnoException) => {
