@@ -1,12 +1,12 @@
 import { Controller, Get, Inject, Injectable, Param, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { stringify } from 'csv-stringify/sync';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 import type { Account } from '../auth/account.entity';
 import { CurrentAccount } from '../auth/current-account.decorator';
 import { ClickWriter } from '../clicks/click-writer';
+import { csvLines, csvText } from '../common/csv-cells';
 import { sendCsv } from '../common/csv-stream';
 import { isoDate } from '../common/dates';
 import { cursorRows } from '../database/cursor';
@@ -44,10 +44,13 @@ export class ClickExport {
   }
 }
 
+/** Every value but the time is text a visitor sent or a lookup found, written so that no spreadsheet runs it. */
 function lines(rows: ClickRow[]): string {
-  return stringify(
+  return csvLines(
     rows.map((row) =>
-      CLICK_COLUMNS.map((column) => (column === 'created_at' ? isoDate(row.created_at) : row[column])),
+      CLICK_COLUMNS.map((column) =>
+        column === 'created_at' ? isoDate(row.created_at) : csvText(row[column] ?? ''),
+      ),
     ),
   );
 }
@@ -75,7 +78,7 @@ export class ClickExportController {
     await sendCsv(
       response,
       `clicks-${link.id}.csv`,
-      stringify([[...CLICK_COLUMNS]]),
+      csvLines([[...CLICK_COLUMNS]]),
       this.exports.rows(link.id),
       lines,
     );
