@@ -42,6 +42,9 @@ describe('loadConfig', () => {
       trustProxy: false,
       redirectStatus: 302,
       logLevel: 'info',
+      exportSlots: 4,
+      exportSlotsPerAccount: 2,
+      exportStallTimeoutMs: 10_000,
     });
   });
 
@@ -76,6 +79,9 @@ describe('loadConfig', () => {
         TRUST_PROXY: '1',
         REDIRECT_STATUS: '301',
         LOG_LEVEL: 'DEBUG',
+        EXPORT_SLOTS: '8',
+        EXPORT_SLOTS_PER_ACCOUNT: '8',
+        EXPORT_STALL_TIMEOUT_MS: '500',
       }),
     ).toEqual({
       port: 8080,
@@ -96,6 +102,9 @@ describe('loadConfig', () => {
       trustProxy: 1,
       redirectStatus: 301,
       logLevel: 'debug',
+      exportSlots: 8,
+      exportSlotsPerAccount: 8,
+      exportStallTimeoutMs: 500,
     });
   });
 
@@ -139,6 +148,12 @@ describe('loadConfig', () => {
     ['INITIAL_API_KEY', `${'a'.repeat(40)} with spaces`],
     ['METRICS_TOKEN', 'too-short'],
     ['METRICS_TOKEN', 'a token with spaces in it'],
+    ['EXPORT_SLOTS', '0'],
+    ['EXPORT_SLOTS', 'two'],
+    ['EXPORT_SLOTS_PER_ACCOUNT', '0'],
+    ['EXPORT_SLOTS_PER_ACCOUNT', '5'],
+    ['EXPORT_STALL_TIMEOUT_MS', '99'],
+    ['EXPORT_STALL_TIMEOUT_MS', '10s'],
   ])('refuses %s=%s with an error naming the variable', (variable, value) => {
     const error = configError({ [variable]: value });
     expect(error.variable).toBe(variable);

@@ -241,6 +241,23 @@ export const metricsConfig = settings('metrics', (env) => ({
   metricsToken: metricsToken(env),
 }));
 
+/** CSV downloads: each holds a database connection (a cursor) for as long as its client reads. */
+export const exportsConfig = settings('exports', (env) => {
+  const exportSlots = integer(env, 'EXPORT_SLOTS', 4, 1, 1000);
+  const exportSlotsPerAccount = integer(env, 'EXPORT_SLOTS_PER_ACCOUNT', 2, 1, 1000);
+  if (exportSlotsPerAccount > exportSlots) {
+    throw new ConfigError('EXPORT_SLOTS_PER_ACCOUNT', `must not be more than EXPORT_SLOTS (${exportSlots})`);
+  }
+  return {
+    /** Exports under way at once in one instance. */
+    exportSlots,
+    /** Exports under way at once for one account, so that one account cannot hold them all. */
+    exportSlotsPerAccount,
+    /** An export whose client takes nothing (less than a 64 KB piece) for this long is ended. */
+    exportStallTimeoutMs: integer(env, 'EXPORT_STALL_TIMEOUT_MS', 10_000, 100, 600_000),
+  };
+});
+
 export type ServerConfig = ConfigType<typeof serverConfig>;
 export type DatabaseConfig = ConfigType<typeof databaseConfig>;
 export type AuthConfig = ConfigType<typeof authConfig>;
@@ -248,6 +265,7 @@ export type ClicksConfig = ConfigType<typeof clicksConfig>;
 export type VisitsConfig = ConfigType<typeof visitsConfig>;
 export type TargetingConfig = ConfigType<typeof targetingConfig>;
 export type MetricsConfig = ConfigType<typeof metricsConfig>;
+export type ExportsConfig = ConfigType<typeof exportsConfig>;
 
 /** Every group, as @nestjs/config loads them. */
 export const CONFIG_SECTIONS = [
@@ -258,6 +276,7 @@ export const CONFIG_SECTIONS = [
   visitsConfig,
   targetingConfig,
   metricsConfig,
+  exportsConfig,
 ] as const;
 
 /** Every setting of the service. */
@@ -267,7 +286,8 @@ export type AppConfig = ServerConfig &
   ClicksConfig &
   VisitsConfig &
   TargetingConfig &
-  MetricsConfig;
+  MetricsConfig &
+  ExportsConfig;
 
 /** All settings at once, validated: a bad value throws a ConfigError that names its variable. */
 export function loadConfig(env: Env = process.env): AppConfig {

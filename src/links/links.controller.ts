@@ -30,7 +30,7 @@ import { LinkResponse } from './link.mapper';
 import { LinkListQueryDto } from './dto/link-list-query.dto';
 import { BulkCreateLinksDto, CreateLinkDto, UpdateLinkDto } from './dto/link.dto';
 import { LINK_CSV_HEADER, linkCsvLines, linksFromCsv } from './link-csv';
-import { sendCsv } from '../common/csv-stream';
+import { CsvExports } from '../common/csv-stream';
 import { createValidationPipe } from '../common/validation.pipe';
 import { ValidationFailedException } from '../common/exceptions';
 import { LinkListService } from './link-list.service';
@@ -44,6 +44,7 @@ export class LinksController {
   constructor(
     private readonly links: LinksService,
     private readonly lists: LinkListService,
+    private readonly exports: CsvExports,
   ) {}
 
   @ApiEndpoint({ operationId: 'listLinks', summary: 'List links', errors: [422] })
@@ -67,13 +68,12 @@ export class LinksController {
     @Query() query: LinkListQueryDto,
     @Res() response: Response,
   ): Promise<void> {
-    await sendCsv(
-      response,
-      'links.csv',
-      LINK_CSV_HEADER,
-      this.lists.exportRows(account.id, query),
-      linkCsvLines,
-    );
+    await this.exports.send(response, account.id, {
+      filename: 'links.csv',
+      header: LINK_CSV_HEADER,
+      chunks: this.lists.exportRows(account.id, query),
+      lines: linkCsvLines,
+    });
   }
 
   /** The CSV of an export (or one like it) back: up to 1,000 links, created as a bulk create creates them. */

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ClicksModule } from '../clicks/clicks.module';
+import { CsvExportModule } from '../common/csv-stream';
 import { DomainsModule } from '../domains/domains.module';
 import { PixelsModule } from '../pixels/pixels.module';
 import { SpacesModule } from '../spaces/spaces.module';
@@ -23,6 +24,7 @@ import { DEFAULT_TITLE_FETCH_OPTIONS, TITLE_FETCH_OPTIONS, TitleFetcher } from '
     SpacesModule,
     PixelsModule,
     ClicksModule,
+    CsvExportModule,
   ],
   controllers: [LinksController],
   providers: [

@@ -7,7 +7,7 @@ import type { Account } from '../auth/account.entity';
 import { CurrentAccount } from '../auth/current-account.decorator';
 import { ClickWriter } from '../clicks/click-writer';
 import { csvLines, csvText } from '../common/csv-cells';
-import { sendCsv } from '../common/csv-stream';
+import { CsvExports } from '../common/csv-stream';
 import { isoDate } from '../common/dates';
 import { cursorRows } from '../database/cursor';
 import { DATABASE_CONNECTION, type DatabaseConnection } from '../database/database.module';
@@ -60,7 +60,8 @@ function lines(rows: ClickRow[]): string {
 export class ClickExportController {
   constructor(
     private readonly links: LinksService,
-    private readonly exports: ClickExport,
+    private readonly clicks: ClickExport,
+    private readonly exports: CsvExports,
   ) {}
 
   /** Every recorded click of the link, oldest first, as CSV: streamed, whatever their number. */
@@ -75,12 +76,11 @@ export class ClickExportController {
     @Res() response: Response,
   ): Promise<void> {
     const link = await this.links.find(account.id, linkId);
-    await sendCsv(
-      response,
-      `clicks-${link.id}.csv`,
-      csvLines([[...CLICK_COLUMNS]]),
-      this.exports.rows(link.id),
+    await this.exports.send(response, account.id, {
+      filename: `clicks-${link.id}.csv`,
+      header: csvLines([[...CLICK_COLUMNS]]),
+      chunks: this.clicks.rows(link.id),
       lines,
-    );
+    });
   }
 }
