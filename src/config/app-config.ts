@@ -299,6 +299,23 @@ export const titlesConfig = settings('titles', (env) => ({
   titleFetchQueue: integer(env, 'TITLE_FETCH_QUEUE', 10_000, 0, 1_000_000),
 }));
 
+/** CSV downloads: each holds a database connection (a cursor) for as long as its client reads. */
+export const exportsConfig = settings('exports', (env) => {
+  const exportSlots = integer(env, 'EXPORT_SLOTS', 4, 1, 1000);
+  const exportSlotsPerAccount = integer(env, 'EXPORT_SLOTS_PER_ACCOUNT', 2, 1, 1000);
+  if (exportSlotsPerAccount > exportSlots) {
+    throw new ConfigError('EXPORT_SLOTS_PER_ACCOUNT', `must not be more than EXPORT_SLOTS (${exportSlots})`);
+  }
+  return {
+    /** Exports under way at once in one instance. */
+    exportSlots,
+    /** Exports under way at once for one account, so that one account cannot hold them all. */
+    exportSlotsPerAccount,
+    /** An export whose client takes nothing (less than a 64 KB piece) for this long is ended. */
+    exportStallTimeoutMs: integer(env, 'EXPORT_STALL_TIMEOUT_MS', 10_000, 100, 600_000),
+  };
+});
+
 export type ServerConfig = ConfigType<typeof serverConfig>;
 export type DatabaseConfig = ConfigType<typeof databaseConfig>;
 export type AuthConfig = ConfigType<typeof authConfig>;
@@ -308,6 +325,7 @@ export type TargetingConfig = ConfigType<typeof targetingConfig>;
 export type MetricsConfig = ConfigType<typeof metricsConfig>;
 export type QuotasConfig = ConfigType<typeof quotasConfig>;
 export type TitlesConfig = ConfigType<typeof titlesConfig>;
+export type ExportsConfig = ConfigType<typeof exportsConfig>;
 
 /** Every group, as @nestjs/config loads them. */
 export const CONFIG_SECTIONS = [
@@ -320,6 +338,7 @@ export const CONFIG_SECTIONS = [
   metricsConfig,
   quotasConfig,
   titlesConfig,
+  exportsConfig,
 ] as const;
 
 /** Every setting of the service. */
@@ -331,7 +350,8 @@ export type AppConfig = ServerConfig &
   TargetingConfig &
   MetricsConfig &
   QuotasConfig &
-  TitlesConfig;
+  TitlesConfig &
+  ExportsConfig;
 
 /** All settings at once, validated: a bad value throws a ConfigError that names its variable. */
 export function loadConfig(env: Env = process.env): AppConfig {

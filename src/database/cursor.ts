@@ -1,20 +1,15 @@
-import { HttpException, HttpStatus } from '@nestjs/common';
 import QueryStream from 'pg-query-stream';
 import type { DataSource } from 'typeorm';
 import type { DatabaseConnection } from './database.module';
 
 /** How long one cursor may stay open: a download slower than this is cut rather than holding a snapshot on. */
 export const CURSOR_TIMEOUT_MS = 10 * 60_000;
-/** Cursors open at once in one process: each holds a pooled connection for as long as its client reads. */
-export const MAX_OPEN_CURSORS = 2;
-
-let open = 0;
 
 /**
  * The rows of a statement, `size` at a time, read through a database cursor on a connection of its own: memory
  * holds one chunk whatever the number of rows. The statement timeout of API requests does not fit a cursor that
- * lives as long as a download; its own is {@link CURSOR_TIMEOUT_MS}. More than {@link MAX_OPEN_CURSORS} at once
- * is a 429: the pool is kept for the API.
+ * lives as long as a download; its own is {@link CURSOR_TIMEOUT_MS}. How many are open at once is the caller's to
+ * bound (`CsvExports`): each holds a pooled connection until its reader returns.
  */
 export async function* cursorRows<T>(
   dataSource: DataSource,
@@ -27,8 +22,6 @@ export async function* cursorRows<T>(
     yield* windowRows<T>(dataSource, sql, values, size);
     return;
   }
-  if (open >= MAX_OPEN_CURSORS) throw new HttpException('Too Many Attempts.', HttpStatus.TOO_MANY_REQUESTS);
-  open += 1;
   const runner = dataSource.createQueryRunner('slave');
   let stream: QueryStream | undefined;
   try {
@@ -52,7 +45,6 @@ export async function* cursorRows<T>(
     stream = undefined;
     await runner.commitTransaction();
   } finally {
-    open -= 1;
     if (stream !== undefined) stream.destroy();
     if (runner.isTransactionActive) await runner.rollbackTransaction().catch(() => undefined);
     await runner.release();

@@ -1,5 +1,5 @@
 import { parse } from 'csv-parse/sync';
-import { stringify } from 'csv-stringify/sync';
+import { csvLines, csvText, csvTextRead } from '../common/csv-cells';
 import { isoDate } from '../common/dates';
 import { HttpException, HttpStatus } from '@nestjs/common';
 import {
@@ -15,7 +15,8 @@ import { MAX_BULK_LINKS } from './dto/link.dto';
 /**
  * The CSV of links, as export writes it and import reads it back. Secrets are never exported: a `password` or
  * `redirect_password` column may be added to a file before import. Columns import does not read (`id`,
- * `short_url`, `clicks`, `created_at`) describe the exported link.
+ * `short_url`, `clicks`, `created_at`) describe the exported link. Text that would start a spreadsheet formula is
+ * written after a quote, which import takes off again (`common/csv-cells.ts`).
  */
 export const LINK_CSV_COLUMNS = [
   'id',
@@ -49,6 +50,9 @@ const IMPORTED: ReadonlySet<string> = new Set([
   'redirect_password',
 ]);
 
+/** The columns of text that someone else may have chosen, written so that no spreadsheet runs them. */
+const TEXT: ReadonlySet<string> = new Set(['alias', 'short_url', 'url', 'title', 'expiration_url']);
+
 /** One exported link, as read from the database. */
 export interface LinkExportRow {
   id: number;
@@ -72,17 +76,17 @@ export interface LinkExportRow {
   created_at: Date;
 }
 
-export const LINK_CSV_HEADER = stringify([[...LINK_CSV_COLUMNS]]);
+export const LINK_CSV_HEADER = csvLines([[...LINK_CSV_COLUMNS]]);
 
 /** Lines of CSV for exported links. */
 export function linkCsvLines(rows: LinkExportRow[]): string {
-  return stringify(
+  return csvLines(
     rows.map((row) => [
       row.id,
-      row.alias,
-      row.short_url,
-      row.url,
-      row.title ?? '',
+      csvText(row.alias),
+      csvText(row.short_url),
+      csvText(row.url),
+      csvText(row.title ?? ''),
       row.domain_id,
       row.space_id ?? '',
       row.pixel_ids ?? '',
@@ -93,7 +97,7 @@ export function linkCsvLines(rows: LinkExportRow[]): string {
       isoDate(row.active_period_start_at) ?? '',
       isoDate(row.active_period_end_at) ?? '',
       row.clicks_limit ?? '',
-      row.expiration_url ?? '',
+      csvText(row.expiration_url ?? ''),
       row.disabled ? 1 : 0,
       row.clicks,
       isoDate(row.created_at),
@@ -106,8 +110,9 @@ export const MAX_CSV_COLUMNS = 100;
 
 /**
  * The links of an imported CSV as create bodies, one per data row: empty cells are absent fields, `pixel_ids`
- * is split on spaces and `targets` read as JSON. A file that is no CSV, or has no `url` column, is a 422 on `file`.
- * Rows past the 1,000th are not read: the file is refused as a bulk create of as many links is.
+ * is split on spaces and `targets` read as JSON, and a text cell loses the quote export wrote before a formula
+ * character. A file that is no CSV, or has no `url` column, is a 422 on `file`. Rows past the 1,000th are not
+ * read: the file is refused as a bulk create of as many links is.
  */
 export function linksFromCsv(file: Buffer): Record<string, unknown>[] {
   let records: Record<string, string>[];
@@ -148,7 +153,7 @@ export function linksFromCsv(file: Buffer): Record<string, unknown>[] {
       if (!IMPORTED.has(column) || value === '') continue;
       if (column === 'pixel_ids') body.pixel_ids = value.split(/\s+/);
       else if (column === 'targets') body.targets = parseTargets(value, budget);
-      else body[column] = value;
+      else body[column] = TEXT.has(column) ? csvTextRead(value) : value;
     }
     return body;
   });

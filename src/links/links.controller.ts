@@ -31,7 +31,7 @@ import { LinkResponse } from './link.mapper';
 import { LinkListQueryDto } from './dto/link-list-query.dto';
 import { BulkCreateLinksDto, CreateLinkDto, UpdateLinkDto } from './dto/link.dto';
 import { LINK_CSV_HEADER, linkCsvLines, linksFromCsv } from './link-csv';
-import { sendCsv } from '../common/csv-stream';
+import { CsvExports } from '../common/csv-stream';
 import { createValidationPipe, validateEach } from '../common/validation.pipe';
 import { ValidationFailedException } from '../common/exceptions';
 import { LinkListService } from './link-list.service';
@@ -46,6 +46,7 @@ export class LinksController {
     private readonly links: LinksService,
     private readonly lists: LinkListService,
     private readonly qrCodes: QrCodes,
+    private readonly exports: CsvExports,
   ) {}
 
   @ApiEndpoint({ operationId: 'listLinks', summary: 'List links', errors: [422] })
@@ -69,13 +70,12 @@ export class LinksController {
     @Query() query: LinkListQueryDto,
     @Res() response: Response,
   ): Promise<void> {
-    await sendCsv(
-      response,
-      'links.csv',
-      LINK_CSV_HEADER,
-      this.lists.exportRows(account.id, query),
-      linkCsvLines,
-    );
+    await this.exports.send(response, account.id, {
+      filename: 'links.csv',
+      header: LINK_CSV_HEADER,
+      chunks: this.lists.exportRows(account.id, query),
+      lines: linkCsvLines,
+    });
   }
 
   /** The CSV of an export (or one like it) back: up to 1,000 links, created as a bulk create creates them. */

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ClicksModule } from '../clicks/clicks.module';
+import { CsvExportModule } from '../common/csv-stream';
 import { DomainsModule } from '../domains/domains.module';
 import { PixelsModule } from '../pixels/pixels.module';
 import { QrModule } from '../qr/qr.module';
@@ -25,6 +26,7 @@ import { DEFAULT_TITLE_FETCH_OPTIONS, TITLE_FETCH_OPTIONS, TitleFetcher } from '
     PixelsModule,
     ClicksModule,
     QrModule,
+    CsvExportModule,
   ],
   controllers: [LinksController],
   providers: [

@@ -1,13 +1,13 @@
 import { Controller, Get, Inject, Injectable, Param, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
-import { stringify } from 'csv-stringify/sync';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 import type { Account } from '../auth/account.entity';
 import { CurrentAccount } from '../auth/current-account.decorator';
 import { ClickWriter } from '../clicks/click-writer';
-import { sendCsv } from '../common/csv-stream';
+import { csvLines, csvText } from '../common/csv-cells';
+import { CsvExports } from '../common/csv-stream';
 import { isoDate } from '../common/dates';
 import { cursorRows } from '../database/cursor';
 import { DATABASE_CONNECTION, type DatabaseConnection } from '../database/database.module';
@@ -44,10 +44,13 @@ export class ClickExport {
   }
 }
 
+/** Every value but the time is text a visitor sent or a lookup found, written so that no spreadsheet runs it. */
 function lines(rows: ClickRow[]): string {
-  return stringify(
+  return csvLines(
     rows.map((row) =>
-      CLICK_COLUMNS.map((column) => (column === 'created_at' ? isoDate(row.created_at) : row[column])),
+      CLICK_COLUMNS.map((column) =>
+        column === 'created_at' ? isoDate(row.created_at) : csvText(row[column] ?? ''),
+      ),
     ),
   );
 }
@@ -57,7 +60,8 @@ function lines(rows: ClickRow[]): string {
 export class ClickExportController {
   constructor(
     private readonly links: LinksService,
-    private readonly exports: ClickExport,
+    private readonly clicks: ClickExport,
+    private readonly exports: CsvExports,
   ) {}
 
   /** Every recorded click of the link, oldest first, as CSV: streamed, whatever their number. */
@@ -72,12 +76,11 @@ export class ClickExportController {
     @Res() response: Response,
   ): Promise<void> {
     const link = await this.links.find(account.id, linkId);
-    await sendCsv(
-      response,
-      `clicks-${link.id}.csv`,
-      stringify([[...CLICK_COLUMNS]]),
-      this.exports.rows(link.id),
+    await this.exports.send(response, account.id, {
+      filename: `clicks-${link.id}.csv`,
+      header: csvLines([[...CLICK_COLUMNS]]),
+      chunks: this.clicks.rows(link.id),
       lines,
-    );
+    });
   }
 }
