@@ -1,4 +1,4 @@
-import type { EntityManager } from 'typeorm';
+import type { EntityManager, ObjectLiteral, Repository } from 'typeorm';
 import { ValidationFailedException } from './exceptions';
 
 /** What an account holds a limited number of; each has its own advisory lock, so one never waits on another. */
@@ -40,4 +40,28 @@ export async function checkQuota(manager: EntityManager, quota: Quota, accountId
       `The account may hold at most ${quota.limit} ${quota.noun}; this would make ${total}.`,
     );
   }
+}
+
+/** The quota of an account's rows of `table` (spaces, domains, pixels), whose create refusals name `name`. */
+export function rowQuota(kind: QuotaKind, limit: number, table: string): Quota {
+  return {
+    kind,
+    limit,
+    noun: table,
+    field: 'name',
+    count: `SELECT count(*)::int AS total FROM ${table} WHERE account_id = $1`,
+  };
+}
+
+/** Saves `entity` and checks `quota` in one transaction, so that a row past the limit is never committed. */
+export async function saveWithinQuota<T extends ObjectLiteral>(
+  repository: Repository<T>,
+  entity: T,
+  quota: Quota,
+  accountId: number,
+): Promise<void> {
+  await repository.manager.transaction(async (manager) => {
+    await manager.save(entity);
+    await checkQuota(manager, quota, accountId);
+  });
 }

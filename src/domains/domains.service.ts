@@ -1,7 +1,7 @@
 import { ConflictException, ForbiddenException, Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Brackets, Repository } from 'typeorm';
-import { checkQuota, QuotaKind } from '../common/account-quota';
+import { QuotaKind, rowQuota, saveWithinQuota } from '../common/account-quota';
 import { ResourceNotFoundException } from '../common/exceptions';
 import type { Page } from '../common/pagination';
 import { listed, type ListColumns } from '../common/list';
@@ -148,20 +148,8 @@ export class DomainsService {
       indexPage: dto.index_page ?? null,
       notFoundPage: dto.not_found_page ?? null,
     });
-    await this.domains.manager.transaction(async (manager) => {
-      await manager.save(domain);
-      await checkQuota(
-        manager,
-        {
-          kind: QuotaKind.Domains,
-          limit: this.quotas.maxDomainsPerAccount,
-          noun: 'domains',
-          field: 'name',
-          count: 'SELECT count(*)::int AS total FROM domains WHERE account_id = $1',
-        },
-        accountId,
-      );
-    });
+    const quota = rowQuota(QuotaKind.Domains, this.quotas.maxDomainsPerAccount, 'domains');
+    await saveWithinQuota(this.domains, domain, quota, accountId);
     this.feed.publish(DOMAINS_CHANGED);
     return this.show(accountId, domain.id);
   }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
-import { checkQuota, QuotaKind } from '../common/account-quota';
+import { QuotaKind, rowQuota, saveWithinQuota } from '../common/account-quota';
 import { ResourceNotFoundException, ValidationFailedException } from '../common/exceptions';
 import type { Page } from '../common/pagination';
 import { listed, type ListColumns } from '../common/list';
@@ -43,20 +43,8 @@ export class PixelsService {
   async create(accountId: number, dto: CreatePixelDto): Promise<PixelResponse> {
     assertValue(dto.type, dto.value);
     const pixel = this.pixels.create({ accountId, name: dto.name, type: dto.type, value: dto.value });
-    await this.pixels.manager.transaction(async (manager) => {
-      await manager.save(pixel);
-      await checkQuota(
-        manager,
-        {
-          kind: QuotaKind.Pixels,
-          limit: this.quotas.maxPixelsPerAccount,
-          noun: 'pixels',
-          field: 'name',
-          count: 'SELECT count(*)::int AS total FROM pixels WHERE account_id = $1',
-        },
-        accountId,
-      );
-    });
+    const quota = rowQuota(QuotaKind.Pixels, this.quotas.maxPixelsPerAccount, 'pixels');
+    await saveWithinQuota(this.pixels, pixel, quota, accountId);
     return toPixelResponse(pixel);
   }
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { Repository, type SelectQueryBuilder } from 'typeorm';
-import { checkQuota, QuotaKind } from '../common/account-quota';
+import { QuotaKind, rowQuota, saveWithinQuota } from '../common/account-quota';
 import { ResourceNotFoundException } from '../common/exceptions';
 import type { Page } from '../common/pagination';
 import { listed, type ListColumns } from '../common/list';
@@ -45,20 +45,8 @@ export class SpacesService {
 
   async create(accountId: number, dto: CreateSpaceDto): Promise<SpaceResponse> {
     const space = this.spaces.create({ accountId, name: dto.name, color: dto.color ?? DEFAULT_SPACE_COLOR });
-    await this.spaces.manager.transaction(async (manager) => {
-      await manager.save(space);
-      await checkQuota(
-        manager,
-        {
-          kind: QuotaKind.Spaces,
-          limit: this.quotas.maxSpacesPerAccount,
-          noun: 'spaces',
-          field: 'name',
-          count: 'SELECT count(*)::int AS total FROM spaces WHERE account_id = $1',
-        },
-        accountId,
-      );
-    });
+    const quota = rowQuota(QuotaKind.Spaces, this.quotas.maxSpacesPerAccount, 'spaces');
+    await saveWithinQuota(this.spaces, space, quota, accountId);
     return this.show(accountId, space.id);
   }
 
