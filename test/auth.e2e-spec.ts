@@ -139,6 +139,25 @@ describe('authentication', () => {
       ]);
       expect(spaces).toEqual([]);
     });
+
+    it('reads no body before the key is checked: a malformed, a too deep or an oversized one is still a 401', async () => {
+      const bodies = [
+        ['application/json', '{"links": ['],
+        ['application/json', `${'['.repeat(100)}${']'.repeat(100)}`],
+        ['application/json', `{"links":[${'{},'.repeat(1_100_000)}{}]}`],
+        ['text/csv', `url\n${'x\n'.repeat(1_100_000)}`],
+      ];
+      for (const [type, body] of bodies) {
+        const path = type === 'text/csv' ? '/api/v1/links/import' : '/api/v1/links/bulk';
+        const response = await t.http().post(path).set('Content-Type', type).send(body);
+        expect([type, body.length, response.status, response.body]).toEqual([
+          type,
+          body.length,
+          401,
+          UNAUTHENTICATED,
+        ]);
+      }
+    });
   });
 
   describe('a valid key', () => {

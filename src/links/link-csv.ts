@@ -8,7 +8,7 @@ import {
   MAX_JSON_DEPTH,
   MAX_JSON_ITEMS,
   type JsonBudget,
-} from '../common/body-parser.middleware';
+} from '../common/body-parser';
 import { ValidationFailedException } from '../common/exceptions';
 import { MAX_BULK_LINKS } from './dto/link.dto';
 

@@ -3,11 +3,16 @@ import {
   HttpException,
   HttpStatus,
   Injectable,
-  type NestMiddleware,
+  type CallHandler,
+  type ExecutionContext,
+  type NestInterceptor,
 } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
 import { json, raw, urlencoded } from 'body-parser';
-import type { NextFunction, Request, Response } from 'express';
+import type { Request, Response } from 'express';
+import { from, switchMap, type Observable } from 'rxjs';
 import { ValidationFailedException } from './exceptions';
+import { REQUEST_BODY_TYPES } from './openapi';
 
 /** Large enough for a link with 100 targets of 2048-character URLs. */
 export const BODY_LIMIT = '1mb';
@@ -210,21 +215,35 @@ const bulkParsers = parsersOf(BULK, [csvParser(BULK_BODY_LIMIT)]);
 const parsers = parsersOf(BODY, []);
 
 /**
- * Parses JSON and form bodies inside Nest, so that a malformed or oversized body reaches the exception filter
- * and gets the contract's envelope (413, 400) instead of Express's HTML error page.
+ * Reads a request's body once the route is known and the request allowed: after the guards (the API key, the rate
+ * limits), so that a client without a key, or past its limit, never makes the service read and hold what it sent,
+ * and just before the pipes that validate it, so that the bytes are parsed and let go within one turn of the event
+ * loop. A route that documents no body (`ApiEndpoint`'s `body: false`) leaves it unread; a malformed or oversized
+ * body is refused through the exception filter with the contract's envelope (413, 400).
  */
 @Injectable()
-export class BodyParserMiddleware implements NestMiddleware {
-  async use(request: Request, response: Response, next: NextFunction): Promise<void> {
-    const path = (request.originalUrl ?? request.url).split('?')[0];
-    for (const parser of BULK_PATHS.has(path) ? bulkParsers : parsers) {
-      await new Promise<void>((resolve, reject) => {
-        parser(request, response, (error?: unknown) =>
-          error === undefined ? resolve() : reject(toHttp(error)),
-        );
-      });
-    }
-    next();
+export class BodyParserInterceptor implements NestInterceptor {
+  constructor(private readonly reflector: Reflector) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    if (context.getType() !== 'http') return next.handle();
+    const types = this.reflector.get<readonly string[] | undefined>(REQUEST_BODY_TYPES, context.getHandler());
+    if (types?.length === 0) return next.handle();
+    const http = context.switchToHttp();
+    return from(readBody(http.getRequest<Request>(), http.getResponse<Response>())).pipe(
+      switchMap(() => next.handle()),
+    );
+  }
+}
+
+async function readBody(request: Request, response: Response): Promise<void> {
+  const path = (request.originalUrl ?? request.url).split('?')[0];
+  for (const parser of BULK_PATHS.has(path) ? bulkParsers : parsers) {
+    await new Promise<void>((resolve, reject) => {
+      parser(request, response, (error?: unknown) =>
+        error === undefined ? resolve() : reject(toHttp(error)),
+      );
+    });
   }
 }
 

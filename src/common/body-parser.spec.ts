@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BULK_BODY_LIMIT, jsonOverrun, nestsDeeperThan } from './body-parser.middleware';
+import { BULK_BODY_LIMIT, jsonOverrun, nestsDeeperThan } from './body-parser';
 
 describe('nestsDeeperThan', () => {
   it.each([
