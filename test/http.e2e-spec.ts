@@ -138,6 +138,20 @@ describe('HTTP', () => {
       return (list.body.data as { name: string }[]).map((space) => space.name);
     }
 
+    it('reads no body of a GET: a malformed one is answered as if there were none, in the route’s own type', async () => {
+      const account = await createAccount(t);
+      const shown = await call(account, 'get', '/api/v1/account')
+        .set('Content-Type', 'application/json')
+        .send('{"x": [');
+      expect([shown.status, shown.headers['content-type']]).toEqual([200, JSON_TYPE]);
+      const asset = await t
+        .http()
+        .get('/assets/pixels.js')
+        .set('Content-Type', 'application/x-www-form-urlencoded')
+        .send(`password${'%5Ba%5D'.repeat(100)}=1`);
+      expect([asset.status, asset.headers['content-type']]).toEqual([200, 'text/javascript; charset=utf-8']);
+    });
+
     it('answers 415 to a body in a type the route does not read, and does nothing with it', async () => {
       const account = await createAccount(t);
       const created = await call(account, 'post', '/api/v1/spaces')

@@ -218,7 +218,7 @@ const parsers = parsersOf(BODY, []);
  * Reads a request's body once the route is known and the request allowed: after the guards (the API key, the rate
  * limits), so that a client without a key, or past its limit, never makes the service read and hold what it sent,
  * and just before the pipes that validate it, so that the bytes are parsed and let go within one turn of the event
- * loop. A route that documents no body (`ApiEndpoint`'s `body: false`) leaves it unread; a malformed or oversized
+ * loop. A route that documents no body (`ApiEndpoint`'s `body: false`), and any GET or HEAD, leaves it unread; a malformed or oversized
  * body is refused through the exception filter with the contract's envelope (413, 400).
  */
 @Injectable()
@@ -227,12 +227,13 @@ export class BodyParserInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     if (context.getType() !== 'http') return next.handle();
+    const http = context.switchToHttp();
+    const request = http.getRequest<Request>();
+    // A GET or HEAD body has no meaning (RFC 9110): no route reads one, so none is parsed or refused.
+    if (request.method === 'GET' || request.method === 'HEAD') return next.handle();
     const types = this.reflector.get<readonly string[] | undefined>(REQUEST_BODY_TYPES, context.getHandler());
     if (types?.length === 0) return next.handle();
-    const http = context.switchToHttp();
-    return from(readBody(http.getRequest<Request>(), http.getResponse<Response>())).pipe(
-      switchMap(() => next.handle()),
-    );
+    return from(readBody(request, http.getResponse<Response>())).pipe(switchMap(() => next.handle()));
   }
 }
 
