@@ -1,6 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { BULK_BODY_LIMIT, jsonOverrun, nestsDeeperThan } from './body-parser';
+import {
+  BULK_BODY_LIMIT,
+  BULK_BYTES_PER_SECOND,
+  ByteRate,
+  jsonOverrun,
+  nestsDeeperThan,
+} from './body-parser';
 
 describe('nestsDeeperThan', () => {
   it.each([
@@ -78,5 +84,39 @@ describe("the scaled profile's nginx", () => {
     const limits = [...conf.matchAll(/^\s*client_max_body_size\s+(\S+);/gm)].map((match) => match[1]);
     expect(limits).toHaveLength(1);
     expect(bytes(limits[0])).toBe(bytes(BULK_BODY_LIMIT));
+  });
+});
+
+describe('ByteRate', () => {
+  it('lets a tenth of a second of bytes through at once, then asks for the wait that the rest needs', () => {
+    let now = 0;
+    const rate = new ByteRate(1000, () => now);
+    expect(rate.take(100)).toBe(0);
+    // 100 bytes over: a tenth of a second at 1,000 a second.
+    expect(rate.take(100)).toBe(100);
+    now = 100;
+    expect(rate.take(0)).toBe(0);
+    expect(rate.take(50)).toBe(50);
+  });
+
+  it('refills at its rate, never past a tenth of a second of bytes however long it waited', () => {
+    let now = 0;
+    const rate = new ByteRate(10_000, () => now);
+    expect(rate.take(1000)).toBe(0);
+    now = 60_000;
+    expect(rate.take(1000)).toBe(0);
+    expect(rate.take(1)).toBeCloseTo(0.1, 5);
+  });
+
+  it('holds every request of the instance to one rate together: 2 MB in 16 MB/s take an eighth of a second', () => {
+    let now = 0;
+    const rate = new ByteRate(BULK_BYTES_PER_SECOND, () => now);
+    let waited = 0;
+    for (let read = 0; read < 2 * 1024 * 1024; read += 64 * 1024) {
+      const wait = rate.take(64 * 1024);
+      waited += wait;
+      now += wait;
+    }
+    expect(waited).toBeCloseTo(125 - 100, 0);
   });
 });
