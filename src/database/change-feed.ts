@@ -203,6 +203,9 @@ export class ChangeFeed implements OnApplicationBootstrap, BeforeApplicationShut
       client.on('notification', listener);
     });
     const sender = new Client(this.clientOptions());
+    // A connection lost between statements says so as an event: without a listener it would end the process. The
+    // awaited connect and query below reject with the same failure.
+    sender.on('error', () => undefined);
     try {
       await sender.connect();
       await sender.query('SELECT pg_notify($1, $2)', [VISIT_CACHE_CHANNEL, probe]);
