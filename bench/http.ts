@@ -13,6 +13,8 @@ export interface Answer {
   status: number;
   headers: IncomingHttpHeaders;
   body: string;
+  /** The body as it came, for answers that are not text (images). */
+  bytes: Buffer;
   ms: number;
 }
 
@@ -36,14 +38,16 @@ export function send(origin: string, call: Call, agent?: Agent): Promise<Answer>
         const chunks: Buffer[] = [];
         incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
         incoming.on('error', reject);
-        incoming.on('end', () =>
+        incoming.on('end', () => {
+          const bytes = Buffer.concat(chunks);
           resolve({
             status: incoming.statusCode ?? 0,
             headers: incoming.headers,
-            body: Buffer.concat(chunks).toString('utf8'),
+            body: bytes.toString('utf8'),
+            bytes,
             ms: performance.now() - started,
-          }),
-        );
+          });
+        });
       },
     );
     outgoing.on('timeout', () => outgoing.destroy(new Error(`No answer in ${REQUEST_TIMEOUT_MS} ms`)));

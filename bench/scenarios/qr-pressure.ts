@@ -1,9 +1,9 @@
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BROWSER_UA, type BenchContext, type Scenario } from '../context';
 import { measureCpu } from '../cpu';
-import { api, quantile } from '../http';
+import { api, quantile, send, type Answer } from '../http';
 import { runLoad } from '../load';
 import { grouped } from '../report';
 import { compare, Tally, timedRow, verdict, type Comparison } from './common';
@@ -16,51 +16,24 @@ const QR_CONCURRENCY = 4;
 const QR_PER_SECOND = 10;
 const PNG_SIGNATURE = '89504e470d0a1a0a';
 
-interface Bytes {
-  status: number;
-  contentType: string;
-  body: Buffer;
-  ms: number;
-}
-
-function fetchBytes(origin: string, path: string, agent: Agent): Promise<Bytes> {
-  const started = performance.now();
-  return new Promise((resolve, reject) => {
-    const outgoing = httpRequest(
-      new URL(path, origin),
-      { agent, headers: { 'User-Agent': BROWSER_UA }, timeout: 30_000 },
-      (incoming) => {
-        const chunks: Buffer[] = [];
-        incoming.on('data', (chunk: Buffer) => chunks.push(chunk));
-        incoming.on('error', reject);
-        incoming.on('end', () =>
-          resolve({
-            status: incoming.statusCode ?? 0,
-            contentType: String(incoming.headers['content-type'] ?? ''),
-            body: Buffer.concat(chunks),
-            ms: performance.now() - started,
-          }),
-        );
-      },
-    );
-    outgoing.on('timeout', () => outgoing.destroy(new Error('No QR code in 30 s')));
-    outgoing.on('error', reject);
-    outgoing.end();
-  });
+/** A QR code as a visitor's browser asks for it. */
+function fetchQr(origin: string, path: string, agent: Agent): Promise<Answer> {
+  return send(origin, { path, headers: { 'User-Agent': BROWSER_UA } }, agent);
 }
 
 /** What is wrong with a QR answer, or null: a PNG of the size asked for, or an SVG. */
-function qrProblem(answer: Bytes, format: 'png' | 'svg', size: number): string | null {
+function qrProblem(answer: Answer, format: 'png' | 'svg', size: number): string | null {
   if (answer.status !== 200) return `status ${answer.status}`;
+  const contentType = String(answer.headers['content-type'] ?? '');
   if (format === 'svg') {
-    const text = answer.body.toString('utf8');
-    if (!answer.contentType.startsWith('image/svg+xml')) return `content type ${answer.contentType}`;
+    const text = answer.body;
+    if (!contentType.startsWith('image/svg+xml')) return `content type ${contentType}`;
     return text.startsWith(`<svg xmlns="http://www.w3.org/2000/svg" width="${size}" height="${size}"`)
       ? null
       : 'not an SVG of the size asked for';
   }
-  if (answer.contentType !== 'image/png') return `content type ${answer.contentType}`;
-  const { body } = answer;
+  if (contentType !== 'image/png') return `content type ${contentType}`;
+  const body = answer.bytes;
   if (body.length < 33 || body.subarray(0, 8).toString('hex') !== PNG_SIGNATURE) return 'not a PNG';
   if (body.subarray(12, 16).toString('latin1') !== 'IHDR') return 'no PNG header';
   const [width, height] = [body.readUInt32BE(16), body.readUInt32BE(20)];
@@ -99,7 +72,7 @@ class QrClient {
         const color = (index * 2654435761) % 0x1000000;
         const path = `/${this.alias}/qr?format=png&size=${this.size}&color=${color.toString(16).padStart(6, '0')}`;
         try {
-          const answer = await fetchBytes(this.origin, path, this.agent);
+          const answer = await fetchQr(this.origin, path, this.agent);
           this.answers += 1;
           this.latenciesMs.push(answer.ms);
           const problem = qrProblem(answer, 'png', this.size);
@@ -129,9 +102,9 @@ class QrClient {
 
 /** The largest size the public route draws: 2048 unless its refusal names a smaller bound. */
 async function largestPublicSize(origin: string, alias: string, agent: Agent): Promise<number> {
-  const answer = await fetchBytes(origin, `/${alias}/qr?format=png&size=2048`, agent);
+  const answer = await fetchQr(origin, `/${alias}/qr?format=png&size=2048`, agent);
   if (answer.status === 200) return 2048;
-  const bound = /not be greater than (\d+)/.exec(answer.body.toString('utf8'));
+  const bound = /not be greater than (\d+)/.exec(answer.body);
   if (bound === null) throw new Error(`GET /${alias}/qr?size=2048 answered ${answer.status}`);
   return Number(bound[1]);
 }
@@ -162,7 +135,7 @@ export const qrPressure: Scenario = {
     const probe = new Agent({ keepAlive: false });
     const size = await largestPublicSize(service.origin, aliases[0], probe);
     const problems: string[] = [];
-    const svg = await fetchBytes(service.origin, `/${aliases[0]}/qr?size=${size}`, probe);
+    const svg = await fetchQr(service.origin, `/${aliases[0]}/qr?size=${size}`, probe);
     const svgProblem = qrProblem(svg, 'svg', size);
     if (svgProblem !== null) problems.push(`SVG: ${svgProblem}`);
 
