@@ -3,6 +3,7 @@ import { AccountCreateCommand, AccountUpdateCommand } from './cli/account.comman
 import { CommandContext } from './cli/command-context';
 import { CommandLine } from './cli/command-line';
 import { KeyCreateCommand, KeyRevokeCommand } from './cli/key.commands';
+import { StatsRebuildCommand } from './cli/stats.commands';
 import { MigrationRevertCommand, MigrationRunCommand, MigrationShowCommand } from './cli/migration.commands';
 
 /**
@@ -20,6 +21,7 @@ import { MigrationRevertCommand, MigrationRunCommand, MigrationShowCommand } fro
     MigrationRunCommand,
     MigrationRevertCommand,
     MigrationShowCommand,
+    StatsRebuildCommand,
   ],
 })
 export class CliModule {}

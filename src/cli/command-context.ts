@@ -7,6 +7,7 @@ import {
 } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AuthModule } from '../auth/auth.module';
+import { ClickStore } from '../clicks/click-store.repository';
 import { AppConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
 import { StderrLogger } from './output';
@@ -19,6 +20,13 @@ import { StderrLogger } from './output';
   imports: [AppConfigModule, DatabaseModule.forRoot({ shareEmbedded: true, retryAttempts: 0 }), AuthModule],
 })
 export class AccountsWorkModule {}
+
+/** What the stats commands work with: the raw clicks and rollups of the migrated database. */
+@Module({
+  imports: [AppConfigModule, DatabaseModule.forRoot({ shareEmbedded: true, retryAttempts: 0 })],
+  providers: [ClickStore],
+})
+export class StatsWorkModule {}
 
 /** What the migration commands work with: the database as it is, migrated only when the command says so. */
 @Module({

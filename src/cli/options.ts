@@ -46,8 +46,17 @@ export function emailAddress(value: string): string {
  * (and would fail as a query): it is kept as written, for the message, and {@link accountIdOf} gives null for it.
  */
 export function accountId(value: string): string {
-  const id = text('--account', value);
-  if (!/^[1-9]\d{0,9}$/.test(id)) throw new UsageError('--account must be an account id');
+  return idOption('--account', 'an account id', value);
+}
+
+/** A link id as written, as {@link accountId} takes an account's. */
+export function linkId(value: string): string {
+  return idOption('--link', 'a link id', value);
+}
+
+function idOption(flag: string, what: string, value: string): string {
+  const id = text(flag, value);
+  if (!/^[1-9]\d{0,9}$/.test(id)) throw new UsageError(`${flag} must be ${what}`);
   return id;
 }
 

@@ -3,7 +3,8 @@ import type { DataSource } from 'typeorm';
 import { loadConfig, type AppConfig } from '../config/app-config';
 import type { VisitorProfile } from '../targeting/visitor';
 import { MetricsService } from '../metrics/metrics.service';
-import { ClickWriter, clickParameters } from './click-writer';
+import { ClickWriter } from './click-writer';
+import { clickParameters, type ClickRepository, type PendingClick } from './click.repository';
 
 const VISITOR: VisitorProfile = {
   country: 'GB',
@@ -25,39 +26,45 @@ class DatabaseError extends Error {
   }
 }
 
-/** A database that writes batches as told: the ids it was given, and how many clicks it kept. */
-class FakeDatabase {
+/** A stand-in for the click statements, which writes batches as told: the ids it was given, and the clicks kept. */
+class FakeRepository {
   answers: ('ok' | 'fail' | 'lost')[] = [];
   batchIds: string[] = [];
   written = new Set<string>();
   clicks = 0;
+  /** How long each write takes, on the clock tests move by hand. */
+  writeMs = 0;
 
-  query(sql: string, parameters: unknown[] = []): Promise<unknown> {
-    if (!sql.includes('INSERT INTO click_batches')) return Promise.resolve([]);
-    const id = parameters[0] as string;
-    // $3: the batch's links, one a click, as a PostgreSQL array.
-    const size = (parameters[2] as string).slice(1, -1).split(',').filter(Boolean).length;
+  writeBatch(id: string, clicks: readonly PendingClick[]): Promise<number> {
+    if (this.writeMs > 0) jest.setSystemTime(Date.now() + this.writeMs);
     this.batchIds.push(id);
     const answer = this.answers.shift() ?? 'ok';
     if (this.written.has(id)) return Promise.reject(new DatabaseError('23505'));
     if (answer === 'fail') return Promise.reject(new DatabaseError('08006'));
     this.written.add(id);
-    this.clicks += size;
+    this.clicks += clicks.length;
     // Written, but the answer never came back.
     if (answer === 'lost') return Promise.reject(new DatabaseError('08006'));
-    return Promise.resolve([{ recorded: size, links: 1 }]);
+    return Promise.resolve(clicks.length);
+  }
+
+  pruneBatchIds(): Promise<void> {
+    return Promise.resolve();
   }
 }
 
-function writer(database: FakeDatabase, env: Record<string, string> = {}): ClickWriter {
+function writer(database: FakeRepository, env: Record<string, string> = {}): ClickWriter {
   const config: AppConfig = loadConfig({ CLICK_BUFFER_MAX: '100', ...env });
-  const dataSource = database as unknown as DataSource;
-  return new ClickWriter(dataSource, config, new MetricsService(dataSource));
+  return new ClickWriter(
+    database as unknown as ClickRepository,
+    config,
+    new MetricsService({} as unknown as DataSource),
+  );
 }
 
 describe('ClickWriter', () => {
   it('writes buffered clicks in one batch', async () => {
-    const database = new FakeDatabase();
+    const database = new FakeRepository();
     const clicks = writer(database);
     for (let visit = 0; visit < 30; visit += 1) void clicks.count(PLAIN, VISITOR);
     expect(clicks.pending()).toBe(30);
@@ -72,11 +79,11 @@ describe('ClickWriter', () => {
   });
 
   it('writes the full batches of a backlog at once, batch after batch; the rest waits for the timer', async () => {
-    const database = new FakeDatabase();
-    const clicks = writer(database, { CLICK_BUFFER_MAX: '100000', CLICK_FLUSH_MS: '1000' });
+    const database = new FakeRepository();
+    const clicks = writer(database, { CLICK_BUFFER_MAX: '200000', CLICK_FLUSH_MS: '1000' });
     clicks.onModuleInit();
     try {
-      for (let visit = 0; visit < 12_000; visit += 1) void clicks.count(PLAIN, VISITOR);
+      for (let visit = 0; visit < 120_000; visit += 1) void clicks.count(PLAIN, VISITOR);
       await clicks.flush();
       for (let turn = 0; turn < 100; turn += 1) await new Promise((resolve) => setImmediate(resolve));
       expect({
@@ -85,8 +92,8 @@ describe('ClickWriter', () => {
         pending: clicks.pending(),
       }).toEqual({
         batches: 2,
-        clicks: 10_000,
-        pending: 2_000,
+        clicks: 100_000,
+        pending: 20_000,
       });
     } finally {
       await clicks.beforeApplicationShutdown();
@@ -94,7 +101,7 @@ describe('ClickWriter', () => {
   });
 
   it('does not go on at once after a failed round: the next try waits for the timer', async () => {
-    const database = new FakeDatabase();
+    const database = new FakeRepository();
     database.answers = ['fail'];
     const clicks = writer(database, { CLICK_BUFFER_MAX: '100000', CLICK_FLUSH_MS: '1000' });
     for (let visit = 0; visit < 12_000; visit += 1) void clicks.count(PLAIN, VISITOR);
@@ -106,7 +113,7 @@ describe('ClickWriter', () => {
   });
 
   it('retries a failed batch with the same id, and takes a refusal of that id as written', async () => {
-    const database = new FakeDatabase();
+    const database = new FakeRepository();
     database.answers = ['fail', 'lost'];
     const clicks = writer(database);
     for (let visit = 0; visit < 5; visit += 1) void clicks.count(PLAIN, VISITOR);
@@ -120,7 +127,7 @@ describe('ClickWriter', () => {
   });
 
   it('keeps at most CLICK_BUFFER_MAX clicks while the database does not answer, then refuses with 503', async () => {
-    const database = new FakeDatabase();
+    const database = new FakeRepository();
     database.answers = Array<'fail'>(10).fill('fail');
     const clicks = writer(database);
     for (let visit = 0; visit < 100; visit += 1) void clicks.count(PLAIN, VISITOR);
@@ -134,7 +141,7 @@ describe('ClickWriter', () => {
   });
 
   it('answers a visit only once its click is committed with CLICK_DURABILITY=strict, and 503 if it is not', async () => {
-    const database = new FakeDatabase();
+    const database = new FakeRepository();
     const clicks = writer(database, { CLICK_DURABILITY: 'strict' });
     const visits = Array.from({ length: 10 }, () => Promise.resolve(clicks.count(PLAIN, VISITOR)));
     expect(database.clicks).toBe(0);
@@ -146,7 +153,7 @@ describe('ClickWriter', () => {
   });
 
   it('writes everything it holds on shutdown, and refuses clicks after', async () => {
-    const database = new FakeDatabase();
+    const database = new FakeRepository();
     database.answers = ['fail'];
     const clicks = writer(database);
     clicks.onModuleInit();
@@ -157,40 +164,82 @@ describe('ClickWriter', () => {
   });
 });
 
+describe('ClickWriter under load', () => {
+  beforeEach(() => jest.useFakeTimers({ now: Date.UTC(2026, 10, 26) }));
+  afterEach(() => jest.useRealTimers());
+
+  it('waits three times as long as the last write took before the next, and never more than a second', async () => {
+    const database = new FakeRepository();
+    database.writeMs = 100;
+    const clicks = writer(database, { CLICK_BUFFER_MAX: '100000', CLICK_FLUSH_MS: '10' });
+    clicks.onModuleInit();
+    try {
+      void clicks.count(PLAIN, VISITOR);
+      await jest.advanceTimersByTimeAsync(10);
+      expect(database.batchIds).toHaveLength(1);
+      void clicks.count(PLAIN, VISITOR);
+      // The write took 100 ms: the next waits until 300 ms after it ended.
+      await jest.advanceTimersByTimeAsync(280);
+      expect(database.batchIds).toHaveLength(1);
+      await jest.advanceTimersByTimeAsync(30);
+      expect(database.batchIds).toHaveLength(2);
+    } finally {
+      database.writeMs = 0;
+      await clicks.beforeApplicationShutdown();
+    }
+  });
+
+  it('waits no more than a second after a slow write', async () => {
+    const database = new FakeRepository();
+    database.writeMs = 5000;
+    const clicks = writer(database, { CLICK_BUFFER_MAX: '100000', CLICK_FLUSH_MS: '10' });
+    clicks.onModuleInit();
+    try {
+      void clicks.count(PLAIN, VISITOR);
+      await jest.advanceTimersByTimeAsync(10);
+      expect(database.batchIds).toHaveLength(1);
+      void clicks.count(PLAIN, VISITOR);
+      await jest.advanceTimersByTimeAsync(980);
+      expect(database.batchIds).toHaveLength(1);
+      await jest.advanceTimersByTimeAsync(30);
+      expect(database.batchIds).toHaveLength(2);
+    } finally {
+      database.writeMs = 0;
+      await clicks.beforeApplicationShutdown();
+    }
+  });
+});
+
 describe('clickParameters', () => {
-  it('names each distinct profile once, and each click by its link, its profile and its time after the first', () => {
-    const other: VisitorProfile = {
-      ...VISITOR,
-      country: 'FR',
-      city: null,
-      continent: 'EU',
-      referrer: 'a.example',
-    };
+  const other: VisitorProfile = { ...VISITOR, country: 'FR', city: null, referrer: 'a.example' };
+  const ids = new Map([
+    [VISITOR, 11],
+    [other, 12],
+  ]);
+
+  it('names each click by its link, its profile and its time after the first', () => {
     const at = Date.UTC(2026, 10, 25, 12, 0, 0, 250);
-    const parameters = clickParameters([
-      { linkId: 7, at, visitor: VISITOR },
-      { linkId: 9, at: at + 40, visitor: other },
-      { linkId: 7, at: at + 41, visitor: VISITOR },
-      { linkId: 3, at: at + 99, visitor: other },
-    ]);
-    expect(parameters).toEqual([
-      JSON.stringify([
-        [null, 'GB', 'EU', 'Firefox', 'Linux', 'Desktop', 'en', 'London'],
-        ['a.example', 'FR', 'EU', 'Firefox', 'Linux', 'Desktop', 'en', null],
-      ]),
-      '{7,9,7,3}',
-      '{0,1,0,1}',
-      '{0,40,41,99}',
-      '2026-11-25T12:00:00.250Z',
-    ]);
+    const parameters = clickParameters(
+      [
+        { linkId: 7, at, visitor: VISITOR },
+        { linkId: 9, at: at + 40, visitor: other },
+        { linkId: 7, at: at + 41, visitor: VISITOR },
+        { linkId: 3, at: at + 99, visitor: other },
+      ],
+      (visitor) => ids.get(visitor)!,
+    );
+    expect(parameters).toEqual(['{7,9,7,3}', '{11,12,11,12}', '{0,40,41,99}', '2026-11-25T12:00:00.250Z']);
   });
 
   it('keeps the order of arrival, times that went back included', () => {
     const at = Date.UTC(2026, 0, 1);
-    const [, links, profiles, offsets] = clickParameters([
-      { linkId: 1, at, visitor: VISITOR },
-      { linkId: 2, at: at - 5, visitor: VISITOR },
-    ]);
-    expect([links, profiles, offsets]).toEqual(['{1,2}', '{0,0}', '{0,-5}']);
+    const [links, profiles, offsets] = clickParameters(
+      [
+        { linkId: 1, at, visitor: VISITOR },
+        { linkId: 2, at: at - 5, visitor: VISITOR },
+      ],
+      (visitor) => ids.get(visitor)!,
+    );
+    expect([links, profiles, offsets]).toEqual(['{1,2}', '{11,11}', '{0,-5}']);
   });
 });

@@ -6,12 +6,13 @@ import {
   type BeforeApplicationShutdown,
   type OnModuleInit,
 } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { DataSource } from 'typeorm';
 import { clicksConfig, type ClicksConfig } from '../config/app-config';
 import { MetricsService } from '../metrics/metrics.service';
 import type { VisitorProfile } from '../targeting/visitor';
+import { ClickRepository, type PendingClick } from './click.repository';
+
+export type { PendingClick } from './click.repository';
 
 /** What a click needs of its link to be counted. */
 export interface CountedLink {
@@ -26,148 +27,27 @@ export interface CountedClick {
   rotation: number | null;
 }
 
-export interface PendingClick {
-  linkId: number;
-  /** When it was answered, in milliseconds since the epoch. */
-  at: number;
-  visitor: VisitorProfile;
-}
-
 interface Claim extends PendingClick {
   resolve: (click: CountedClick | null) => void;
   reject: (error: unknown) => void;
 }
 
 /** The most clicks one statement writes. */
-const MAX_BATCH = 5000;
+const MAX_BATCH = 50_000;
+/**
+ * Under load, a batch waits this many times as long as the last one took before it is written (but no longer
+ * than {@link MAX_GAP_MS}): rollups cost a row per link, dimension and value a batch, so fewer, larger batches
+ * keep the database's share of a busy instance's clicks bounded, while a quiet instance still writes every
+ * `CLICK_FLUSH_MS`.
+ */
+const GAP_FACTOR = 3;
+const MAX_GAP_MS = 1000;
 /** How long a shutdown keeps retrying buffered clicks while the database does not answer. */
 const SHUTDOWN_FLUSH_MS = 15_000;
 /** Data errors (class 22) cannot succeed on a retry: such a batch is given up after this many tries. */
 const MAX_DATA_ERROR_TRIES = 3;
 /** Batch ids older than this are forgotten: no retry of a batch lasts that long. */
 const BATCH_ID_RETENTION = '1 day';
-
-/**
- * The columns of click rows, in arrival order, from a batch as {@link clickParameters} sends it: each distinct
- * visitor profile once ($2, a JSON array of tuples), then one entry a click in three arrays: its link ($3), the
- * index of its profile in $2 ($4) and its time in milliseconds after $6 ($5). A batch's visits come from few
- * profiles, so PostgreSQL reads three integer arrays and a short JSON text instead of a JSON object a click.
- */
-const CLICK_ROWS = `
-  WITH profiles AS MATERIALIZED (SELECT $2::jsonb AS list)
-  SELECT r.link_id, $6::timestamptz + r.ms * interval '1 millisecond' AS created_at,
-         p.list -> r.profile ->> 0 AS referrer, p.list -> r.profile ->> 1 AS country,
-         p.list -> r.profile ->> 2 AS continent, p.list -> r.profile ->> 3 AS browser,
-         p.list -> r.profile ->> 4 AS operating_system, p.list -> r.profile ->> 5 AS device,
-         p.list -> r.profile ->> 6 AS language, p.list -> r.profile ->> 7 AS city, r.ord
-    FROM unnest($3::int[], $4::int[], $5::int[]) WITH ORDINALITY AS r(link_id, profile, ms, ord)
-   CROSS JOIN profiles p`;
-
-/**
- * A batch of clicks of links without a limit or rotation, in one statement: the batch id first (a retried batch
- * that was in fact written is refused by its primary key), then the counters of the links that still exist (a
- * deleted link's counter row went with it), updated in link order so that two instances' batches take their row
- * locks in the same order, then the click rows of those links, in arrival order. The counter's row lock stands for
- * the link: a link deleted meanwhile waits for this commit, and its delete trigger then removes these clicks too.
- */
-const WRITE_BATCH = `
-  WITH batch AS (
-    INSERT INTO click_batches (id) VALUES ($1) RETURNING id
-  ), rows AS (${CLICK_ROWS}
-  ), counted AS (
-    UPDATE link_counters c SET clicks = c.clicks + d.n, listed_behind = true
-      FROM (SELECT link_id, count(*)::int AS n FROM rows CROSS JOIN batch GROUP BY link_id ORDER BY link_id) d
-     WHERE c.link_id = d.link_id
-    RETURNING c.link_id
-  ), recorded AS (
-    INSERT INTO clicks (link_id, created_at, referrer, country, continent, browser, operating_system, device, language,
-                        city)
-    SELECT r.link_id, r.created_at, r.referrer, r.country, r.continent, r.browser, r.operating_system, r.device,
-           r.language, r.city
-      FROM rows r
-     WHERE r.link_id IN (SELECT link_id FROM counted)
-     ORDER BY r.ord
-    RETURNING link_id
-  )
-  SELECT (SELECT count(*) FROM recorded)::int AS recorded, (SELECT count(*) FROM counted)::int AS links`;
-
-/**
- * The visits waiting on a link with a limit or a rotation, granted in one statement under the counter's row lock:
- * as many as the limit still allows (all of them without a limit), the rotation moved on by as many, and the click
- * rows of the granted visits recorded, in arrival order. Nothing is granted to a link that is disabled or outside
- * its active period by now.
- */
-const CLAIM = `
-  WITH current AS (
-    SELECT c.link_id, c.clicks, c.last_rotation, l.clicks_limit, l.targets_type,
-           CASE WHEN jsonb_typeof(l.targets) = 'array' THEN jsonb_array_length(l.targets) ELSE 0 END AS slots
-      FROM link_counters c
-      JOIN links l ON l.id = c.link_id
-     WHERE c.link_id = $1
-       AND l.disabled = false
-       AND (l.active_period_start_at IS NULL OR now() >= l.active_period_start_at)
-       AND (l.active_period_end_at IS NULL OR now() < l.active_period_end_at)
-       FOR NO KEY UPDATE OF c
-  ), plan AS (
-    SELECT link_id, last_rotation, slots, targets_type = 'rotations' AND slots > 0 AS rotates,
-           CASE WHEN clicks_limit > 0 THEN LEAST($7::int, GREATEST(clicks_limit - clicks, 0)) ELSE $7::int END
-             AS granted
-      FROM current
-  ), counted AS (
-    UPDATE link_counters c
-       SET clicks = c.clicks + p.granted,
-           listed_clicks = c.clicks + p.granted,
-           listed_behind = false,
-           last_rotation = CASE WHEN p.rotates AND p.granted > 0
-                             THEN (COALESCE(p.last_rotation, -1) + p.granted) % p.slots
-                             ELSE c.last_rotation END
-      FROM plan p
-     WHERE c.link_id = p.link_id
-  ), rows AS (${CLICK_ROWS}
-  ), recorded AS (
-    INSERT INTO clicks (link_id, created_at, referrer, country, continent, browser, operating_system, device, language,
-                        city)
-    SELECT r.link_id, r.created_at, r.referrer, r.country, r.continent, r.browser, r.operating_system, r.device,
-           r.language, r.city
-      FROM rows r CROSS JOIN plan p
-     WHERE r.ord <= p.granted
-     ORDER BY r.ord
-  )
-  SELECT granted, last_rotation, slots, rotates FROM plan`;
-
-/** A PostgreSQL array literal of integers. */
-function integers(values: number[]): string {
-  return `{${values.join(',')}}`;
-}
-
-/** Parameters $2 to $6 of a statement reading {@link CLICK_ROWS}. */
-export function clickParameters(clicks: readonly PendingClick[]): [string, string, string, string, string] {
-  const base = clicks.length === 0 ? 0 : clicks[0].at;
-  const numbers = new Map<VisitorProfile, number>();
-  const profiles: (string | null)[][] = [];
-  const links: number[] = [];
-  const indexes: number[] = [];
-  const offsets: number[] = [];
-  for (const { linkId, at, visitor } of clicks) {
-    let number = numbers.get(visitor);
-    if (number === undefined) {
-      number = profiles.length;
-      numbers.set(visitor, number);
-      const { referrer, country, continent, browser, os, device, language, city } = visitor;
-      profiles.push([referrer, country, continent, browser, os, device, language, city]);
-    }
-    links.push(linkId);
-    indexes.push(number);
-    offsets.push(at - base);
-  }
-  return [
-    JSON.stringify(profiles),
-    integers(links),
-    integers(indexes),
-    integers(offsets),
-    new Date(base).toISOString(),
-  ];
-}
 
 function sqlState(error: unknown): string {
   const candidate = (error as { driverError?: { code?: unknown }; code?: unknown }) ?? {};
@@ -198,7 +78,7 @@ export class ClickWriter implements OnModuleInit, BeforeApplicationShutdown {
   private closing = false;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: ClickRepository,
     @Inject(clicksConfig.KEY) private readonly config: ClicksConfig,
     private readonly metrics: MetricsService,
   ) {
@@ -207,7 +87,7 @@ export class ClickWriter implements OnModuleInit, BeforeApplicationShutdown {
 
   onModuleInit(): void {
     if (this.strict) return;
-    this.timer = setInterval(() => void this.flush(), this.config.clickFlushMs);
+    this.timer = setInterval(() => this.tick(), this.config.clickFlushMs);
     this.timer.unref();
   }
 
@@ -254,9 +134,8 @@ export class ClickWriter implements OnModuleInit, BeforeApplicationShutdown {
 
   /**
    * Writes what is buffered (one flush at a time); resolves when this round is done, written or not. A round that
-   * wrote its batch and leaves a full batch behind, or that took longer than the flush interval, starts the next
-   * at once: under a load the timer alone would not keep up with, the backlog is written as fast as the database
-   * takes it instead of growing by a batch a tick (and with it what a crash could lose).
+   * wrote its batch and leaves a full batch behind starts the next at once, so that a backlog is written as fast
+   * as the database takes it.
    */
   flush(): Promise<void> {
     if (this.flushing !== null) return this.flushing;
@@ -268,11 +147,20 @@ export class ClickWriter implements OnModuleInit, BeforeApplicationShutdown {
       })
       .finally(() => {
         this.flushing = null;
-        const behind = this.buffer.length >= MAX_BATCH || Date.now() - started >= this.config.clickFlushMs;
-        if (this.buffer.length > 0 && (this.strict || (wrote && behind)))
+        this.lastRound = { ended: Date.now(), took: Date.now() - started };
+        if (this.buffer.length > 0 && (this.strict || (wrote && this.buffer.length >= MAX_BATCH)))
           setImmediate(() => void this.flush());
       });
     return this.flushing;
+  }
+
+  private lastRound = { ended: 0, took: 0 };
+
+  /** The timer's flush: at most every `CLICK_FLUSH_MS`, and under load after {@link GAP_FACTOR} times the last round. */
+  private tick(): void {
+    const gap = Math.min(MAX_GAP_MS, GAP_FACTOR * this.lastRound.took);
+    if (Date.now() - this.lastRound.ended < gap && this.buffer.length < MAX_BATCH) return;
+    void this.flush();
   }
 
   /** Shutdown: after the HTTP server stopped and its requests were answered, nothing buffered is left behind. */
@@ -302,12 +190,9 @@ export class ClickWriter implements OnModuleInit, BeforeApplicationShutdown {
     const waiting = this.strict ? this.waiting.splice(0, batch.clicks.length) : [];
     try {
       batch.tries += 1;
-      const written: { recorded: number }[] = await this.dataSource.query(WRITE_BATCH, [
-        batch.id,
-        ...clickParameters(batch.clicks),
-      ]);
+      const recorded = await this.repository.writeBatch(batch.id, batch.clicks);
       this.inFlight = null;
-      this.metrics.clicksWritten(written[0]?.recorded ?? 0);
+      this.metrics.clicksWritten(recorded);
       for (const waiter of waiting) waiter.resolve();
     } catch (error) {
       const state = sqlState(error);
@@ -340,9 +225,7 @@ export class ClickWriter implements OnModuleInit, BeforeApplicationShutdown {
   private async pruneBatchIds(): Promise<void> {
     if (Date.now() - this.lastPrune < 60_000) return;
     this.lastPrune = Date.now();
-    await this.dataSource
-      .query(`DELETE FROM click_batches WHERE written_at < now() - interval '${BATCH_ID_RETENTION}'`)
-      .catch(() => undefined);
+    await this.repository.pruneBatchIds(BATCH_ID_RETENTION).catch(() => undefined);
   }
 
   private claim(click: PendingClick): Promise<CountedClick | null> {
@@ -372,9 +255,7 @@ export class ClickWriter implements OnModuleInit, BeforeApplicationShutdown {
     while (queue.pending.length > 0) {
       const claims = queue.pending.splice(0, MAX_BATCH);
       try {
-        const rows: { granted: number; last_rotation: number | null; slots: number; rotates: boolean }[] =
-          await this.dataSource.query(CLAIM, [linkId, ...clickParameters(claims), claims.length]);
-        const plan = rows[0];
+        const plan = await this.repository.claim(linkId, claims);
         this.metrics.clicksWritten(plan?.granted ?? 0);
         claims.forEach((claim, index) => {
           if (plan === undefined || index >= plan.granted) claim.resolve(null);

@@ -375,11 +375,15 @@ export function ApiDeletedResponse(object: string): MethodDecorator {
 }
 
 /** A 200 whose body is a file of one of `types` rather than JSON. */
-export function ApiFileResponse(description: string, types: Record<string, SchemaObject>): MethodDecorator {
+export function ApiFileResponse(
+  description: string,
+  types: Record<string, SchemaObject>,
+  headers: Record<string, HeaderObject> = {},
+): MethodDecorator {
   return ApiResponse({
     status: 200,
     description,
-    headers: LIMIT_HEADERS,
+    headers: { ...LIMIT_HEADERS, ...headers },
     content: Object.fromEntries(Object.entries(types).map(([type, schema]) => [type, { schema }])),
   });
 }

@@ -244,6 +244,11 @@ export const clicksConfig = settings('clicks', (env) => ({
   clickDurability: oneOf(env, 'CLICK_DURABILITY', CLICK_DURABILITIES, 'buffered'),
   /** Clicks kept while the database does not answer; past it, visits get 503. */
   clickBufferMax: integer(env, 'CLICK_BUFFER_MAX', 100_000, 100, 10_000_000),
+  /**
+   * Days raw clicks are kept; 0 keeps them forever. Older ones are dropped a calendar month at a time (a partition),
+   * once the whole month is older; stats and totals stay exact from the rollups.
+   */
+  clickRetentionDays: integer(env, 'CLICK_RETENTION_DAYS', 0, 0, 36_500),
 }));
 
 export const visitsConfig = settings('visits', (env) => {

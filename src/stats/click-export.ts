@@ -5,6 +5,7 @@ import type { Response } from 'express';
 import { DataSource } from 'typeorm';
 import type { Account } from '../auth/account.entity';
 import { CurrentAccount } from '../auth/current-account.decorator';
+import { ClickStore } from '../clicks/click-store.repository';
 import { ClickWriter } from '../clicks/click-writer';
 import { csvLines, csvText } from '../common/csv-cells';
 import { CsvExports } from '../common/csv-stream';
@@ -23,6 +24,9 @@ type ClickRow = Record<(typeof CLICK_COLUMNS)[number], string | null> & { create
 
 const CHUNK = 1000;
 
+/** Where the raw clicks of an export begin. */
+const HELD_SINCE_HEADER = 'Clicks-Held-Since';
+
 @Injectable()
 export class ClickExport {
   constructor(
@@ -36,7 +40,7 @@ export class ClickExport {
     await this.clicks.settle([linkId]);
     yield* cursorRows<ClickRow>(
       this.dataSource,
-      `SELECT ${CLICK_COLUMNS.join(', ')} FROM clicks WHERE link_id = $1 ORDER BY created_at, id`,
+      `SELECT ${CLICK_COLUMNS.join(', ')} FROM clicks WHERE link_id = $1 ORDER BY created_at`,
       [linkId],
       CHUNK,
       this.connection,
@@ -62,13 +66,23 @@ export class ClickExportController {
     private readonly links: LinksService,
     private readonly clicks: ClickExport,
     private readonly exports: CsvExports,
+    private readonly store: ClickStore,
   ) {}
 
   /** Every recorded click of the link, oldest first, as CSV: streamed, whatever their number. */
   @ApiEndpoint({ operationId: 'exportLinkClicks', summary: 'Export a link’s clicks as CSV', errors: [404] })
-  @ApiFileResponse('Every recorded click, oldest first, one per line after a header.', {
-    'text/csv': { type: 'string' },
-  })
+  @ApiFileResponse(
+    'Every recorded click still held, oldest first, one per line after a header.',
+    { 'text/csv': { type: 'string' } },
+    {
+      [HELD_SINCE_HEADER]: {
+        description:
+          'Every click from this time on is in the file: the link’s creation, or where `CLICK_RETENTION_DAYS` ' +
+          'has dropped older raw clicks (its stats still count them).',
+        schema: { type: 'string', format: 'date-time' },
+      },
+    },
+  )
   @Get(':linkId/export')
   async export(
     @CurrentAccount() account: Account,
@@ -76,6 +90,9 @@ export class ClickExportController {
     @Res() response: Response,
   ): Promise<void> {
     const link = await this.links.find(account.id, linkId);
+    const dropped = await this.store.heldSince();
+    const since = dropped !== null && dropped > link.createdAt ? dropped : link.createdAt;
+    response.setHeader(HELD_SINCE_HEADER, isoDate(since));
     await this.exports.send(response, account.id, {
       filename: `clicks-${link.id}.csv`,
       header: csvLines([[...CLICK_COLUMNS]]),

@@ -1,7 +1,5 @@
 import { Injectable } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { ClickWriter } from '../clicks/click-writer';
 import { ValidationFailedException } from '../common/exceptions';
 import type { SortDirection } from '../common/list-query.dto';
@@ -10,6 +8,7 @@ import type { Page, PageRequest } from '../common/pagination';
 import { substringPattern } from '../common/search';
 import { COUNTRY_NAMES } from '../targeting/allowed-values';
 import type { StatsDimension, StatsName, StatsSortBy } from './dto/stats-query.dto';
+import { StatsRepository } from './stats.repository';
 
 /** One value of a report and its clicks. */
 export class StatsRow {
@@ -49,27 +48,18 @@ const LAST_DAY = new Date(Date.UTC(9999, 11, 31));
 /** phpShort's longest range: a hundred years of days. */
 const MAX_RANGE_DAYS = 36_500;
 
-/** Raw columns of `clicks` by dimension, for the public page: a closed set, never client text, in the SQL. */
-const COLUMNS: Record<StatsDimension, string> = {
-  referrer: 'referrer',
-  country: 'country',
-  city: 'city',
-  continent: 'continent',
-  browser: 'browser',
-  operating_system: 'operating_system',
-  device: 'device',
-  language: 'language',
+/**
+ * Each dimension's value as phpShort writes it, from the stored text `v.value`: a country as `GB:United Kingdom`
+ * (`$names` is the country names' JSON), a city as `GB:London` (stored so), a device in lower case.
+ */
+const PHPSHORT_VALUES: Partial<Record<StatsDimension, string>> = {
+  country: `v.value || ':' || COALESCE($names::jsonb ->> v.value, v.value)`,
+  device: 'lower(v.value)',
 };
 
-/**
- * Each dimension's value as phpShort writes it, from the stored codes: a country as `GB:United Kingdom`, a city
- * as `GB:London`, a device in lower case. `$names` is the country names' JSON.
- */
-const PHPSHORT_VALUES: Record<StatsDimension, string> = {
-  ...COLUMNS,
-  country: `country || ':' || COALESCE($names::jsonb ->> country, country)`,
-  city: `country || ':' || city`,
-  device: 'lower(device)',
+/** Each dimension's value as the public page shows it: the stored code (`GB`, `en`), a city by its name alone. */
+const PAGE_VALUES: Partial<Record<StatsDimension, string>> = {
+  city: `substr(v.value, strpos(v.value, ':') + 1)`,
 };
 
 /** Each bucket as phpShort names it (`Y-m-d H`, `Y-m-d`, `Y-m`, `Y`), in UTC: text that sorts as time does. */
@@ -86,7 +76,7 @@ const COUNTRY_NAMES_JSON = JSON.stringify(COUNTRY_NAMES);
  * Cities are listed only where they are known: every city is unknown without a city database, and the list is
  * then empty rather than one null.
  */
-const KNOWN_ONLY: Partial<Record<StatsDimension, string>> = { city: 'AND city IS NOT NULL' };
+const KNOWN_ONLY: ReadonlySet<StatsDimension> = new Set(['city']);
 
 function today(): Date {
   const now = new Date();
@@ -144,54 +134,54 @@ export function defaultOrder(name: StatsName): Pick<StatsOrder, 'sortBy' | 'dire
 @Injectable()
 export class StatsService {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: StatsRepository,
     private readonly clicks: ClickWriter,
   ) {}
 
   /**
    * The stats API's answer, as phpShort gives it: every value that has clicks in the range, with its count. For
    * `click`, the clicks per hour, day, month or year (see {@link clickBucket}); for a dimension, its values as
-   * phpShort writes them (null where unknown, except cities, listed only where known). Values are searched and sorted as text, in any case: by value with
-   * MySQL's order of nulls (first ascending, last descending); by count with equal counts by value, unknown last.
+   * phpShort writes them (null where unknown, except cities, listed only where known). Values are searched and
+   * sorted as text, in any case: by value with MySQL's order of nulls (first ascending, last descending); by count
+   * with equal counts by value, unknown last. A page of them, or all for a null page.
    */
-  async report(linkId: number, name: StatsName, range: StatsRange, order: StatsOrder): Promise<StatsRow[]> {
+  async report(
+    linkId: number,
+    name: StatsName,
+    range: StatsRange,
+    order: StatsOrder,
+    page: PageRequest | null,
+  ): Promise<Page<StatsRow>> {
     // Every visit this instance answered is counted in what it reports.
     await this.clicks.settle([linkId]);
-    const end = new Date(range.to.getTime() + DAY_MS);
-    const params: unknown[] = [linkId, range.from.toISOString(), end.toISOString()];
-    const parameter = (value: unknown) => `$${params.push(value)}`;
-    let value: string;
-    let known = '';
-    if (name === 'click' || name === 'clicks') {
-      value = `to_char(created_at AT TIME ZONE 'UTC', '${BUCKET_FORMATS[clickBucket(range)]}')`;
-    } else {
-      value = PHPSHORT_VALUES[name];
-      if (value.includes('$names')) value = value.replace('$names', parameter(COUNTRY_NAMES_JSON));
-      known = KNOWN_ONLY[name] ?? '';
-    }
-    const search =
-      order.search === null
-        ? ''
-        : `WHERE value ILIKE ${parameter(substringPattern(order.search))} ESCAPE '\\'`;
+    const pattern = order.search === null ? null : substringPattern(order.search);
     const direction = order.direction === 'asc' ? 'ASC NULLS FIRST' : 'DESC NULLS LAST';
     const sort =
       order.sortBy === 'count'
         ? `count ${order.direction === 'asc' ? 'ASC' : 'DESC'}, lower(value) ASC NULLS LAST, value ASC`
         : `lower(value) ${direction}, value ${direction}`;
-    return this.dataSource.query<StatsRow[]>(
-      `SELECT value, count(*)::int AS count
-         FROM (SELECT ${value} AS value FROM clicks
-                WHERE link_id = $1 AND created_at >= $2 AND created_at < $3 ${known}) click
-        ${search}
-        GROUP BY value
-        ORDER BY ${sort}`,
-      params,
+    if (name === 'click' || name === 'clicks') {
+      const format = BUCKET_FORMATS[clickBucket(range)];
+      return this.repository.overTime(linkId, range, format, { pattern, order: sort }, page);
+    }
+    return this.repository.byValue(
+      linkId,
+      name,
+      range,
+      {
+        display: PHPSHORT_VALUES[name] ?? 'v.value',
+        names: name === 'country' ? COUNTRY_NAMES_JSON : undefined,
+        knownOnly: KNOWN_ONLY.has(name),
+        pattern,
+        order: sort,
+      },
+      page,
     );
   }
 
   /**
-   * The raw rows, for the public stats page: clicks per day (every day of the range, oldest first), or counts per
-   * stored value of a dimension (country `GB`, language `en`, city `London`; highest first).
+   * For the public stats page: clicks per day (every day of the range, oldest first), or counts per stored value
+   * of a dimension (country `GB`, language `en`, city `London`; highest first).
    */
   async query(
     linkId: number,
@@ -200,57 +190,24 @@ export class StatsService {
     page: PageRequest,
   ): Promise<Page<StatsRow>> {
     await this.clicks.settle([linkId]);
-    const offset = (page.page - 1) * page.perPage;
-    const end = new Date(range.to.getTime() + DAY_MS);
-    if (name === 'clicks') {
-      const days = Math.round((range.to.getTime() - range.from.getTime()) / DAY_MS) + 1;
-      const rows: { day: string; count: number }[] = await this.dataSource.query(
-        // Days are UTC days, whatever the session's time zone: 24-hour steps, named in UTC.
-        `SELECT to_char(day.d AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS day, count(click.id)::int AS count
-           FROM generate_series($2::timestamptz, $3::timestamptz, interval '24 hours') AS day(d)
-           LEFT JOIN clicks click
-             ON click.link_id = $1 AND click.created_at >= day.d AND click.created_at < day.d + interval '24 hours'
-          GROUP BY day.d ORDER BY day.d LIMIT $4 OFFSET $5`,
-        [linkId, range.from.toISOString(), range.to.toISOString(), page.perPage, offset],
-      );
-      return { items: rows.map((row) => ({ value: row.day, count: row.count })), total: days };
-    }
-    const column = COLUMNS[name];
-    const rows: { value: string | null; count: number; total: number }[] = await this.dataSource.query(
-      `SELECT ${column} AS value, count(*)::int AS count, (count(*) OVER ())::int AS total
-         FROM clicks
-        WHERE link_id = $1 AND created_at >= $2 AND created_at < $3
-        GROUP BY ${column}
-        ORDER BY count(*) DESC, ${column} ASC NULLS LAST
-        LIMIT $4 OFFSET $5`,
-      [linkId, range.from.toISOString(), end.toISOString(), page.perPage, offset],
+    if (name === 'clicks') return this.repository.perDay(linkId, range, page);
+    return this.repository.byValue(
+      linkId,
+      name,
+      range,
+      {
+        display: PAGE_VALUES[name] ?? 'v.value',
+        knownOnly: false,
+        pattern: null,
+        order: 'count DESC, value ASC NULLS LAST',
+      },
+      page,
     );
-    const total =
-      rows.length > 0
-        ? rows[0].total
-        : offset === 0
-          ? 0
-          : await this.countValues(linkId, column, range.from, end);
-    return { items: rows.map((row) => ({ value: row.value, count: row.count })), total };
   }
 
   /** Total clicks of a link in a range. */
   async total(linkId: number, range: StatsRange): Promise<number> {
     await this.clicks.settle([linkId]);
-    const end = new Date(range.to.getTime() + DAY_MS);
-    const [row] = await this.dataSource.query<{ count: number }[]>(
-      'SELECT count(*)::int AS count FROM clicks WHERE link_id = $1 AND created_at >= $2 AND created_at < $3',
-      [linkId, range.from.toISOString(), end.toISOString()],
-    );
-    return row.count;
-  }
-
-  private async countValues(linkId: number, column: string, from: Date, end: Date): Promise<number> {
-    const [row] = await this.dataSource.query<{ count: number }[]>(
-      `SELECT count(DISTINCT COALESCE(${column}, '')) ::int AS count FROM clicks
-        WHERE link_id = $1 AND created_at >= $2 AND created_at < $3`,
-      [linkId, from.toISOString(), end.toISOString()],
-    );
-    return row.count;
+    return this.repository.total(linkId, range);
   }
 }

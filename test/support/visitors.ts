@@ -78,7 +78,6 @@ export async function showLink(t: TestApp, account: TestAccount, id: number): Pr
 }
 
 export interface ClickRow {
-  id: string;
   link_id: number;
   created_at: Date;
   referrer: string | null;
@@ -94,7 +93,7 @@ export interface ClickRow {
 /** Every column of a link's click rows, oldest first, once the app has written the clicks it holds. */
 export async function clickRows(t: TestApp, linkId: number): Promise<ClickRow[]> {
   await t.app.get(ClickWriter).settle([linkId]);
-  return t.dataSource.query('SELECT * FROM clicks WHERE link_id = $1 ORDER BY id', [linkId]);
+  return t.dataSource.query('SELECT * FROM clicks WHERE link_id = $1 ORDER BY created_at', [linkId]);
 }
 
 /** What the page checks read of a response: a supertest response, or a raw one. */

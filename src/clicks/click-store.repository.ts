@@ -1,0 +1,183 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+
+/** The lock that one instance at a time holds while it changes the partitions of raw clicks. */
+const PARTITIONS_LOCK = 'click_partitions';
+/** A DDL statement waits this long for its lock, then gives up until the next round. */
+const DDL_LOCK_TIMEOUT = '1s';
+/** Rows of the default partition deleted per statement when they pass the retention. */
+const DEFAULT_DELETE_STEP = 10_000;
+/** Links rebuilt per transaction by a rebuild of every link. */
+export const REBUILD_STEP = 100;
+
+/** A partition of raw clicks and the month it holds. */
+interface MonthPartition {
+  name: string;
+  /** The first instant after the month. */
+  end: Date;
+}
+
+/** `click_events_2026_11` holds November 2026 (UTC). */
+function partitionMonth(name: string): MonthPartition | null {
+  const match = /^click_events_(\d{4})_(\d{2})$/.exec(name);
+  if (match === null) return null;
+  return { name, end: new Date(Date.UTC(Number(match[1]), Number(match[2]), 1)) };
+}
+
+/**
+ * The raw clicks' storage beside the click statements: monthly partitions, retention, where the raw clicks still
+ * held begin, and rebuilding rollups from them.
+ */
+@Injectable()
+export class ClickStore {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * Makes the partitions of these months, and drops the months that ended before `cutoff` (null: none); the names of
+   * the partitions dropped. Skipped when another instance is at it.
+   */
+  async maintainPartitions(months: Date[], cutoff: Date | null): Promise<string[]> {
+    return this.dataSource.transaction(async (manager) => {
+      const [{ locked }] = await manager.query<{ locked: boolean }[]>(
+        'SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked',
+        [PARTITIONS_LOCK],
+      );
+      if (!locked) return [];
+      await manager.query(`SET LOCAL lock_timeout = '${DDL_LOCK_TIMEOUT}'`);
+      for (const month of months) {
+        await step(manager, () => manager.query('SELECT click_partition($1)', [month.toISOString()]));
+      }
+      return cutoff === null ? [] : this.dropBefore(manager, cutoff);
+    });
+  }
+
+  /**
+   * The first instant from which every raw click is still held: null while none was ever dropped. Stats are exact
+   * before it too (from the rollups); raw exports start there.
+   */
+  async heldSince(): Promise<Date | null> {
+    const [row] = await this.dataSource.query<{ dropped_before: Date | null }[]>(
+      'SELECT max(dropped_before) AS dropped_before FROM click_retention',
+    );
+    return row?.dropped_before ?? null;
+  }
+
+  /**
+   * Recomputes the rollups of links from the raw clicks still held: those of one link, or of every link in steps of
+   * {@link REBUILD_STEP} links a transaction. Each step takes its links' counter row locks first, as click batches
+   * do, so that no batch of those links commits between the reading and the writing; visits go on, and only the
+   * batches of those links wait. The rollups of hours and days before the raw clicks held are kept.
+   */
+  async rebuild(linkId: number | null): Promise<{ links: number; clicks: number }> {
+    const since = await this.heldSince();
+    let links = 0;
+    let clicks = 0;
+    let after = 0;
+    for (;;) {
+      const step = await this.dataSource.transaction(async (manager) => {
+        const ids = (
+          await manager.query<{ link_id: number }[]>(
+            linkId === null
+              ? `SELECT link_id FROM link_counters WHERE link_id > $1 ORDER BY link_id LIMIT ${REBUILD_STEP}
+                 FOR NO KEY UPDATE`
+              : 'SELECT link_id FROM link_counters WHERE link_id = $2 AND $1::int >= 0 FOR NO KEY UPDATE',
+            linkId === null ? [after] : [after, linkId],
+          )
+        ).map((row) => row.link_id);
+        if (ids.length === 0) return null;
+        const parameters = [ids, since?.toISOString() ?? null];
+        await manager.query(CLEAR_ROLLUPS, parameters);
+        const [counted] = await manager.query<{ clicks: number }[]>(COUNT_AGAIN, parameters);
+        return { ids, clicks: counted.clicks };
+      });
+      if (step === null) break;
+      links += step.ids.length;
+      clicks += step.clicks;
+      after = step.ids[step.ids.length - 1];
+      if (linkId !== null) break;
+    }
+    return { links, clicks };
+  }
+
+  /**
+   * Drops the raw clicks of the months that ended by `cutoff`: their partitions whole, and the rows of those months
+   * that the default partition holds in steps. Where they begin from then on is recorded once all of it is done.
+   */
+  private async dropBefore(manager: EntityManager, cutoff: Date): Promise<string[]> {
+    const boundary = new Date(Date.UTC(cutoff.getUTCFullYear(), cutoff.getUTCMonth(), 1));
+    const partitions = await manager.query<{ name: string }[]>(
+      `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
+        WHERE i.inhparent = 'click_events'::regclass`,
+    );
+    const expired = partitions
+      .map((row) => partitionMonth(row.name))
+      .filter((partition): partition is MonthPartition => partition !== null && partition.end <= boundary)
+      .sort((a, b) => a.end.getTime() - b.end.getTime());
+    const dropped: string[] = [];
+    for (const partition of expired) {
+      if (await step(manager, () => manager.query(`DROP TABLE "${partition.name}"`)))
+        dropped.push(partition.name);
+    }
+    for (;;) {
+      const deleted = await manager.query<unknown[]>(
+        `DELETE FROM click_events_default WHERE ctid IN (
+           SELECT ctid FROM click_events_default WHERE created_at < $1 LIMIT ${DEFAULT_DELETE_STEP})
+         RETURNING 1`,
+        [boundary.toISOString()],
+      );
+      if (deleted.length < DEFAULT_DELETE_STEP) break;
+    }
+    if (dropped.length === expired.length) {
+      await manager.query(
+        `INSERT INTO click_retention (dropped_before) SELECT $1
+          WHERE NOT EXISTS (SELECT 1 FROM click_retention WHERE dropped_before >= $1)`,
+        [boundary.toISOString()],
+      );
+    }
+    return dropped;
+  }
+}
+
+/** Runs one DDL statement in a savepoint: false, and the rest of the round goes on, when it could not get its lock. */
+async function step(manager: EntityManager, statement: () => Promise<unknown>): Promise<boolean> {
+  await manager.query('SAVEPOINT partition_step');
+  try {
+    await statement();
+    await manager.query('RELEASE SAVEPOINT partition_step');
+    return true;
+  } catch (error) {
+    await manager.query('ROLLBACK TO SAVEPOINT partition_step');
+    if ((error as { code?: unknown }).code === '55P03') return false;
+    throw error;
+  }
+}
+
+/**
+ * The rollups of links ($1) from $2 on (all when null), cleared before they are counted again. $2 is always the
+ * start of a month, so days are whole.
+ */
+const CLEAR_ROLLUPS = `
+  WITH hours AS (
+    DELETE FROM click_hours WHERE link_id = ANY($1::int[]) AND ($2::timestamptz IS NULL OR hour >= $2::timestamptz)
+  )
+  DELETE FROM click_days
+   WHERE link_id = ANY($1::int[]) AND ($2::timestamptz IS NULL OR day >= ($2::timestamptz AT TIME ZONE 'UTC')::date)`;
+
+/** The rollups of links ($1) counted from their raw clicks at or after $2, grouped as the click statements group. */
+const COUNT_AGAIN = `
+  WITH kept AS MATERIALIZED (
+    SELECT link_id, created_at, profile_id AS profile FROM click_events
+     WHERE link_id = ANY($1::int[]) AND ($2::timestamptz IS NULL OR created_at >= $2::timestamptz)
+  ), hours AS (
+    INSERT INTO click_hours (link_id, hour, clicks)
+    SELECT link_id, date_bin('1 hour', created_at, '2000-01-01 00:00:00+00'), count(*) FROM kept GROUP BY 1, 2
+  ), profiled AS (
+    SELECT link_id, (created_at AT TIME ZONE 'UTC')::date AS day, profile, count(*) AS clicks FROM kept GROUP BY 1, 2, 3
+  ), days AS (
+    INSERT INTO click_days (link_id, dimension, day, value, clicks)
+    SELECT p.link_id, pd.dimension, p.day, pd.value, sum(p.clicks)
+      FROM profiled p JOIN click_profile_dimensions pd ON pd.profile_id = p.profile
+     GROUP BY 1, 2, 3, 4
+  )
+  SELECT count(*)::int AS clicks FROM kept`;

@@ -1,0 +1,219 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
+import type { VisitorProfile } from '../targeting/visitor';
+
+/** A click waiting to be written: its link, when it was answered (ms since the epoch), and its visitor. */
+export interface PendingClick {
+  linkId: number;
+  at: number;
+  visitor: VisitorProfile;
+}
+
+/** What a claim statement granted: how many of the claims, and where the rotation stood before them. */
+export interface ClaimPlan {
+  granted: number;
+  last_rotation: number | null;
+  slots: number;
+  rotates: boolean;
+}
+
+/** Profile ids remembered by text, at most this many: past it the memo starts again. */
+const PROFILE_MEMO_SIZE = 50_000;
+
+/**
+ * Click rows in arrival order from three integer arrays, one entry a click: its link ($2), its profile ($3) and
+ * its time in milliseconds after $5 ($4). Profiles are numbered before the statement, so PostgreSQL reads integers
+ * alone.
+ */
+const CLICK_ROWS = `
+  SELECT r.link_id, $5::timestamptz + r.ms * interval '1 millisecond' AS created_at, r.profile, r.ord
+    FROM unnest($2::int[], $3::int[], $4::int[]) WITH ORDINALITY AS r(link_id, profile, ms, ord)`;
+
+/**
+ * The rollups of the click rows in `kept`, as data-modifying CTEs: clicks per link and hour, and per link,
+ * dimension, day and value. Each key once (ON CONFLICT may touch a row once a statement), in key order, so that
+ * statements writing the same rows take their locks in the same order. The rows of a link are written only under
+ * its counter's row lock, which every writer of clicks takes first.
+ */
+const ROLL_UP = `
+  hours AS (
+    INSERT INTO click_hours AS h (link_id, hour, clicks)
+    SELECT link_id, date_bin('1 hour', created_at, '2000-01-01 00:00:00+00'), count(*)
+      FROM kept GROUP BY 1, 2 ORDER BY 1, 2
+    ON CONFLICT (link_id, hour) DO UPDATE SET clicks = h.clicks + excluded.clicks
+  ), profiled AS (
+    SELECT link_id, (created_at AT TIME ZONE 'UTC')::date AS day, profile, count(*) AS clicks
+      FROM kept GROUP BY 1, 2, 3
+  ), days AS (
+    INSERT INTO click_days AS d (link_id, dimension, day, value, clicks)
+    SELECT p.link_id, pd.dimension, p.day, pd.value, sum(p.clicks)
+      FROM profiled p JOIN click_profile_dimensions pd ON pd.profile_id = p.profile
+     GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+    ON CONFLICT (link_id, dimension, day, value) DO UPDATE SET clicks = d.clicks + excluded.clicks
+  )`;
+
+/**
+ * A batch of clicks of links without a limit or rotation, in one statement: the batch id first (a retried batch
+ * that was in fact written is refused by its primary key), then the counters of the links that still exist (a
+ * deleted link's counter row went with it), updated in link order so that two instances' batches take their row
+ * locks in the same order, then the click rows of those links in arrival order, and their rollups. The counter's
+ * row lock stands for the link: a link deleted meanwhile waits for this commit, and its delete trigger then
+ * removes these clicks and rollups too.
+ */
+const WRITE_BATCH = `
+  WITH batch AS (
+    INSERT INTO click_batches (id) VALUES ($1) RETURNING id
+  ), rows AS (${CLICK_ROWS}
+  ), counted AS (
+    UPDATE link_counters c SET clicks = c.clicks + d.n, listed_behind = true
+      FROM (SELECT link_id, count(*)::int AS n FROM rows CROSS JOIN batch GROUP BY link_id ORDER BY link_id) d
+     WHERE c.link_id = d.link_id
+    RETURNING c.link_id
+  ), kept AS MATERIALIZED (
+    SELECT r.* FROM rows r WHERE r.link_id IN (SELECT link_id FROM counted)
+  ), recorded AS (
+    INSERT INTO click_events (created_at, link_id, profile_id)
+    SELECT created_at, link_id, profile FROM kept ORDER BY ord
+    RETURNING link_id
+  ), ${ROLL_UP}
+  SELECT (SELECT count(*) FROM recorded)::int AS recorded, (SELECT count(*) FROM counted)::int AS links`;
+
+/**
+ * The visits waiting on a link with a limit or a rotation, granted in one statement under the counter's row lock:
+ * as many as the limit still allows (all of them without a limit), the rotation moved on by as many, and the click
+ * rows of the granted visits recorded in arrival order, with their rollups. Nothing is granted to a link that is
+ * disabled or outside its active period by now.
+ */
+const CLAIM = `
+  WITH current AS (
+    SELECT c.link_id, c.clicks, c.last_rotation, l.clicks_limit, l.targets_type,
+           CASE WHEN jsonb_typeof(l.targets) = 'array' THEN jsonb_array_length(l.targets) ELSE 0 END AS slots
+      FROM link_counters c
+      JOIN links l ON l.id = c.link_id
+     WHERE c.link_id = $1
+       AND l.disabled = false
+       AND (l.active_period_start_at IS NULL OR now() >= l.active_period_start_at)
+       AND (l.active_period_end_at IS NULL OR now() < l.active_period_end_at)
+       FOR NO KEY UPDATE OF c
+  ), plan AS (
+    SELECT link_id, last_rotation, slots, targets_type = 'rotations' AND slots > 0 AS rotates,
+           CASE WHEN clicks_limit > 0 THEN LEAST($6::int, GREATEST(clicks_limit - clicks, 0)) ELSE $6::int END
+             AS granted
+      FROM current
+  ), counted AS (
+    UPDATE link_counters c
+       SET clicks = c.clicks + p.granted,
+           listed_clicks = c.clicks + p.granted,
+           listed_behind = false,
+           last_rotation = CASE WHEN p.rotates AND p.granted > 0
+                             THEN (COALESCE(p.last_rotation, -1) + p.granted) % p.slots
+                             ELSE c.last_rotation END
+      FROM plan p
+     WHERE c.link_id = p.link_id
+  ), rows AS (${CLICK_ROWS}
+  ), kept AS MATERIALIZED (
+    SELECT r.* FROM rows r CROSS JOIN plan p WHERE r.ord <= p.granted
+  ), recorded AS (
+    INSERT INTO click_events (created_at, link_id, profile_id)
+    SELECT created_at, link_id, profile FROM kept ORDER BY ord
+  ), ${ROLL_UP}
+  SELECT granted, last_rotation, slots, rotates FROM plan`;
+
+/** A PostgreSQL array literal of integers. */
+function integers(values: number[]): string {
+  return `{${values.join(',')}}`;
+}
+
+/** A profile's eight texts, in the order of the stats names (`click_profile_id`'s arguments). */
+export function profileTexts(visitor: VisitorProfile): (string | null)[] {
+  const { referrer, country, city, continent, browser, os, device, language } = visitor;
+  return [referrer, country, city, continent, browser, os, device, language];
+}
+
+/**
+ * Parameters $2 to $5 of a statement reading {@link CLICK_ROWS}: each click's link, profile id and milliseconds
+ * after the first click, and the first click's time.
+ */
+export function clickParameters(
+  clicks: readonly PendingClick[],
+  profileId: (visitor: VisitorProfile) => number,
+): [string, string, string, string] {
+  const base = clicks.length === 0 ? 0 : clicks[0].at;
+  const links: number[] = [];
+  const profiles: number[] = [];
+  const offsets: number[] = [];
+  for (const { linkId, at, visitor } of clicks) {
+    links.push(linkId);
+    profiles.push(profileId(visitor));
+    offsets.push(at - base);
+  }
+  return [integers(links), integers(profiles), integers(offsets), new Date(base).toISOString()];
+}
+
+/**
+ * The click statements, and the profile numbers they take. A profile's number never changes once given, so each
+ * instance remembers them: by the profile object (visitors of the same agent share one), then by its texts.
+ */
+@Injectable()
+export class ClickRepository {
+  private readonly byObject = new WeakMap<VisitorProfile, number>();
+  private readonly byText = new Map<string, number>();
+
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /** Writes a batch: the clicks recorded (those of links that still exist). Throws the database's error. */
+  async writeBatch(id: string, clicks: readonly PendingClick[]): Promise<number> {
+    const profileId = await this.profileIds(clicks);
+    const written: { recorded: number }[] = await this.dataSource.query(WRITE_BATCH, [
+      id,
+      ...clickParameters(clicks, profileId),
+    ]);
+    return written[0]?.recorded ?? 0;
+  }
+
+  /** Grants what it may of the claims of one link; undefined when the link may not be visited any more. */
+  async claim(linkId: number, claims: readonly PendingClick[]): Promise<ClaimPlan | undefined> {
+    const profileId = await this.profileIds(claims);
+    const rows: ClaimPlan[] = await this.dataSource.query(CLAIM, [
+      linkId,
+      ...clickParameters(claims, profileId),
+      claims.length,
+    ]);
+    return rows[0];
+  }
+
+  /** Forgets the ids of batches written before the retention period. */
+  async pruneBatchIds(retention: string): Promise<void> {
+    await this.dataSource.query(`DELETE FROM click_batches WHERE written_at < now() - $1::interval`, [
+      retention,
+    ]);
+  }
+
+  /** The profile numbers of the clicks' visitors, asking the database only for those never seen. */
+  private async profileIds(clicks: readonly PendingClick[]): Promise<(visitor: VisitorProfile) => number> {
+    const unknown = new Map<string, Set<VisitorProfile>>();
+    for (const { visitor } of clicks) {
+      if (this.byObject.has(visitor)) continue;
+      const text = JSON.stringify(profileTexts(visitor));
+      const id = this.byText.get(text);
+      if (id !== undefined) this.byObject.set(visitor, id);
+      else if (unknown.has(text)) unknown.get(text)!.add(visitor);
+      else unknown.set(text, new Set([visitor]));
+    }
+    if (unknown.size > 0) {
+      const texts = [...unknown.keys()];
+      const [row]: { ids: number[] }[] = await this.dataSource.query(
+        'SELECT click_profile_ids($1::jsonb) AS ids',
+        [`[${texts.join(',')}]`],
+      );
+      if (this.byText.size + texts.length > PROFILE_MEMO_SIZE) this.byText.clear();
+      texts.forEach((text, index) => {
+        const id = row.ids[index];
+        this.byText.set(text, id);
+        for (const visitor of unknown.get(text)!) this.byObject.set(visitor, id);
+      });
+    }
+    return (visitor) => this.byObject.get(visitor)!;
+  }
+}
