@@ -40,11 +40,17 @@ export class StatsController {
     const range = statsRange(query.from, query.to, dayOf(link.createdAt));
     const name = query.name ?? 'click';
     const order = defaultOrder(name);
-    const rows = await this.stats.report(link.id, name, range, {
-      search: query.search ?? null,
-      sortBy: query.sort_by ?? order.sortBy,
-      direction: query.sort ?? order.direction,
-    });
-    return dataEnvelope(rows);
+    const rows = await this.stats.report(
+      link.id,
+      name,
+      range,
+      {
+        search: query.search ?? null,
+        sortBy: query.sort_by ?? order.sortBy,
+        direction: query.sort ?? order.direction,
+      },
+      null,
+    );
+    return dataEnvelope(rows.items);
   }
 }

@@ -9,7 +9,12 @@ import { ApiInteger } from '../common/openapi';
 import type { Page, PageRequest } from '../common/pagination';
 import { substringPattern } from '../common/search';
 import { COUNTRY_NAMES } from '../targeting/allowed-values';
-import type { StatsDimension, StatsName, StatsSortBy } from './dto/stats-query.dto';
+import {
+  isClicksOverTime,
+  type StatsDimension,
+  type StatsName,
+  type StatsSortBy,
+} from './dto/stats-query.dto';
 
 /** One value of a report and its clicks. */
 export class StatsRow {
@@ -136,7 +141,7 @@ export function clickBucket(range: StatsRange): ClickBucket {
 
 /** What phpShort answers when nothing is asked: clicks over time oldest first, other values most frequent first. */
 export function defaultOrder(name: StatsName): Pick<StatsOrder, 'sortBy' | 'direction'> {
-  return name === 'click' || name === 'clicks'
+  return isClicksOverTime(name)
     ? { sortBy: 'value', direction: 'asc' }
     : { sortBy: 'count', direction: 'desc' };
 }
@@ -149,12 +154,20 @@ export class StatsService {
   ) {}
 
   /**
-   * The stats API's answer, as phpShort gives it: every value that has clicks in the range, with its count. For
-   * `click`, the clicks per hour, day, month or year (see {@link clickBucket}); for a dimension, its values as
-   * phpShort writes them (null where unknown, except cities, listed only where known). Values are searched and sorted as text, in any case: by value with
-   * MySQL's order of nulls (first ascending, last descending); by count with equal counts by value, unknown last.
+   * The stats API's answer, as phpShort gives it: the values that have clicks in the range, with their count, a
+   * page of them (`page`; null for all). For `click`, the clicks per hour, day, month or year (see
+   * {@link clickBucket}); for a dimension, its values as phpShort writes them (null where unknown, except cities,
+   * listed only where known). Values are searched and sorted as text, in any case, before the page is cut: by value
+   * with MySQL's order of nulls (first ascending, last descending); by count with equal counts by value, unknown
+   * last. `total` counts every value found, on a page past the end too.
    */
-  async report(linkId: number, name: StatsName, range: StatsRange, order: StatsOrder): Promise<StatsRow[]> {
+  async report(
+    linkId: number,
+    name: StatsName,
+    range: StatsRange,
+    order: StatsOrder,
+    page: PageRequest | null,
+  ): Promise<Page<StatsRow>> {
     // Every visit this instance answered is counted in what it reports.
     await this.clicks.settle([linkId]);
     const end = new Date(range.to.getTime() + DAY_MS);
@@ -162,7 +175,7 @@ export class StatsService {
     const parameter = (value: unknown) => `$${params.push(value)}`;
     let value: string;
     let known = '';
-    if (name === 'click' || name === 'clicks') {
+    if (isClicksOverTime(name)) {
       value = `to_char(created_at AT TIME ZONE 'UTC', '${BUCKET_FORMATS[clickBucket(range)]}')`;
     } else {
       value = PHPSHORT_VALUES[name];
@@ -178,15 +191,37 @@ export class StatsService {
       order.sortBy === 'count'
         ? `count ${order.direction === 'asc' ? 'ASC' : 'DESC'}, lower(value) ASC NULLS LAST, value ASC`
         : `lower(value) ${direction}, value ${direction}`;
-    return this.dataSource.query<StatsRow[]>(
-      `SELECT value, count(*)::int AS count
-         FROM (SELECT ${value} AS value FROM clicks
+    const from = `FROM (SELECT ${value} AS value FROM clicks
                 WHERE link_id = $1 AND created_at >= $2 AND created_at < $3 ${known}) click
         ${search}
-        GROUP BY value
-        ORDER BY ${sort}`,
+        GROUP BY value`;
+    if (page === null) {
+      const items = await this.dataSource.query<StatsRow[]>(
+        `SELECT value, count(*)::int AS count ${from} ORDER BY ${sort}`,
+        params,
+      );
+      return { items, total: items.length };
+    }
+    const found = [...params];
+    const offset = (page.page - 1) * page.perPage;
+    // The window counts the values found, searched, before LIMIT cuts the page out of them.
+    const rows = await this.dataSource.query<(StatsRow & { total: number })[]>(
+      `SELECT value, count(*)::int AS count, (count(*) OVER ())::int AS total
+         ${from}
+        ORDER BY ${sort}
+        LIMIT ${parameter(page.perPage)} OFFSET ${parameter(offset)}`,
       params,
     );
+    if (rows.length > 0 || offset === 0) {
+      const items = rows.map((row) => ({ value: row.value, count: row.count }));
+      return { items, total: rows[0]?.total ?? 0 };
+    }
+    // Past the last page no row carries the total: the values found are counted alone.
+    const [counted] = await this.dataSource.query<{ total: number }[]>(
+      `SELECT count(*)::int AS total FROM (SELECT value ${from}) found`,
+      found,
+    );
+    return { items: [], total: counted.total };
   }
 
   /**

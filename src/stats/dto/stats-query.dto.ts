@@ -21,6 +21,11 @@ export type StatsDimension = (typeof STATS_DIMENSIONS)[number];
 export const STATS_NAMES = ['click', 'clicks', ...STATS_DIMENSIONS] as const;
 export type StatsName = (typeof STATS_NAMES)[number];
 
+/** Whether a name asks for the clicks over time rather than a dimension. */
+export function isClicksOverTime(name: StatsName): name is 'click' | 'clicks' {
+  return name === 'click' || name === 'clicks';
+}
+
 export const STATS_SEARCH_BY = ['value'] as const;
 export const STATS_SORT_BY = ['count', 'value'] as const;
 export type StatsSortBy = (typeof STATS_SORT_BY)[number];
