@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ValidateBy } from 'class-validator';
-import { SORT_DIRECTIONS, type SortDirection } from '../../common/list-query.dto';
+import { ListQueryDto } from '../../common/list-query.dto';
 import { FormEnum, FormString, Nullable, parseDateTime } from '../../common/validation';
 
 /** What a click records of its visitor, phpShort's stats names (with `continent`, which phpShort lacks). */
@@ -50,8 +50,11 @@ function Day(description: string): PropertyDecorator {
   };
 }
 
-/** phpShort's stats parameters. The answer is one whole list: `per_page` and `page` are not read. */
-export class StatsQueryDto {
+/**
+ * phpShort's stats parameters: a list's `sort`, `per_page` and `page`, which a dimension's answer is paged by and
+ * clicks over time, one whole list, does not read; and what the values are searched and sorted by.
+ */
+export class StatsQueryDto extends ListQueryDto {
   @Nullable()
   @FormEnum(STATS_NAMES, 'StatsName', {
     description: '`click` (clicks over time; `clicks` too) or a dimension; `click` when absent.',
@@ -76,13 +79,7 @@ export class StatsQueryDto {
 
   @Nullable()
   @FormEnum(STATS_SORT_BY, 'StatsSortBy', {
-    description: '`count` by default; `value` for clicks over time.',
+    description: '`count` by default, with `sort` `desc`; `value` for clicks over time, with `sort` `asc`.',
   })
   sort_by?: StatsSortBy | null;
-
-  @Nullable()
-  @FormEnum(SORT_DIRECTIONS, 'SortDirection', {
-    description: '`desc` by default; `asc` for clicks over time.',
-  })
-  sort?: SortDirection | null;
 }
