@@ -92,7 +92,7 @@ describe('ownership matrix', () => {
     return (response.body as { data: { id: number } }).data.id;
   }
 
-  /** Everything A has, as A reads it: each list whole, each resource by id, and the link's stats. */
+  /** Everything A has, as A reads it: each list whole, each resource by id, and the link's stats and referrers. */
   async function snapshotOfA(): Promise<unknown> {
     const read = async (path: string) => {
       // One Host for every read: the list's links are absolute, and supertest listens on a new port each time.
@@ -106,6 +106,7 @@ describe('ownership matrix', () => {
       snapshot[`${kind}/${aOwns[kind]}`] = await read(`/api/v1/${kind}/${aOwns[kind]}`);
     }
     snapshot.stats = await read(`/api/v1/stats/${aOwns.links}`);
+    snapshot.referrers = await read(`/api/v1/stats/${aOwns.links}?name=referrer&per_page=100`);
     return snapshot;
   }
 

@@ -1,7 +1,7 @@
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
-import { PhpShortClient, type Answer } from './support/phpshort-client';
+import { PhpShortClient, type Answer, type StatsRow } from './support/phpshort-client';
 import { IP, UA, unique } from './support/visitors';
 
 /**
@@ -73,15 +73,17 @@ function expectList(answer: Answer, path: string): unknown[] {
   expect(answer.status).toBe(200);
   expect(Object.keys(answer.body)).toEqual(['data', 'links', 'meta', 'status']);
   expect(Object.keys(answer.body.links)).toEqual(['first', 'last', 'prev', 'next']);
+  // Null on an empty page.
+  const bound = (answer.body.data as unknown[]).length === 0 ? null : expect.any(Number);
   expect(answer.body.meta).toEqual({
     current_page: expect.any(Number),
-    from: expect.anything(),
+    from: bound,
     last_page: expect.any(Number),
     // fetch parses JSON outside the test's realm: its arrays are not this realm's Array.
     links: expect.anything(),
     path: URL_OF(path),
     per_page: expect.any(Number),
-    to: expect.anything(),
+    to: bound,
     total: expect.any(Number),
   });
   expect(Array.isArray(answer.body.meta.links)).toBe(true);
@@ -102,12 +104,26 @@ function expectDeleted(answer: Answer, id: number, object: string): void {
   expect(answer.body).toEqual({ id, object, deleted: true, status: 200 });
 }
 
-/** Stats: one unpaginated `{"data": [{"value", "count"}], "status": 200}`. */
-function expectStats(answer: Answer): { value: string | null; count: number }[] {
+/** Stats rows: `{"value", "count"}` each. */
+function expectRows(rows: StatsRow[]): StatsRow[] {
+  for (const row of rows) expect(Object.keys(row)).toEqual(['value', 'count']);
+  return rows;
+}
+
+/** Clicks over time: one unpaginated `{"data": [{"value", "count"}], "status": 200}`. */
+function expectClicks(answer: Answer): StatsRow[] {
   expect(answer.status).toBe(200);
   expect(Object.keys(answer.body)).toEqual(['data', 'status']);
-  for (const row of answer.body.data as object[]) expect(Object.keys(row)).toEqual(['value', 'count']);
-  return answer.body.data as { value: string | null; count: number }[];
+  return expectRows(answer.body.data as StatsRow[]);
+}
+
+/** A dimension: every page in the list envelope, read to the last; their rows, in order. */
+function expectStatsPages(answers: { pages: Answer[]; rows: StatsRow[] }, linkId: number): StatsRow[] {
+  answers.pages.forEach((page, index) => {
+    expectList(page, `/api/v1/stats/${linkId}`);
+    expect(page.body.meta).toMatchObject({ current_page: index + 1, last_page: answers.pages.length });
+  });
+  return expectRows(answers.rows);
 }
 
 describe('a phpShort client, unchanged but for its base URL', () => {
@@ -346,9 +362,12 @@ describe('a phpShort client, unchanged but for its base URL', () => {
 
     const id = state.targeted!.id as number;
     const range = { from: today, to: today };
-    const clicks = expectStats(await client.stats(id, { name: 'click', ...range }));
+    const clicks = expectClicks(await client.stats(id, { name: 'click', ...range }));
     expect(clicks).toEqual([{ value: expect.stringMatching(new RegExp(`^${today} \\d\\d$`)), count: 3 }]);
-    const expected: Record<string, { value: string | null; count: number }[]> = {
+    expect(expectClicks(await client.stats(id, { name: 'click', ...range, per_page: 25, page: 2 }))).toEqual(
+      clicks,
+    );
+    const expected: Record<string, StatsRow[]> = {
       referrer: [
         { value: 'news.example.org', count: 2 },
         { value: null, count: 1 },
@@ -379,18 +398,54 @@ describe('a phpShort client, unchanged but for its base URL', () => {
       ],
     };
     for (const [name, rows] of Object.entries(expected)) {
-      expect({ name, rows: expectStats(await client.stats(id, { name, ...range })) }).toEqual({ name, rows });
+      const read = expectStatsPages(await client.allStats(id, { name, ...range }), id);
+      expect({ name, rows: read }).toEqual({ name, rows });
     }
-    const searched = await client.stats(id, {
+    const searched = await client.allStats(id, {
       name: 'country',
       ...range,
       search: 'united k',
       search_by: 'value',
     });
-    expect(expectStats(searched)).toEqual([{ value: 'GB:United Kingdom', count: 2 }]);
-    const sorted = await client.stats(id, { name: 'device', ...range, sort_by: 'value', sort: 'asc' });
-    expect(expectStats(sorted).map((row) => row.value)).toEqual(['desktop', 'mobile']);
+    expect(expectStatsPages(searched, id)).toEqual([{ value: 'GB:United Kingdom', count: 2 }]);
+    const sorted = await client.allStats(id, { name: 'device', ...range, sort_by: 'value', sort: 'asc' });
+    expect(expectStatsPages(sorted, id).map((row) => row.value)).toEqual(['desktop', 'mobile']);
     expect(expectData(await client.links.show(id), 200, LINK_FIELDS).clicks).toBe(3);
+  });
+
+  it('stats: a dimension read page by page, following links.next with the query kept', async () => {
+    const link = expectData(
+      await client.links.store({ url: 'https://example.com/many', alias: unique('many') }),
+      201,
+      LINK_FIELDS,
+    );
+    const sites = Array.from({ length: 23 }, (_, index) => `site${String(index).padStart(2, '0')}.example`);
+    for (const site of sites) {
+      const visitor = { ua: UA.iPhoneSafari, ip: IP.gb, language: 'en', referer: `https://${site}/` };
+      expect((await visit(`/${link.alias as string}`, visitor)).status).toBe(302);
+    }
+    const id = link.id as number;
+    const range = { from: today, to: today };
+    const byValue = { name: 'referrer', ...range, sort_by: 'value', sort: 'asc' };
+    const paged = await client.allStats(id, byValue);
+    expect(paged.pages).toHaveLength(3);
+    expect(expectStatsPages(paged, id)).toEqual(sites.map((value) => ({ value, count: 1 })));
+    expect(paged.pages.map((page) => (page.body.data as unknown[]).length)).toEqual([10, 10, 3]);
+    expect(paged.pages[2].body.meta).toMatchObject({ from: 21, to: 23, per_page: 10, total: 23 });
+    const wide = await client.allStats(id, { ...byValue, per_page: 100 });
+    expect(wide.pages).toHaveLength(1);
+    expect(expectStatsPages(wide, id)).toEqual(paged.rows);
+    // The search and the order hold on every page.
+    const searched = await client.allStats(id, {
+      ...byValue,
+      search: 'SITE1',
+      search_by: 'value',
+      sort: 'desc',
+    });
+    expect(expectStatsPages(searched, id).map((row) => row.value)).toEqual(sites.slice(10, 20).reverse());
+    expect(searched.pages).toHaveLength(1);
+    const second = await client.allStats(id, { ...byValue, search: 'site', per_page: 10, page: 2 });
+    expect(second.pages[0].body.data).toEqual(paged.pages[1].body.data);
   });
 
   it('errors: phpShort’s bodies for a bad key, an unknown id and invalid input', async () => {

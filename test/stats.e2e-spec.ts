@@ -274,18 +274,17 @@ describe('Stats', () => {
         await insertClicks(created.id, [top, tieB, null, tieA, tieB, top, one, tieA, top].map(seed));
         const response = await stats(account, created.id, `?name=${name}`);
         expect(response.status).toBe(200);
+        expect(Object.keys(response.body)).toEqual(['data', 'links', 'meta', 'status']);
         const [shownTop, shownTieA, shownTieB, shownOne] = SHOWN[name];
-        expect(response.body).toEqual({
-          data: [
-            { value: shownTop, count: 3 },
-            { value: shownTieA, count: 2 },
-            { value: shownTieB, count: 2 },
-            { value: shownOne, count: 1 },
-            // Cities are listed only where known: without a city database, none is.
-            ...(name === 'city' ? [] : [{ value: null, count: 1 }]),
-          ],
-          status: 200,
-        });
+        expect(response.body.data).toEqual([
+          { value: shownTop, count: 3 },
+          { value: shownTieA, count: 2 },
+          { value: shownTieB, count: 2 },
+          { value: shownOne, count: 1 },
+          // Cities are listed only where known: without a city database, none is.
+          ...(name === 'city' ? [] : [{ value: null, count: 1 }]),
+        ]);
+        expect(response.body.meta).toMatchObject({ total: name === 'city' ? 4 : 5, per_page: 10 });
       },
     );
 
@@ -333,31 +332,177 @@ describe('Stats', () => {
       expect(await search('language', 'x')).toEqual([]);
     });
 
-    it('answers every value in one list, whatever per_page and page say', async () => {
-      const account = await createAccount(t);
-      const created = await link(account);
-      const hosts = Array.from(
+    describe('a dimension, paged as phpShort pages it', () => {
+      /** 120 referrers: host000 has 2 clicks, the others 1, so the default order is host000, host001, ... */
+      const HOSTS = Array.from(
         { length: 120 },
         (_, index) => `host${String(index).padStart(3, '0')}.example`,
       );
-      await insertClicks(created.id, [
-        ...hosts.map((referrer) => ({ referrer })),
-        { referrer: 'host000.example' },
-      ]);
-      for (const query of ['', '&per_page=10', '&per_page=10&page=2', '&page=99']) {
-        const response = await stats(account, created.id, `?name=referrer${query}`);
-        expect(Object.keys(response.body)).toEqual(['data', 'status']);
-        const rows = response.body.data as { value: string; count: number }[];
-        expect(rows).toHaveLength(120);
-        expect(rows[0]).toEqual({ value: 'host000.example', count: 2 });
-        expect(rows[119]).toEqual({ value: 'host119.example', count: 1 });
+      let account: TestAccount;
+      let linkId: number;
+
+      beforeAll(async () => {
+        account = await createAccount(t);
+        linkId = (await link(account)).id;
+        await insertClicks(linkId, [...HOSTS.map((referrer) => ({ referrer })), { referrer: HOSTS[0] }]);
+      });
+
+      function values(response: { body: { data: { value: string }[] } }): string[] {
+        return response.body.data.map((row) => row.value);
       }
-      expect((await stats(account, created.id, '?name=referrer&from=2020-01-01&to=2020-01-31')).body).toEqual(
-        {
-          data: [],
-          status: 200,
+
+      it('answers 10 values by default in the list envelope, its links keeping the query', async () => {
+        const response = await stats(account, linkId, '?name=referrer&search_by=value');
+        expect(response.status).toBe(200);
+        expect(Object.keys(response.body)).toEqual(['data', 'links', 'meta', 'status']);
+        expect(response.body.data).toEqual([
+          { value: HOSTS[0], count: 2 },
+          ...HOSTS.slice(1, 10).map((value) => ({ value, count: 1 })),
+        ]);
+        const path = expect.stringMatching(new RegExp(`^http://[^/]+${STATS}/${linkId}$`)) as string;
+        const pageUrl = (page: number) =>
+          expect.stringMatching(
+            new RegExp(`^http://[^/]+${STATS}/${linkId}\\?name=referrer&search_by=value&page=${page}$`),
+          ) as string;
+        expect(response.body.links).toEqual({
+          first: pageUrl(1),
+          last: pageUrl(12),
+          prev: null,
+          next: pageUrl(2),
+        });
+        expect(response.body.meta).toEqual({
+          current_page: 1,
+          from: 1,
+          last_page: 12,
+          links: expect.any(Array),
+          path,
+          per_page: 10,
+          to: 10,
+          total: 120,
+        });
+        expect(response.body.status).toBe(200);
+      });
+
+      it.each([10, 25, 50, 100])('answers per_page=%i values a page', async (perPage) => {
+        const response = await stats(account, linkId, `?name=referrer&per_page=${perPage}&page=2`);
+        expect(response.status).toBe(200);
+        const shown = HOSTS.slice(perPage, 2 * perPage);
+        expect(values(response)).toEqual(shown);
+        expect(response.body.meta).toMatchObject({
+          current_page: 2,
+          from: perPage + 1,
+          to: perPage + shown.length,
+          last_page: Math.ceil(120 / perPage),
+          per_page: perPage,
+          total: 120,
+        });
+      });
+
+      it.each([13, 2_147_483_647])(
+        'is empty at page %i, past the last, with the total found',
+        async (page) => {
+          const past = await stats(account, linkId, `?name=referrer&page=${page}`);
+          expect(past.status).toBe(200);
+          expect(past.body.data).toEqual([]);
+          expect(past.body.meta).toMatchObject({
+            current_page: page,
+            from: null,
+            to: null,
+            last_page: 12,
+            total: 120,
+          });
+          const searched = await stats(
+            account,
+            linkId,
+            `?name=referrer&search=host1&per_page=100&page=${page}`,
+          );
+          expect(searched.body.data).toEqual([]);
+          expect(searched.body.meta).toMatchObject({ from: null, to: null, last_page: 1, total: 20 });
         },
       );
+
+      it('searches and sorts every value before cutting the page', async () => {
+        // host100 to host119 hold "host1", sorted by value from the last.
+        const byValue = await stats(
+          account,
+          linkId,
+          '?name=referrer&search=HOST1&sort_by=value&sort=desc&page=2',
+        );
+        expect(values(byValue)).toEqual(HOSTS.slice(100, 110).reverse());
+        expect(byValue.body.meta).toMatchObject({ from: 11, to: 20, last_page: 2, total: 20 });
+        // Least clicked first: host000, with 2, ends the last page.
+        const byCount = await stats(
+          account,
+          linkId,
+          '?name=referrer&sort_by=count&sort=asc&per_page=25&page=5',
+        );
+        expect(values(byCount)).toEqual([...HOSTS.slice(101, 120), HOSTS[0]]);
+        expect(byCount.body.meta).toMatchObject({ from: 101, to: 120, last_page: 5, total: 120 });
+        const none = await stats(account, linkId, '?name=referrer&search=nowhere');
+        expect(none.body.data).toEqual([]);
+        expect(none.body.meta).toMatchObject({
+          current_page: 1,
+          from: null,
+          to: null,
+          last_page: 1,
+          total: 0,
+        });
+      });
+
+      it('pages nothing for a range without clicks', async () => {
+        const response = await stats(account, linkId, '?name=referrer&from=2020-01-01&to=2020-01-31');
+        expect(response.body.data).toEqual([]);
+        expect(response.body.meta).toMatchObject({ total: 0, last_page: 1, from: null, to: null });
+      });
+
+      it.each([
+        ['per_page=7', invalid('per_page', 'The selected per page is invalid.')],
+        ['per_page=abc', invalid('per_page', 'The selected per page is invalid.')],
+        ['per_page=1000', invalid('per_page', 'The selected per page is invalid.')],
+        ['page=0', invalid('page', 'The page field must be at least 1.')],
+        ['page=-1', invalid('page', 'The page field must be at least 1.')],
+        ['page=x', invalid('page', 'The page field must be an integer.')],
+        ['page=1.5', invalid('page', 'The page field must be an integer.')],
+        ['page=2147483648', invalid('page', 'The page field must not be greater than 2147483647.')],
+      ])(
+        'refuses %s with a 422 naming the field, for a dimension and for clicks over time',
+        async (query, body) => {
+          for (const name of ['referrer', 'click']) {
+            const response = await stats(account, linkId, `?name=${name}&${query}`);
+            expect({ name, status: response.status, body: response.body }).toEqual({
+              name,
+              status: 422,
+              body,
+            });
+          }
+        },
+      );
+    });
+
+    it('answers clicks over time whole, without links or meta, whatever per_page and page say', async () => {
+      const account = await createAccount(t);
+      const created = await link(account);
+      const days = Array.from({ length: 15 }, (_, index) => `2026-01-${String(index + 1).padStart(2, '0')}`);
+      await insertClicks(
+        created.id,
+        days.map((value) => ({ created_at: `${value}T12:00:00Z` })),
+      );
+      const whole = days.map((value) => ({ value, count: 1 }));
+      for (const query of [
+        '',
+        '&per_page=10',
+        '&per_page=10&page=2',
+        '&page=99',
+        '&sort_by=count&per_page=25',
+      ]) {
+        const response = await stats(
+          account,
+          created.id,
+          `?name=click&from=2026-01-01&to=2026-01-31${query}`,
+        );
+        expect(response.status).toBe(200);
+        expect(response.body).toEqual({ data: whole, status: 200 });
+      }
     });
 
     it('filters dimensions by from and to, both days included', async () => {

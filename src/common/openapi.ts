@@ -260,23 +260,24 @@ export function ApiDataResponse(
   options: { status?: 200 | 201; isArray?: boolean; description?: string } = {},
 ): MethodDecorator {
   const status = options.status ?? 200;
-  const item: ReferenceObject = { $ref: getSchemaPath(model) };
   return applyDecorators(
     ApiExtraModels(model),
     ApiResponse({
       status,
       description: options.description ?? (status === 201 ? 'Created.' : 'OK.'),
       headers: LIMIT_HEADERS,
-      schema: {
-        type: 'object',
-        required: ['data', 'status'],
-        properties: {
-          data: options.isArray === true ? { type: 'array', items: item } : item,
-          status: STATUS_200,
-        },
-      },
+      schema: dataSchema(model, options.isArray === true),
     }),
   );
+}
+
+function dataSchema(model: Type, isArray: boolean): SchemaObject {
+  const item: ReferenceObject = { $ref: getSchemaPath(model) };
+  return {
+    type: 'object',
+    required: ['data', 'status'],
+    properties: { data: isArray ? { type: 'array', items: item } : item, status: STATUS_200 },
+  };
 }
 
 /** One of Laravel's page links. */
@@ -333,6 +334,19 @@ export class PageMeta {
   total!: number;
 }
 
+function listSchema(model: Type): SchemaObject {
+  return {
+    type: 'object',
+    required: ['data', 'links', 'meta', 'status'],
+    properties: {
+      data: { type: 'array', items: { $ref: getSchemaPath(model) } },
+      links: { $ref: getSchemaPath(PageLinks) },
+      meta: { $ref: getSchemaPath(PageMeta) },
+      status: STATUS_200,
+    },
+  };
+}
+
 /** `{"data": [...], "links": {...}, "meta": {...}, "status": 200}`: a page of `model`. */
 export function ApiListResponse(model: Type): MethodDecorator {
   return applyDecorators(
@@ -341,16 +355,23 @@ export function ApiListResponse(model: Type): MethodDecorator {
       status: 200,
       description: 'A page of the list.',
       headers: LIMIT_HEADERS,
-      schema: {
-        type: 'object',
-        required: ['data', 'links', 'meta', 'status'],
-        properties: {
-          data: { type: 'array', items: { $ref: getSchemaPath(model) } },
-          links: { $ref: getSchemaPath(PageLinks) },
-          meta: { $ref: getSchemaPath(PageMeta) },
-          status: STATUS_200,
-        },
-      },
+      schema: listSchema(model),
+    }),
+  );
+}
+
+/**
+ * A route that answers either a whole list of `model` in `{"data": [...], "status": 200}` or a page of it in the
+ * list envelope, by what was asked (`description` says when each): phpShort's stats.
+ */
+export function ApiWholeOrPagedListResponse(model: Type, description: string): MethodDecorator {
+  return applyDecorators(
+    ApiExtraModels(model, PageLinks, PageMeta),
+    ApiResponse({
+      status: 200,
+      description,
+      headers: LIMIT_HEADERS,
+      schema: { oneOf: [dataSchema(model, true), listSchema(model)] },
     }),
   );
 }

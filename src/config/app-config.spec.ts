@@ -40,6 +40,9 @@ describe('loadConfig', () => {
       clickDurability: 'buffered',
       clickBufferMax: 100_000,
       linkCacheSize: 100_000,
+      honorDoNotTrack: true,
+      trackReferrer: true,
+      trackCity: true,
       trustProxy: false,
       redirectStatus: 302,
       logLevel: 'info',
@@ -86,6 +89,9 @@ describe('loadConfig', () => {
         CLICK_DURABILITY: 'Strict',
         CLICK_BUFFER_MAX: '500',
         LINK_CACHE_SIZE: '0',
+        HONOR_DO_NOT_TRACK: 'false',
+        TRACK_REFERRER: ' FALSE ',
+        TRACK_CITY: '0',
         TRUST_PROXY: '1',
         REDIRECT_STATUS: '301',
         LOG_LEVEL: 'DEBUG',
@@ -118,6 +124,9 @@ describe('loadConfig', () => {
       clickDurability: 'strict',
       clickBufferMax: 500,
       linkCacheSize: 0,
+      honorDoNotTrack: false,
+      trackReferrer: false,
+      trackCity: false,
       trustProxy: 1,
       redirectStatus: 301,
       logLevel: 'debug',
@@ -166,6 +175,9 @@ describe('loadConfig', () => {
     ['CLICK_DURABILITY', 'sometimes'],
     ['CLICK_BUFFER_MAX', '10'],
     ['LINK_CACHE_SIZE', '-1'],
+    ['HONOR_DO_NOT_TRACK', 'yes'],
+    ['TRACK_REFERRER', '2'],
+    ['TRACK_CITY', 'off'],
     ['TRUST_PROXY', 'banana'],
     ['TRUST_PROXY', '10.0.0.0/99'],
     ['REDIRECT_STATUS', '303'],
@@ -197,6 +209,20 @@ describe('loadConfig', () => {
     const error = configError({ [variable]: value });
     expect(error.variable).toBe(variable);
     expect(error.message).toContain(variable);
+  });
+
+  it.each([
+    ['true', true],
+    ['TRUE', true],
+    ['1', true],
+    ['false', false],
+    ['False', false],
+    ['0', false],
+    ['', true],
+  ])('reads the flag HONOR_DO_NOT_TRACK=%j as %s, as TRACK_REFERRER and TRACK_CITY', (value, expected) => {
+    expect(loadConfig({ HONOR_DO_NOT_TRACK: value, TRACK_REFERRER: value, TRACK_CITY: value })).toMatchObject(
+      { honorDoNotTrack: expected, trackReferrer: expected, trackCity: expected },
+    );
   });
 
   it('never echoes a METRICS_TOKEN it refuses', () => {

@@ -51,6 +51,15 @@ function integer(env: Env, name: string, fallback: number, min: number, max: num
   return Number(raw);
 }
 
+/** `true` or `false` (`1` and `0` too, in any case), as the API reads its flags. */
+function flag(env: Env, name: string, fallback: boolean): boolean {
+  const raw = read(env, name)?.toLowerCase();
+  if (raw === undefined) return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(name, `must be true or false, got "${raw}"`);
+}
+
 function httpUrl(env: Env, name: string, fallback: string): string {
   const raw = read(env, name) ?? fallback;
   let url: URL;
@@ -266,6 +275,12 @@ export const visitsConfig = settings('visits', (env) => {
     visitorRateLimitPerMinute: integer(env, 'VISITOR_RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000),
     /** Links kept in each instance's memory for visits; 0 turns the cache off. */
     linkCacheSize: integer(env, 'LINK_CACHE_SIZE', 100_000, 0, 10_000_000),
+    /** A visitor who sends `Sec-GPC: 1` or `DNT: 1` is counted without referrer and city. */
+    honorDoNotTrack: flag(env, 'HONOR_DO_NOT_TRACK', true),
+    /** false: no click keeps its referrer. */
+    trackReferrer: flag(env, 'TRACK_REFERRER', true),
+    /** false: no click keeps its city, even with a city database installed. */
+    trackCity: flag(env, 'TRACK_CITY', true),
   };
 });
 

@@ -9,7 +9,7 @@ import { LinkCache, type VisitLink } from '../links/link-cache';
 import { MetricsService, type RedirectOutcome, type RequestSeries } from '../metrics/metrics.service';
 import { isReservedAlias } from '../links/reserved-aliases';
 import { GeoIp } from '../targeting/geoip';
-import { profileVisitor, type VisitorProfile } from '../targeting/visitor';
+import { asksNotToBeTracked, profileVisitor, type VisitorProfile } from '../targeting/visitor';
 import { locationUrl } from '../common/url-rules';
 import { mergeQuery, visitorQueryFits } from './destination';
 import { Pages } from './pages';
@@ -173,12 +173,16 @@ export class LeanRedirect {
     if (link === null || link.hasPixels || firstStep(link, null) !== VisitStep.Visit) return false;
     if (link.exhausted) return this.expired(request, response, link, started);
     const address = proxyAddr(request, trust);
-    const visitor = profileVisitor({
-      userAgent: request.headers['user-agent'],
-      acceptLanguage: request.headers['accept-language'],
-      referer: request.headers.referer,
-      place: this.geoip.locate(address),
-    });
+    const visitor = profileVisitor(
+      {
+        userAgent: request.headers['user-agent'],
+        acceptLanguage: request.headers['accept-language'],
+        referer: request.headers.referer,
+        place: this.geoip.locate(address),
+        doNotTrack: asksNotToBeTracked(request.headers),
+      },
+      this.config,
+    );
     if (!isCounted(visitor, request.method))
       return this.redirect(request, response, link, visitor, null, query, started, 'bot');
     const counted = this.clicks.count(

@@ -14,7 +14,7 @@ import { LinksService } from '../links/links.service';
 import { ClickWriter } from '../clicks/click-writer';
 import { MetricsService } from '../metrics/metrics.service';
 import { GeoIp } from '../targeting/geoip';
-import { profileVisitor, type VisitorProfile } from '../targeting/visitor';
+import { asksNotToBeTracked, profileVisitor, type VisitorProfile } from '../targeting/visitor';
 import { AttemptLimiter } from './attempt-limiter';
 import { locationUrl } from '../common/url-rules';
 import { mergeQuery, visitorQueryFits } from './destination';
@@ -283,12 +283,16 @@ export class VisitsService {
   }
 
   private profile(request: Request, referrer: string): VisitorProfile {
-    return profileVisitor({
-      userAgent: request.headers['user-agent'],
-      acceptLanguage: request.headers['accept-language'],
-      referer: referrer,
-      place: this.geoip.locate(request.ip),
-    });
+    return profileVisitor(
+      {
+        userAgent: request.headers['user-agent'],
+        acceptLanguage: request.headers['accept-language'],
+        referer: referrer,
+        place: this.geoip.locate(request.ip),
+        doNotTrack: asksNotToBeTracked(request.headers),
+      },
+      this.config,
+    );
   }
 
   private redirect(response: Response, location: string, status: number): void {

@@ -1,12 +1,14 @@
-import { Controller, Get, Param, Query } from '@nestjs/common';
+import { Controller, Get, Param, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
+import type { Request } from 'express';
 import type { Account } from '../auth/account.entity';
 import { CurrentAccount } from '../auth/current-account.decorator';
 import { dataEnvelope } from '../common/envelope';
 import { IdPipe } from '../common/id.pipe';
-import { ApiDataResponse, ApiEndpoint } from '../common/openapi';
+import { ApiEndpoint, ApiWholeOrPagedListResponse } from '../common/openapi';
+import { paginatedEnvelope } from '../common/pagination';
 import { LinksService } from '../links/links.service';
-import { StatsQueryDto } from './dto/stats-query.dto';
+import { isClicksOverTime, StatsQueryDto } from './dto/stats-query.dto';
 import { dayOf, defaultOrder, statsRange, StatsRow, StatsService } from './stats.service';
 
 @ApiTags('stats')
@@ -18,39 +20,43 @@ export class StatsController {
   ) {}
 
   /**
-   * As phpShort answers it: `{"data": [{"value", "count"}], "status": 200}`, every value that has clicks, in one
-   * list. `click`: per hour, day, month or year, oldest first; a dimension: highest count first.
+   * As phpShort answers it: `click`, every bucket that has clicks, oldest first, in one `{"data", "status"}`; a
+   * dimension, a page of its values, highest count first, in the list envelope.
    */
   @ApiEndpoint({
     operationId: 'showLinkStats',
     summary: 'A link’s clicks, over time or by a dimension',
     description:
-      '`click`: per hour (`Y-m-d H`) when `from` equals `to`, per day (`Y-m-d`) under 90 days, per month (`Y-m`) ' +
-      'under 730, per year (`Y`) beyond, oldest first. A dimension: its values, highest count first.',
+      '`click`: one whole list, per hour (`Y-m-d H`) when `from` equals `to`, per day (`Y-m-d`) under 90 days, ' +
+      'per month (`Y-m`) under 730, per year (`Y`) beyond, oldest first; `per_page` and `page` are not read. A ' +
+      'dimension: a page of its values (`per_page` 10 by default), highest count first, searched and sorted ' +
+      'before the page is cut.',
     errors: [404, 422],
   })
-  @ApiDataResponse(StatsRow, { isArray: true })
+  @ApiWholeOrPagedListResponse(
+    StatsRow,
+    '`{"data", "status"}` holding every bucket for `click`; the list envelope, a page of values, for a dimension.',
+  )
   @Get(':linkId')
   async show(
     @CurrentAccount() account: Account,
     @Param('linkId', IdPipe) linkId: number,
     @Query() query: StatsQueryDto,
+    @Req() request: Request,
   ) {
     const link = await this.links.find(account.id, linkId);
     const range = statsRange(query.from, query.to, dayOf(link.createdAt));
     const name = query.name ?? 'click';
-    const order = defaultOrder(name);
-    const rows = await this.stats.report(
-      link.id,
-      name,
-      range,
-      {
-        search: query.search ?? null,
-        sortBy: query.sort_by ?? order.sortBy,
-        direction: query.sort ?? order.direction,
-      },
-      null,
-    );
-    return dataEnvelope(rows.items);
+    const defaults = defaultOrder(name);
+    const order = {
+      search: query.search ?? null,
+      sortBy: query.sort_by ?? defaults.sortBy,
+      direction: query.sort ?? defaults.direction,
+    };
+    if (isClicksOverTime(name)) {
+      return dataEnvelope((await this.stats.report(link.id, name, range, order, null)).items);
+    }
+    const page = query.pageRequest();
+    return paginatedEnvelope(request, page, await this.stats.report(link.id, name, range, order, page));
   }
 }

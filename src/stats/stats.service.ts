@@ -7,7 +7,12 @@ import { ApiInteger } from '../common/openapi';
 import type { Page, PageRequest } from '../common/pagination';
 import { substringPattern } from '../common/search';
 import { COUNTRY_NAMES } from '../targeting/allowed-values';
-import type { StatsDimension, StatsName, StatsSortBy } from './dto/stats-query.dto';
+import {
+  isClicksOverTime,
+  type StatsDimension,
+  type StatsName,
+  type StatsSortBy,
+} from './dto/stats-query.dto';
 import { StatsRepository } from './stats.repository';
 
 /** One value of a report and its clicks. */
@@ -126,7 +131,7 @@ export function clickBucket(range: StatsRange): ClickBucket {
 
 /** What phpShort answers when nothing is asked: clicks over time oldest first, other values most frequent first. */
 export function defaultOrder(name: StatsName): Pick<StatsOrder, 'sortBy' | 'direction'> {
-  return name === 'click' || name === 'clicks'
+  return isClicksOverTime(name)
     ? { sortBy: 'value', direction: 'asc' }
     : { sortBy: 'count', direction: 'desc' };
 }
@@ -160,7 +165,7 @@ export class StatsService {
       order.sortBy === 'count'
         ? `count ${order.direction === 'asc' ? 'ASC' : 'DESC'}, lower(value) ASC NULLS LAST, value ASC`
         : `lower(value) ${direction}, value ${direction}`;
-    if (name === 'click' || name === 'clicks') {
+    if (isClicksOverTime(name)) {
       const format = BUCKET_FORMATS[clickBucket(range)];
       return this.repository.overTime(linkId, range, format, { pattern, order: sort }, page);
     }

@@ -1,6 +1,6 @@
 import { TargetsType } from './allowed-values';
 import { matchTarget } from './matcher';
-import { profileVisitor, type VisitorProfile } from './visitor';
+import { asksNotToBeTracked, profileVisitor, type TrackingPolicy, type VisitorProfile } from './visitor';
 
 const UA = {
   iPhone:
@@ -28,15 +28,24 @@ interface Extra {
   referer?: string;
   country?: string | null;
   city?: string | null;
+  doNotTrack?: boolean;
+  policy?: Partial<TrackingPolicy>;
 }
 
+/** The settings' defaults: keep the referrer and the city, but not of a visitor who opted out. */
+const DEFAULT_POLICY: TrackingPolicy = { honorDoNotTrack: true, trackReferrer: true, trackCity: true };
+
 function profile(userAgent: string | undefined, extra: Extra = {}) {
-  return profileVisitor({
-    userAgent,
-    acceptLanguage: extra.acceptLanguage,
-    referer: extra.referer,
-    place: { country: extra.country ?? null, city: extra.city ?? null },
-  });
+  return profileVisitor(
+    {
+      userAgent,
+      acceptLanguage: extra.acceptLanguage,
+      referer: extra.referer,
+      place: { country: extra.country ?? null, city: extra.city ?? null },
+      doNotTrack: extra.doNotTrack ?? false,
+    },
+    { ...DEFAULT_POLICY, ...extra.policy },
+  );
 }
 
 describe('profileVisitor', () => {
@@ -114,6 +123,98 @@ describe('profileVisitor', () => {
     expect(again).not.toBe(first);
     expect(again).toEqual(first);
     expect(again.referrer).toBe('long.example');
+  });
+});
+
+describe('asksNotToBeTracked', () => {
+  it.each([
+    [{ 'sec-gpc': '1' }, true],
+    [{ dnt: '1' }, true],
+    [{ 'sec-gpc': '1', dnt: '0' }, true],
+    [{ 'sec-gpc': '0', dnt: '1' }, true],
+    [{ 'sec-gpc': '0' }, false],
+    [{ dnt: '0' }, false],
+    [{ dnt: 'null' }, false],
+    [{}, false],
+  ])('reads %j as %s', (headers, expected) => {
+    expect(asksNotToBeTracked(headers)).toBe(expected);
+  });
+});
+
+describe('profileVisitor and what a click keeps', () => {
+  const SENT: Extra = {
+    referer: 'https://news.example.org/a',
+    country: 'GB',
+    city: 'London',
+    acceptLanguage: 'en-GB',
+  };
+  const TRACKED = { referrer: 'news.example.org', city: 'London' };
+  const KEPT_OUT = { referrer: null, city: null };
+  /** What targeting reads: the same whatever is kept. */
+  const TARGETED = { country: 'GB', continent: 'EU', language: 'en', os: 'Android', browser: 'Chrome' };
+
+  it('leaves out the referrer and city of a visitor who opted out, and still profiles the rest', () => {
+    expect(profile(UA.android, SENT)).toMatchObject({ ...TARGETED, ...TRACKED, bot: false });
+    expect(profile(UA.android, { ...SENT, doNotTrack: true })).toMatchObject({
+      ...TARGETED,
+      ...KEPT_OUT,
+      bot: false,
+    });
+  });
+
+  it('keeps them when HONOR_DO_NOT_TRACK is off', () => {
+    const visitor = profile(UA.android, { ...SENT, doNotTrack: true, policy: { honorDoNotTrack: false } });
+    expect(visitor).toMatchObject({ ...TARGETED, ...TRACKED });
+  });
+
+  it('leaves out the referrer of everyone with TRACK_REFERRER off, and the city with TRACK_CITY off', () => {
+    expect(profile(UA.android, { ...SENT, policy: { trackReferrer: false } })).toMatchObject({
+      ...TARGETED,
+      referrer: null,
+      city: 'London',
+    });
+    expect(profile(UA.android, { ...SENT, policy: { trackCity: false } })).toMatchObject({
+      ...TARGETED,
+      referrer: 'news.example.org',
+      city: null,
+    });
+    expect(
+      profile(UA.android, { ...SENT, doNotTrack: true, policy: { trackReferrer: false, trackCity: false } }),
+    ).toMatchObject({ ...TARGETED, ...KEPT_OUT });
+  });
+
+  it('never hands a remembered profile to a visitor who chose otherwise, nor under other settings', () => {
+    const tracked = profile(UA.iPad, SENT);
+    const optedOut = profile(UA.iPad, { ...SENT, doNotTrack: true });
+    expect(optedOut).not.toBe(tracked);
+    expect(optedOut).toMatchObject(KEPT_OUT);
+    const trackedAgain = profile(UA.iPad, SENT);
+    expect(trackedAgain).toMatchObject(TRACKED);
+    expect(trackedAgain).not.toBe(optedOut);
+    // Even where nothing would differ, the choice decides the profile.
+    const bare: Extra = { country: 'GB', acceptLanguage: 'en-GB' };
+    const bareTracked = profile(UA.iPad, bare);
+    expect(profile(UA.iPad, { ...bare, doNotTrack: true })).not.toBe(bareTracked);
+    // Under settings that keep less, the same visitor gets a profile that keeps less.
+    const noReferrer = profile(UA.iPad, { ...SENT, policy: { trackReferrer: false } });
+    expect(noReferrer).toMatchObject({ referrer: null, city: 'London' });
+    const noCity = profile(UA.iPad, { ...SENT, policy: { trackCity: false } });
+    expect(noCity).toMatchObject({ referrer: 'news.example.org', city: null });
+    expect(profile(UA.iPad, SENT)).toMatchObject(TRACKED);
+  });
+
+  it('gives a returning visitor who opted out the same profile', () => {
+    const first = profile(UA.windowsEdge, { ...SENT, doNotTrack: true });
+    expect(profile(UA.windowsEdge, { ...SENT, doNotTrack: true })).toBe(first);
+    // What is left out does not tell them apart: another referrer or city is the same visitor as kept.
+    expect(
+      profile(UA.windowsEdge, {
+        ...SENT,
+        referer: 'https://other.example/',
+        city: 'Leeds',
+        doNotTrack: true,
+      }),
+    ).toBe(first);
   });
 });
 

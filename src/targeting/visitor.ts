@@ -1,3 +1,4 @@
+import type { IncomingHttpHeaders } from 'node:http';
 import { isbot } from 'isbot';
 import UAParser from 'ua-parser-js';
 import { continentOf, isLanguageCode, type Continent } from './allowed-values';
@@ -29,6 +30,26 @@ export interface VisitorRequest {
   referer: string | undefined;
   /** Where the client address is, as far as it is known. */
   place: Place;
+  /** The visitor asked not to be tracked (see {@link asksNotToBeTracked}). */
+  doNotTrack: boolean;
+}
+
+/**
+ * What a click keeps of a visitor beyond what targeting reads: the settings `HONOR_DO_NOT_TRACK`, `TRACK_REFERRER`
+ * and `TRACK_CITY`. The click is counted whatever they say; only its referrer and city are left out.
+ */
+export interface TrackingPolicy {
+  /** A visitor who asks not to be tracked is counted without referrer and city. */
+  readonly honorDoNotTrack: boolean;
+  /** false: no visitor's referrer is kept. */
+  readonly trackReferrer: boolean;
+  /** false: no visitor's city is kept. */
+  readonly trackCity: boolean;
+}
+
+/** Global Privacy Control (`Sec-GPC: 1`) or the older Do Not Track (`DNT: 1`). */
+export function asksNotToBeTracked(headers: IncomingHttpHeaders): boolean {
+  return headers['sec-gpc'] === '1' || headers.dnt === '1';
 }
 
 const OS_NAMES: Record<string, string> = {
@@ -133,7 +154,17 @@ interface AgentProfile {
   device: string;
   bot: boolean;
   /** The profile made last with this agent, and the rest of what it was made of. */
-  last: { request: VisitorRequest; profile: VisitorProfile } | null;
+  last: RememberedVisitor | null;
+}
+
+/** What decides a profile besides the agent: the place and headers as kept, and whether the visitor opted out. */
+interface RememberedVisitor {
+  optedOut: boolean;
+  country: string | null;
+  city: string | null;
+  acceptLanguage: string | undefined;
+  referer: string | undefined;
+  profile: VisitorProfile;
 }
 
 /** The most header text a profile is remembered with: longer referrers and languages are profiled each time. */
@@ -162,36 +193,41 @@ function agentProfile(userAgent: string): AgentProfile {
 }
 
 /**
- * The visitor's profile, from request headers and the place of the client address. A visitor like the last one of
- * the same agent (same place, language and referrer headers) gets the same object, so that a batch of clicks names
- * each distinct profile once: a profile is never changed once made.
+ * The visitor's profile, from request headers and the place of the client address, with the referrer and city left
+ * out where `policy` says so. A visitor like the last one of the same agent (same place, language and referrer as
+ * kept, and the same choice about tracking) gets the same object, so that a batch of clicks names each distinct
+ * profile once: a profile is never changed once made, and never handed to a visitor who chose otherwise.
  */
-export function profileVisitor(request: VisitorRequest): VisitorProfile {
+export function profileVisitor(request: VisitorRequest, policy: TrackingPolicy): VisitorProfile {
   const agent = agentProfile(request.userAgent ?? '');
-  const { place } = request;
+  const optedOut = request.doNotTrack && policy.honorDoNotTrack;
+  const referer = optedOut || !policy.trackReferrer ? undefined : request.referer;
+  const city = optedOut || !policy.trackCity ? null : request.place.city;
+  const { country } = request.place;
   const last = agent.last;
   if (
     last !== null &&
-    last.request.place.country === place.country &&
-    last.request.place.city === place.city &&
-    last.request.acceptLanguage === request.acceptLanguage &&
-    last.request.referer === request.referer
+    last.optedOut === optedOut &&
+    last.country === country &&
+    last.city === city &&
+    last.acceptLanguage === request.acceptLanguage &&
+    last.referer === referer
   ) {
     return last.profile;
   }
   const profile: VisitorProfile = {
-    country: place.country,
-    city: place.city,
-    continent: place.country === null ? null : continentOf(place.country),
+    country,
+    city,
+    continent: country === null ? null : continentOf(country),
     os: agent.os,
     browser: agent.browser,
     device: agent.device,
     language: languageOf(request.acceptLanguage),
-    referrer: referrerHost(request.referer),
+    referrer: referrerHost(referer),
     bot: agent.bot,
   };
-  if ((request.acceptLanguage?.length ?? 0) + (request.referer?.length ?? 0) <= REMEMBERED_HEADERS_LENGTH) {
-    agent.last = { request: { ...request, userAgent: undefined }, profile };
+  if ((request.acceptLanguage?.length ?? 0) + (referer?.length ?? 0) <= REMEMBERED_HEADERS_LENGTH) {
+    agent.last = { optedOut, country, city, acceptLanguage: request.acceptLanguage, referer, profile };
   }
   return profile;
 }

@@ -1,4 +1,5 @@
-import type { TestApp } from './app';
+import { parse } from 'csv-parse/sync';
+import type { TestAccount, TestApp } from './app';
 import type { ClickRow } from './visitors';
 
 export const DAY_MS = 86_400_000;
@@ -47,4 +48,38 @@ export function clickFixtures(app: () => TestApp) {
   }
 
   return { insertClicks, madeDaysAgo };
+}
+
+/** A click as the click export writes it: its time, then what was recorded of the visitor (null where nothing). */
+export type ExportedClick = Record<Exclude<keyof ClickRow, 'id' | 'link_id'>, string | null>;
+
+/**
+ * A link's recorded clicks, oldest first, read as a client reads them: through `GET /api/v1/stats/{id}/export`,
+ * which writes what this instance still holds first. Independent of how the clicks are stored.
+ */
+export async function exportedClicks(
+  t: TestApp,
+  account: TestAccount,
+  linkId: number,
+): Promise<ExportedClick[]> {
+  const response = await t
+    .http()
+    .get(`/api/v1/stats/${linkId}/export`)
+    .set('Authorization', account.auth)
+    .buffer(true)
+    .parse((answer, done) => {
+      let text = '';
+      answer.setEncoding('utf8');
+      answer.on('data', (chunk: string) => (text += chunk));
+      answer.on('end', () => done(null, text));
+    });
+  if (response.status !== 200) throw new Error(`The click export answered ${response.status}`);
+  const [header, ...lines] = parse(response.body as string) as string[][];
+  // An empty cell is a value nobody knows: no referrer, host or name is ever empty.
+  return lines.map(
+    (line) =>
+      Object.fromEntries(
+        header.map((name, index) => [name, line[index] === '' ? null : line[index]]),
+      ) as ExportedClick,
+  );
 }

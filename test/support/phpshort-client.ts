@@ -9,6 +9,14 @@ export type FormValue = string | number | FormValue[] | { [key: string]: FormVal
 export type Fields = Record<string, FormValue>;
 export type Query = Record<string, string | number>;
 
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+/** One value of a stats answer and its clicks. */
+export interface StatsRow {
+  value: string | null;
+  count: number;
+}
+
 export interface Answer {
   status: number;
   // What a JSON client gets: whatever the body parses to.
@@ -54,32 +62,50 @@ export class PhpShortClient {
     private readonly apiKey: string,
   ) {}
 
-  /** `GET /api/v1/stats/{id}`: `name`, `from`, `to`, and optionally `search`, `search_by`, `sort_by`, `sort`. */
+  /**
+   * `GET /api/v1/stats/{id}`: `name`, `from`, `to`, and optionally `search`, `search_by`, `sort_by`, `sort`, and
+   * for a dimension `per_page` and `page`.
+   */
   stats(linkId: number, query: Query): Promise<Answer> {
     return this.request('GET', `stats/${linkId}`, { query });
+  }
+
+  /**
+   * Every row of a stats answer, as a client of phpShort's paginated answers reads them: the first page, then
+   * each `links.next` in turn until there is none. Clicks over time come whole, with no `links`.
+   */
+  async allStats(linkId: number, query: Query): Promise<{ pages: Answer[]; rows: StatsRow[] }> {
+    const pages = [await this.stats(linkId, query)];
+    let next = pages[0].body?.links?.next as string | null | undefined;
+    while (typeof next === 'string') {
+      const page = await this.send('GET', new URL(next));
+      pages.push(page);
+      next = page.body?.links?.next as string | null | undefined;
+    }
+    return { pages, rows: pages.flatMap((page) => page.body.data as StatsRow[]) };
   }
 
   account(): Promise<Answer> {
     return this.request('GET', 'account');
   }
 
-  async request(
-    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
-    path: string,
-    options: { query?: Query; form?: Fields } = {},
-  ): Promise<Answer> {
+  request(method: Method, path: string, options: { query?: Query; form?: Fields } = {}): Promise<Answer> {
     const url = new URL(`${this.baseUrl}/api/v1/${path}`);
     for (const [name, value] of Object.entries(options.query ?? {}))
       url.searchParams.set(name, String(value));
+    return this.send(method, url, options.form);
+  }
+
+  private async send(method: Method, url: URL, form?: Fields): Promise<Answer> {
     const headers: Record<string, string> = {
       Authorization: `Bearer ${this.apiKey}`,
       Accept: 'application/json',
     };
-    if (options.form !== undefined) headers['Content-Type'] = 'application/x-www-form-urlencoded';
+    if (form !== undefined) headers['Content-Type'] = 'application/x-www-form-urlencoded';
     const response = await fetch(url, {
       method,
       headers,
-      body: options.form === undefined ? undefined : bracketForm(options.form),
+      body: form === undefined ? undefined : bracketForm(form),
     });
     return { status: response.status, body: await response.json() };
   }

@@ -1,7 +1,7 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { ValidateBy } from 'class-validator';
-import { SORT_DIRECTIONS, type SortDirection } from '../../common/list-query.dto';
+import { ListQueryDto } from '../../common/list-query.dto';
 import { FormEnum, FormString, Nullable, parseDateTime } from '../../common/validation';
 
 /** What a click records of its visitor, phpShort's stats names (with `continent`, which phpShort lacks). */
@@ -20,6 +20,11 @@ export type StatsDimension = (typeof STATS_DIMENSIONS)[number];
 /** `click` is the clicks over time (`clicks` too, as this service named it first); the others, a dimension. */
 export const STATS_NAMES = ['click', 'clicks', ...STATS_DIMENSIONS] as const;
 export type StatsName = (typeof STATS_NAMES)[number];
+
+/** Whether a name asks for the clicks over time rather than a dimension. */
+export function isClicksOverTime(name: StatsName): name is 'click' | 'clicks' {
+  return name === 'click' || name === 'clicks';
+}
 
 export const STATS_SEARCH_BY = ['value'] as const;
 export const STATS_SORT_BY = ['count', 'value'] as const;
@@ -45,8 +50,11 @@ function Day(description: string): PropertyDecorator {
   };
 }
 
-/** phpShort's stats parameters. The answer is one whole list: `per_page` and `page` are not read. */
-export class StatsQueryDto {
+/**
+ * phpShort's stats parameters: a list's `sort`, `per_page` and `page`, which a dimension's answer is paged by and
+ * clicks over time, one whole list, does not read; and what the values are searched and sorted by.
+ */
+export class StatsQueryDto extends ListQueryDto {
   @Nullable()
   @FormEnum(STATS_NAMES, 'StatsName', {
     description: '`click` (clicks over time; `clicks` too) or a dimension; `click` when absent.',
@@ -71,13 +79,7 @@ export class StatsQueryDto {
 
   @Nullable()
   @FormEnum(STATS_SORT_BY, 'StatsSortBy', {
-    description: '`count` by default; `value` for clicks over time.',
+    description: '`count` by default, with `sort` `desc`; `value` for clicks over time, with `sort` `asc`.',
   })
   sort_by?: StatsSortBy | null;
-
-  @Nullable()
-  @FormEnum(SORT_DIRECTIONS, 'SortDirection', {
-    description: '`desc` by default; `asc` for clicks over time.',
-  })
-  sort?: SortDirection | null;
 }
