@@ -1,7 +1,7 @@
 import { hashApiKey } from '../src/auth/api-key';
 import { DomainsService } from '../src/domains/domains.service';
 import { readdirSync } from 'node:fs';
-import { createTestApp, type TestApp } from './support/app';
+import { createAccount, createTestApp, type TestApp } from './support/app';
 import {
   childEnv,
   freePort,
@@ -14,6 +14,7 @@ import {
   type RunResult,
 } from './support/process';
 import { scratchDatabase } from './support/scratch-database';
+import { createLink } from './support/visitors';
 
 /**
  * `node dist/cli.js` against the run's database (DATABASE_URL), checked with an app on the same database.
@@ -202,6 +203,39 @@ describe('cli (dist/cli.js)', () => {
     });
   });
 
+  describe('stats:rebuild', () => {
+    it('--link ID recounts that link’s rollups from its raw clicks and prints {"links": 1, "clicks": N}', async () => {
+      const owner = await createAccount(t);
+      const { id: linkId } = await createLink(t, owner, { url: 'https://example.com/rebuilt' });
+      await t.dataSource.query(
+        `INSERT INTO clicks (link_id, country) VALUES ($1, 'GB'), ($1, 'GB'), ($1, NULL)`,
+        [linkId],
+      );
+      // Rollups that went wrong, as an operator's hand-made SQL could leave them.
+      await t.dataSource.query('UPDATE click_hours SET clicks = 99 WHERE link_id = $1', [linkId]);
+      await t.dataSource.query('DELETE FROM click_days WHERE link_id = $1 AND dimension = 2', [linkId]);
+
+      const result = await runCli(['stats:rebuild', '--link', String(linkId)]);
+      expectCode(result, 0);
+      expect(lastLine(result.stdout)).toBe('{"links": 1, "clicks": 3}');
+      const [hours] = await t.dataSource.query<{ clicks: number }[]>(
+        'SELECT sum(clicks)::int AS clicks FROM click_hours WHERE link_id = $1',
+        [linkId],
+      );
+      expect(hours.clicks).toBe(3);
+      const countries = await t.dataSource.query<{ value: number; clicks: number }[]>(
+        'SELECT value, clicks FROM click_days WHERE link_id = $1 AND dimension = 2 ORDER BY clicks',
+        [linkId],
+      );
+      expect(countries.map((row) => row.clicks)).toEqual([1, 2]);
+    });
+
+    it('--link of no link exits 1 with a message', async () => {
+      expectFailure(await runCli(['stats:rebuild', '--link', '2147483000']), 1, /2147483000/);
+      expectFailure(await runCli(['stats:rebuild', '--link', '9999999999']), 1, /9999999999/);
+    });
+  });
+
   describe('errors', () => {
     it('key:create for an unknown account exits 1 with a message on stderr and nothing JSON on stdout', async () => {
       expectFailure(await runCli(['key:create', '--account', '2147483000']), 1, /2147483000/);
@@ -251,6 +285,8 @@ describe('cli (dist/cli.js)', () => {
       ['an --email with a space', ['account:create', '--name', 'x', '--email', 'a b@c.example']],
       ['account:update with nothing to change', ['account:update', '--account', '1']],
       ['account:update without --account', ['account:update', '--email', 'a@b.example']],
+      ['stats:rebuild with a non-numeric --link', ['stats:rebuild', '--link', 'abc']],
+      ['stats:rebuild with --link and no value', ['stats:rebuild', '--link']],
     ])('%s exits 64 with the usage on stderr', async (_case, args) => {
       const result = await runCli(args);
       expectFailure(result, 64, /Usage/);
@@ -280,6 +316,7 @@ describe('cli (dist/cli.js)', () => {
       'migration:run',
       'migration:revert',
       'migration:show',
+      'stats:rebuild [--link ID]',
     ];
 
     it.each([['--help'], ['-h'], ['help']])(

@@ -215,6 +215,8 @@ export class ClickRollups1764900000000 implements MigrationInterface {
         profile integer;
       BEGIN
         NEW."created_at" := COALESCE(NEW."created_at", now());
+        -- The counter's row lock stands for the link, as in click batches: a rebuild never sees half of it.
+        PERFORM 1 FROM "link_counters" WHERE "link_id" = NEW."link_id" FOR NO KEY UPDATE;
         profile := click_profile_id(NEW."referrer", NEW."country", NEW."city", NEW."continent", NEW."browser",
                                     NEW."operating_system", NEW."device", NEW."language");
         INSERT INTO "click_events" ("created_at", "link_id", "profile_id") VALUES (NEW."created_at", NEW."link_id", profile);
