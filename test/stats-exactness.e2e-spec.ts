@@ -110,7 +110,7 @@ function shown(dimension: Dimension, click: RawClick): string | null {
   const value = click[dimension];
   if (value === null) return null;
   if (dimension === 'country')
-    return `${value}:${COUNTRY_NAMES[value as keyof typeof COUNTRY_NAMES] ?? value}`;
+    return `${value}:${COUNTRY_NAMES[value] ?? value}`;
   if (dimension === 'city') return `${click.country ?? ''}:${value}`;
   if (dimension === 'device') return value.toLowerCase();
   return value;
