@@ -104,3 +104,85 @@ describe('database schema', () => {
     expect(await runMigrations(dataSource)).toHaveLength(0);
   });
 });
+
+describe('the migration to rollups', () => {
+  let scratch: ScratchDatabase;
+  let dataSource: DataSource;
+
+  beforeAll(async () => {
+    scratch = await scratchDatabase('shortlink_rollups');
+    dataSource = await new DataSource(dataSourceOptions(scratch.url)).initialize();
+  });
+
+  afterAll(async () => {
+    await dataSource.destroy();
+    await scratch.drop();
+  });
+
+  it('moves the clicks of the former table over, with their rollups, and the view reads them back', async () => {
+    await runMigrations(dataSource);
+    const applied = async () =>
+      (await dataSource.query<{ name: string }[]>('SELECT name FROM migrations')).map((row) => row.name);
+    while ((await applied()).includes('ClickRollups1764900000000')) await dataSource.undoLastMigration();
+    const clicks = [
+      [
+        '2026-10-03T10:15:00Z',
+        'news.example.org',
+        'GB',
+        'London',
+        'EU',
+        'Chrome',
+        'Windows',
+        'Desktop',
+        'en',
+      ],
+      [
+        '2026-10-03T10:45:00Z',
+        'news.example.org',
+        'GB',
+        'London',
+        'EU',
+        'Chrome',
+        'Windows',
+        'Desktop',
+        'en',
+      ],
+      ['2026-10-03T11:05:00Z', null, 'CA', 'London', 'NA', 'Safari', 'iOS', 'Mobile', 'fr'],
+      ['2026-11-20T23:59:59Z', null, null, null, null, null, null, 'Desktop', null],
+    ];
+    for (const click of clicks) {
+      await dataSource.query(
+        `INSERT INTO clicks (link_id, created_at, referrer, country, city, continent, browser, operating_system,
+                             device, language)
+         VALUES (7, $1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        click,
+      );
+    }
+    await runMigrations(dataSource);
+
+    const rows = await dataSource.query<Record<string, unknown>[]>(
+      `SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS at, referrer, country, city,
+              continent, browser, operating_system, device, language
+         FROM clicks WHERE link_id = 7 ORDER BY created_at`,
+    );
+    expect(rows.map((row) => Object.values(row))).toEqual(clicks);
+    const hours = await dataSource.query<{ hour: string; clicks: number }[]>(
+      `SELECT to_char(hour AT TIME ZONE 'UTC', 'YYYY-MM-DD HH24') AS hour, clicks FROM click_hours
+        WHERE link_id = 7 ORDER BY hour`,
+    );
+    expect(hours).toEqual([
+      { hour: '2026-10-03 10', clicks: 2 },
+      { hour: '2026-10-03 11', clicks: 1 },
+      { hour: '2026-11-20 23', clicks: 1 },
+    ]);
+    const cities = await dataSource.query<{ value: string | null; clicks: number }[]>(
+      `SELECT v.value, sum(d.clicks)::int AS clicks FROM click_days d LEFT JOIN click_values v ON v.id = d.value
+        WHERE d.link_id = 7 AND d.dimension = 3 GROUP BY v.value ORDER BY v.value`,
+    );
+    expect(cities).toEqual([
+      { value: 'CA:London', clicks: 1 },
+      { value: 'GB:London', clicks: 2 },
+      { value: null, clicks: 1 },
+    ]);
+  });
+});
