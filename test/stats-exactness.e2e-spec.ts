@@ -1,6 +1,7 @@
 import { ClickWriter, type CountedLink } from '../src/clicks/click-writer';
 import { ClickStore } from '../src/clicks/click-store.repository';
 import { ClickRepository, type PendingClick } from '../src/clicks/click.repository';
+import { STATS_DIMENSIONS, type StatsDimension } from '../src/stats/dto/stats-query.dto';
 import { COUNTRY_NAMES } from '../src/targeting/allowed-values';
 import type { VisitorProfile } from '../src/targeting/visitor';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
@@ -90,17 +91,8 @@ const VISITORS: VisitorProfile[] = [
   },
 ];
 
-const DIMENSIONS = [
-  'referrer',
-  'country',
-  'city',
-  'continent',
-  'browser',
-  'operating_system',
-  'device',
-  'language',
-] as const;
-type Dimension = (typeof DIMENSIONS)[number];
+const DIMENSIONS = STATS_DIMENSIONS;
+type Dimension = StatsDimension;
 
 /** A raw click as the `clicks` view decodes it. */
 type RawClick = Record<Dimension, string | null>;
@@ -109,8 +101,7 @@ type RawClick = Record<Dimension, string | null>;
 function shown(dimension: Dimension, click: RawClick): string | null {
   const value = click[dimension];
   if (value === null) return null;
-  if (dimension === 'country')
-    return `${value}:${COUNTRY_NAMES[value] ?? value}`;
+  if (dimension === 'country') return `${value}:${COUNTRY_NAMES[value] ?? value}`;
   if (dimension === 'city') return `${click.country ?? ''}:${value}`;
   if (dimension === 'device') return value.toLowerCase();
   return value;
