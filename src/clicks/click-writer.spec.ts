@@ -4,7 +4,12 @@ import { loadConfig, type AppConfig } from '../config/app-config';
 import type { VisitorProfile } from '../targeting/visitor';
 import { MetricsService } from '../metrics/metrics.service';
 import { ClickWriter } from './click-writer';
-import { clickParameters, type ClickRepository, type PendingClick } from './click.repository';
+import {
+  clickParameters,
+  clickParametersInTurns,
+  type ClickRepository,
+  type PendingClick,
+} from './click.repository';
 
 const VISITOR: VisitorProfile = {
   country: 'GB',
@@ -224,5 +229,16 @@ describe('clickParameters', () => {
       (visitor) => ids.get(visitor)!,
     );
     expect([links, profiles, offsets]).toEqual(['{1,2}', '{11,11}', '{0,-5}']);
+  });
+
+  it('encodes a large batch a slice per turn, as one encoding at once would', async () => {
+    const at = Date.UTC(2026, 0, 1);
+    const clicks = Array.from({ length: 12_345 }, (_, index) => ({
+      linkId: 1 + (index % 17),
+      at: at + index * 3,
+      visitor: index % 2 === 0 ? VISITOR : other,
+    }));
+    const id = (visitor: VisitorProfile) => ids.get(visitor)!;
+    await expect(clickParametersInTurns(clicks, id)).resolves.toEqual(clickParameters(clicks, id));
   });
 });
