@@ -38,6 +38,7 @@ describe('the CLI command line', () => {
           '  migration:run                apply pending migrations',
           '  migration:revert             undo the last migration',
           '  migration:show               list migrations and whether each is applied',
+          '  stats:rebuild [--link ID]    recompute the stats rollups from the raw clicks still held (of one link, or of all)',
           '',
           'The last line on stdout is the result as one JSON object; messages go to stderr.',
           "`cli <command> --help` describes a command's options.",

@@ -37,6 +37,7 @@ describe('loadConfig', () => {
       rateLimitPerMinute: 120,
       visitorRateLimitPerMinute: 600,
       clickFlushMs: 100,
+      clickRetentionDays: 0,
       clickDurability: 'buffered',
       clickBufferMax: 100_000,
       linkCacheSize: 100_000,
@@ -88,6 +89,7 @@ describe('loadConfig', () => {
         CLICK_FLUSH_MS: '20',
         CLICK_DURABILITY: 'Strict',
         CLICK_BUFFER_MAX: '500',
+        CLICK_RETENTION_DAYS: '90',
         LINK_CACHE_SIZE: '0',
         HONOR_DO_NOT_TRACK: 'false',
         TRACK_REFERRER: ' FALSE ',
@@ -121,6 +123,7 @@ describe('loadConfig', () => {
       rateLimitPerMinute: 0,
       visitorRateLimitPerMinute: 0,
       clickFlushMs: 20,
+      clickRetentionDays: 90,
       clickDurability: 'strict',
       clickBufferMax: 500,
       linkCacheSize: 0,
@@ -166,6 +169,9 @@ describe('loadConfig', () => {
     ['DATABASE_POOL_TIMEOUT_MS', 'soon'],
     ['DATABASE_POOL_SIZE', '0'],
     ['DATABASE_POOL_SIZE', '1001'],
+    ['CLICK_RETENTION_DAYS', '-1'],
+    ['CLICK_RETENTION_DAYS', '36501'],
+    ['CLICK_RETENTION_DAYS', 'a month'],
     ['RATE_LIMIT_PER_MINUTE', '-1'],
     ['RATE_LIMIT_PER_MINUTE', 'many'],
     ['VISITOR_RATE_LIMIT_PER_MINUTE', '-5'],
@@ -327,6 +333,7 @@ describe('AppConfigModule', () => {
       const moduleRef = await Test.createTestingModule({ imports: [AppConfigModule] }).compile();
       expect(moduleRef.get<ClicksConfig>(clicksConfig.KEY)).toEqual({
         clickFlushMs: 250,
+        clickRetentionDays: 0,
         clickDurability: 'buffered',
         clickBufferMax: 100_000,
       });
