@@ -59,7 +59,7 @@ const USAGE = `Usage: npm run bench -- [options]
   --creates=N           links made by the create scenario (default 10000)
   --stats-clicks=N      clicks of the stats scenario's big link (default 10000000; a tenth for the second
                         link, a fifth shared by 50 more)
-  --stats-calls=N       timed calls per stats question and page (default 20)
+  --stats-calls=N       timed calls per stats question and page (default 50)
   --cpu-prof=DIR        write a CPU profile of the service to DIR each time it stops (node --cpu-prof)
 Environment: BENCH_DATABASE_URL, a PostgreSQL server where a scratch database may be created and dropped
   (default postgres://postgres@127.0.0.1:5432/postgres).`;
@@ -155,7 +155,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     creates: Math.round(number('creates', 10_000, 50, 1, 1_000_000)),
     createConnections: 16,
     statsClicks: Math.round(number('stats-clicks', 10_000_000, 20_000, 1000, 100_000_000)),
-    statsCalls: Math.round(number('stats-calls', 20, 1, 1, 1000)),
+    statsCalls: Math.round(number('stats-calls', 50, 1, 1, 1000)),
     databaseUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     cpuProfileDir: cpuProfileDir(values.get('cpu-prof')),
   };
