@@ -11,6 +11,7 @@ export const SCENARIOS = [
   'pressure',
   'create',
   'lists',
+  'stats',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
@@ -35,6 +36,9 @@ export interface BenchOptions {
   listSeconds: number;
   creates: number;
   createConnections: number;
+  /** Clicks of the stats scenario's big link (a tenth for its twin, a fifth shared by 50 more), calls per question. */
+  statsClicks: number;
+  statsCalls: number;
   databaseUrl: string;
   /** A directory for CPU profiles of the service (node --cpu-prof), one per start; null for none. */
   cpuProfileDir: string | null;
@@ -53,6 +57,9 @@ const USAGE = `Usage: npm run bench -- [options]
   --list-calls=N        calls per list row (default 20)
   --list-seconds=S      time budget of one list row (default 10)
   --creates=N           links made by the create scenario (default 10000)
+  --stats-clicks=N      clicks of the stats scenario's big link (default 10000000; a tenth for the second
+                        link, a fifth shared by 50 more)
+  --stats-calls=N       timed calls per stats question and page (default 50)
   --cpu-prof=DIR        write a CPU profile of the service to DIR each time it stops (node --cpu-prof)
 Environment: BENCH_DATABASE_URL, a PostgreSQL server where a scratch database may be created and dropped
   (default postgres://postgres@127.0.0.1:5432/postgres).`;
@@ -102,6 +109,8 @@ export function parseOptions(argv: string[]): BenchOptions {
     'list-calls',
     'list-seconds',
     'creates',
+    'stats-clicks',
+    'stats-calls',
     'cpu-prof',
   ]);
   for (const name of values.keys()) {
@@ -124,7 +133,7 @@ export function parseOptions(argv: string[]): BenchOptions {
           }
           return trimmed as ScenarioName;
         });
-  // Run in the canonical order whatever order was asked for: the list scenario grows the table last.
+  // Run in the canonical order whatever order was asked for: the list and stats scenarios grow the data last.
   const ordered = SCENARIOS.filter((name) => scenarios.includes(name));
 
   const load = values.get('load') ?? (onPath('wrk') ? 'wrk' : 'autocannon');
@@ -145,6 +154,8 @@ export function parseOptions(argv: string[]): BenchOptions {
     listSeconds: number('list-seconds', 10, 10, 1, 3600),
     creates: Math.round(number('creates', 10_000, 50, 1, 1_000_000)),
     createConnections: 16,
+    statsClicks: Math.round(number('stats-clicks', 10_000_000, 20_000, 1000, 100_000_000)),
+    statsCalls: Math.round(number('stats-calls', 50, 1, 1, 1000)),
     databaseUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     cpuProfileDir: cpuProfileDir(values.get('cpu-prof')),
   };

@@ -16,9 +16,11 @@ import { listScenarios } from './scenarios/lists';
 import { pressureRedirects } from './scenarios/pressure';
 import { botRedirects, plainRedirects, targetedRedirects } from './scenarios/redirects';
 import { rotatingRedirects } from './scenarios/rotating';
+import { statsWorkload } from './scenarios/stats';
 import { isPlainSeed, readSchema, seedAlias, seedLinks, seedUrl } from './seed';
 
-const SCENARIOS: Record<Exclude<ScenarioName, 'lists'>, Scenario> = {
+/** The scenarios that run on the links seeded first; the list and stats scenarios seed their own data after them. */
+const SCENARIOS: Record<Exclude<ScenarioName, 'lists' | 'stats'>, Scenario> = {
   plain: plainRedirects,
   bot: botRedirects,
   targeted: targetedRedirects,
@@ -40,6 +42,10 @@ const LEGEND = [
   'run. Unlike req/s, these hardly move with what else the machine does.',
   'check: 3xx answered versus click rows recorded, counted after the service stopped on SIGTERM; recorded may',
   'exceed answered by the requests in flight when the load stopped. Seq scans: of links, by that row alone.',
+  "stats rows: p50/p95/p99 of the slowest of a name's 6 questions at the big link (whole life, 7 days, one day;",
+  'each with and without search), sequential calls; growth: that p95 over the slowest p95 of the same name at the',
+  'link of a tenth of the clicks, met under 2× or at p95 ≤ 5 ms, where noise dominates. stats page rows: the slower',
+  'of the HTML and the JSON answer.',
 ].join('\n');
 
 function say(message: string): void {
@@ -143,7 +149,9 @@ async function bench(
   const pressure = candidates.slice(2 * perScenario, 3 * perScenario);
 
   let baseline: Baseline | null = null;
-  const redirects = options.scenarios.some((name) => name !== 'lists' && name !== 'create');
+  const redirects = options.scenarios.some(
+    (name) => name !== 'lists' && name !== 'stats' && name !== 'create',
+  );
   if (!options.quick && redirects) {
     baseline = new Baseline();
     const special = [fixtures.country, fixtures.device, fixtures.limited, fixtures.rotating];
@@ -168,7 +176,7 @@ async function bench(
 
   try {
     const units = options.scenarios.flatMap((name) =>
-      name === 'lists' ? [] : [{ name, scenario: SCENARIOS[name] }],
+      name === 'lists' || name === 'stats' ? [] : [{ name, scenario: SCENARIOS[name] }],
     );
     await runSessions(context, units, rows);
 
@@ -198,6 +206,14 @@ async function bench(
         );
       }
       await runSessions(context, lists.units, rows);
+    }
+
+    if (options.scenarios.includes('stats')) {
+      started = performance.now();
+      const stats = await statsWorkload(context);
+      notes.push(...stats.notes);
+      say(`stats workload ready in ${seconds(started)}`);
+      await runSessions(context, [stats.unit], rows);
     }
   } finally {
     await baseline?.stop();
