@@ -35,6 +35,8 @@ export interface BenchOptions {
   listSeconds: number;
   creates: number;
   createConnections: number;
+  /** Bulk creates of the create scenario, one after another. */
+  bulks: number;
   databaseUrl: string;
   /** A directory for CPU profiles of the service (node --cpu-prof), one per start; null for none. */
   cpuProfileDir: string | null;
@@ -52,7 +54,8 @@ const USAGE = `Usage: npm run bench -- [options]
   --list-links=N        links of the account in the list scenario (default 1000000)
   --list-calls=N        calls per list row (default 20)
   --list-seconds=S      time budget of one list row (default 10)
-  --creates=N           links made by the create scenario (default 10000)
+  --creates=N           links made one by one by the create scenario (default 10000)
+  --bulks=N             bulk creates of 1,000 links by the create scenario (default 20)
   --cpu-prof=DIR        write a CPU profile of the service to DIR each time it stops (node --cpu-prof)
 Environment: BENCH_DATABASE_URL, a PostgreSQL server where a scratch database may be created and dropped
   (default postgres://postgres@127.0.0.1:5432/postgres).`;
@@ -102,6 +105,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     'list-calls',
     'list-seconds',
     'creates',
+    'bulks',
     'cpu-prof',
   ]);
   for (const name of values.keys()) {
@@ -145,6 +149,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     listSeconds: number('list-seconds', 10, 10, 1, 3600),
     creates: Math.round(number('creates', 10_000, 50, 1, 1_000_000)),
     createConnections: 16,
+    bulks: Math.round(number('bulks', 20, 2, 1, 1000)),
     databaseUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     cpuProfileDir: cpuProfileDir(values.get('cpu-prof')),
   };
