@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { QueryFailedError, type EntityManager } from 'typeorm';
+import { wellFormed } from '../common/well-formed';
 import { PreparedStatements, type PreparedStatement } from '../database/prepared-statements';
 import type { Link } from './link.entity';
 
@@ -75,13 +76,9 @@ function insertLinks(checked: boolean): string {
 const INSERT_LINKS = insertLinks(false);
 const INSERT_LINKS_CHECKED: PreparedStatement = { name: 'insert_links_checked', text: insertLinks(true) };
 
-/**
- * Strings with each lone surrogate as U+FFFD, as the driver's UTF-8 writes a string parameter: PostgreSQL refuses
- * the `\ud800` escapes JSON.stringify writes for them.
- */
-const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-function wellFormed(_key: string, value: unknown): unknown {
-  return typeof value === 'string' ? value.replace(LONE_SURROGATE, '\ufffd') : value;
+/** A JSON.stringify replacer that writes strings as PostgreSQL would store them (see {@link wellFormed}). */
+function storedStrings(_key: string, value: unknown): unknown {
+  return typeof value === 'string' ? wellFormed(value) : value;
 }
 
 /** The SQL of link writes that is shaped by hand, apart from the service's rules. */
@@ -156,7 +153,7 @@ function rowsOf(links: NewLink[]): string {
     disabled: link.disabled,
     pixel_ids: pixelIds,
   }));
-  return JSON.stringify(rows, wellFormed);
+  return JSON.stringify(rows, storedStrings);
 }
 
 /** The total of a refusal of `links_within_quota`: what the account would have held; null for any other error. */

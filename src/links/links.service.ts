@@ -4,6 +4,7 @@ import { DataSource, Repository } from 'typeorm';
 import { QuotaKind, quotaLock, quotaRefusal } from '../common/account-quota';
 import { ResourceNotFoundException, ValidationFailedException, type FieldErrors } from '../common/exceptions';
 import { hashSecret, hashSecrets, needsRehash } from '../common/secret-hash';
+import { wellFormed } from '../common/well-formed';
 import { ClickWriter } from '../clicks/click-writer';
 import { quotasConfig, type QuotasConfig } from '../config/app-config';
 import { ChangeFeed } from '../database/change-feed';
@@ -401,7 +402,8 @@ function prepare(
     domainId: domain?.id,
     spaceId,
     url: dto.url,
-    title: dto.title ?? null,
+    // As stored, so that the answer shows what a read gives.
+    title: dto.title === undefined || dto.title === null ? null : wellFormed(dto.title),
     targetsType: targeting.type,
     targets: targeting.targets,
     sensitiveContent: dto.sensitive_content ?? false,
