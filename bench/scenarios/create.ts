@@ -64,18 +64,22 @@ export const createLinks: Scenario = {
         options.createConnections,
       );
     if (!options.quick) await oneByOne(warmUpCreates(context), options.creates);
-    const bare = options.quick
-      ? null
-      : {
-          one: await oneByOne(options.creates, 0),
-          bulk: await insertInBulk(
-            context.database.url,
-            target,
-            (index) => benchLink('bare-bulk', index),
-            BULK_SIZE,
-            options.bulks,
-          ),
-        };
+    // The harness is bare pg's client, as the service is the API's.
+    const bareCpu = measureCpu(process.pid);
+    const one = options.quick ? null : await oneByOne(options.creates, 0);
+    const bare =
+      one === null
+        ? null
+        : {
+            one: { ...one, cpu: bareCpu(one.inserted) },
+            bulk: await insertInBulk(
+              context.database.url,
+              target,
+              (index) => benchLink('bare-bulk', index),
+              BULK_SIZE,
+              options.bulks,
+            ),
+          };
 
     const singles = await createOneByOne(context);
     const bulks = await createInBulk(context, options.quick ? QUICK_BULK_SIZE : BULK_SIZE);
@@ -119,7 +123,7 @@ async function createOneByOne(context: BenchContext): Promise<Singles> {
 function singlesRow(
   context: BenchContext,
   singles: Singles,
-  bare: BareRun | null,
+  bare: (BareRun & { cpu: CpuPerRequest }) | null,
   stored: number,
   exitCode: number | null,
 ): Row {
@@ -144,7 +148,7 @@ function singlesRow(
     timing.baselineRps = baselineRps;
     timing.target = `≥${grouped(needed)}/s: min(${CREATE_SPEEDUP}×${CREATES_BEFORE}, ratio ${CREATE_MIN_RATIO.toFixed(2)})`;
     timing.met = rps >= needed;
-    timing.cpu = { service: singles.cpu, baseline: null };
+    timing.cpu = { service: singles.cpu, baseline: bare.cpu };
   }
   return {
     scenario: `create (${options.createConnections} connections)`,
