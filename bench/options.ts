@@ -39,6 +39,8 @@ export interface BenchOptions {
   /** Clicks of the stats scenario's big link (a tenth for its twin, a fifth shared by 50 more), calls per question. */
   statsClicks: number;
   statsCalls: number;
+  /** Bulk creates of the create scenario, one after another. */
+  bulks: number;
   databaseUrl: string;
   /** A directory for CPU profiles of the service (node --cpu-prof), one per start; null for none. */
   cpuProfileDir: string | null;
@@ -56,7 +58,8 @@ const USAGE = `Usage: npm run bench -- [options]
   --list-links=N        links of the account in the list scenario (default 1000000)
   --list-calls=N        calls per list row (default 20)
   --list-seconds=S      time budget of one list row (default 10)
-  --creates=N           links made by the create scenario (default 10000)
+  --creates=N           links made one by one by the create scenario (default 10000)
+  --bulks=N             bulk creates of 1,000 links by the create scenario (default 20)
   --stats-clicks=N      clicks of the stats scenario's big link (default 10000000; a tenth for the second
                         link, a fifth shared by 50 more)
   --stats-calls=N       timed calls per stats question and page (default 50)
@@ -111,6 +114,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     'creates',
     'stats-clicks',
     'stats-calls',
+    'bulks',
     'cpu-prof',
   ]);
   for (const name of values.keys()) {
@@ -156,6 +160,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     createConnections: 16,
     statsClicks: Math.round(number('stats-clicks', 10_000_000, 20_000, 1000, 100_000_000)),
     statsCalls: Math.round(number('stats-calls', 50, 1, 1, 1000)),
+    bulks: Math.round(number('bulks', 20, 2, 1, 1000)),
     databaseUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     cpuProfileDir: cpuProfileDir(values.get('cpu-prof')),
   };

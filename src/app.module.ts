@@ -14,6 +14,7 @@ import { authConfig, type AuthConfig } from './config/app-config';
 import { AppConfigModule } from './config/config.module';
 import { ChangeFeedModule } from './database/change-feed';
 import { DatabaseModule } from './database/database.module';
+import { PreparedStatementsModule } from './database/prepared-statements';
 import { DomainsModule } from './domains/domains.module';
 import { HealthModule } from './health/health.module';
 import { LinksModule } from './links/links.module';
@@ -37,6 +38,7 @@ import { StatsModule } from './stats/stats.module';
     }),
     DatabaseModule.forRoot(),
     ChangeFeedModule,
+    PreparedStatementsModule,
     AuthServerModule,
     AccountModule,
     HealthModule,

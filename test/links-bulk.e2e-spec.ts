@@ -1,14 +1,16 @@
+import crypto from 'node:crypto';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { apiClient } from './support/api';
 import { unique, UA } from './support/visitors';
 import { invalidFields as invalid } from './support/contract';
-import type { LinkData } from './support/links';
+import { linkFixtures, type LinkData } from './support/links';
 
 describe('POST /api/v1/links/bulk', () => {
   let t: TestApp;
   let owner: TestAccount;
   let other: TestAccount;
   const { call, form, json } = apiClient(() => t);
+  const { createSpace, createPixel, createDomain, showSpace } = linkFixtures(() => t);
 
   beforeAll(async () => {
     t = await createTestApp();
@@ -156,6 +158,61 @@ describe('POST /api/v1/links/bulk', () => {
       expect(visit.status).toBe(404);
     });
 
+    it('refuses an alias taken in the middle of a large bulk with the same 422, and writes nothing of it', async () => {
+      const account = await createAccount(t);
+      const space = await createSpace(account);
+      const pixel = await createPixel(account);
+      const held = unique('held');
+      await json(account, 'post', '/api/v1/links', { url: 'https://example.com/held', alias: held });
+      const before = {
+        links: await linkCount(account),
+        space: await showSpace(account, space.id),
+        pixels: await t.dataSource.query('SELECT count(*)::int AS n FROM link_pixels WHERE pixel_id = $1', [
+          pixel.id,
+        ]),
+      };
+      const links = Array.from({ length: 300 }, (_, index) => ({
+        url: `https://example.com/middle/${index}`,
+        ...(index % 3 === 0 ? { space_id: space.id } : {}),
+        ...(index % 2 === 0 ? { pixel_ids: [pixel.id] } : {}),
+        ...(index % 7 === 0 ? { alias: unique(`m${index}`) } : {}),
+      }));
+      links[150] = { url: 'https://example.com/clash', alias: held.toUpperCase() };
+
+      const response = await json(account, 'post', '/api/v1/links/bulk', { links });
+
+      expect(response.status).toBe(422);
+      expect(response.body).toEqual(invalid({ 'links.150.alias': 'The alias has already been taken.' }));
+      expect(await linkCount(account)).toBe(before.links);
+      expect(await showSpace(account, space.id)).toEqual(before.space);
+      expect(
+        await t.dataSource.query('SELECT count(*)::int AS n FROM link_pixels WHERE pixel_id = $1', [
+          pixel.id,
+        ]),
+      ).toEqual(before.pixels);
+      const visit = await t
+        .http()
+        .get(`/${links[7].alias as string}`)
+        .set('User-Agent', UA.macSafari);
+      expect(visit.status).toBe(404);
+    });
+
+    it('names the first item, in the order sent, whose alias is taken', async () => {
+      const held = unique('first-held');
+      const again = unique('again');
+      await json(owner, 'post', '/api/v1/links', { url: 'https://example.com/held', alias: held });
+      const response = await json(owner, 'post', '/api/v1/links/bulk', {
+        links: [
+          { url: 'https://example.com/0' },
+          { url: 'https://example.com/1', alias: again },
+          { url: 'https://example.com/2' },
+          { url: 'https://example.com/3', alias: again.toUpperCase() },
+          { url: 'https://example.com/4', alias: held },
+        ],
+      });
+      expect(response.body).toEqual(invalid({ 'links.3.alias': 'The alias has already been taken.' }));
+    });
+
     it('refuses an alias another link already has', async () => {
       const alias = unique('held');
       await json(owner, 'post', '/api/v1/links', { url: 'https://example.com/held', alias });
@@ -164,6 +221,91 @@ describe('POST /api/v1/links/bulk', () => {
       });
       expect(response.body).toEqual(invalid({ 'links.1.alias': 'The alias has already been taken.' }));
     });
+  });
+
+  it('gives each link its own domain, space and pixels, and answers each as a show does', async () => {
+    const account = await createAccount(t);
+    const [first, second] = [await createSpace(account, 'First'), await createSpace(account, 'Second')];
+    const [one, two] = [await createPixel(account, 'One'), await createPixel(account, 'Two')];
+    const domain = await createDomain(account);
+    const response = await json(account, 'post', '/api/v1/links/bulk', {
+      links: [
+        { url: 'https://example.com/a', space_id: first.id, pixel_ids: [two.id, one.id, two.id] },
+        { url: 'https://example.com/b', pixel_ids: [two.id] },
+        { url: 'https://example.com/c', space_id: second.id, domain_id: domain.id },
+        { url: 'https://example.com/d', space_id: first.id, domain: domain.id, pixel_ids: [one.id] },
+      ],
+    });
+    expect(response.status).toBe(201);
+    const created = response.body.data as LinkData[];
+    expect(
+      created.map((link) => [link.space?.id ?? null, link.domain.id, link.pixels.map(({ id }) => id)]),
+    ).toEqual([
+      [first.id, created[0].domain.id, [one.id, two.id]],
+      [null, created[0].domain.id, [two.id]],
+      [second.id, domain.id, []],
+      [first.id, domain.id, [one.id]],
+    ]);
+    expect(created[0].domain.id).not.toBe(domain.id);
+    for (const link of created) {
+      expect((await call(account, 'get', `/api/v1/links/${link.id}`)).body.data).toEqual(link);
+    }
+    expect(created[0].space).toEqual(await showSpace(account, first.id));
+    expect((await showSpace(account, first.id)).links_count).toBe(2);
+  });
+
+  it('draws random aliases that collided again, one character longer, keeping the order sent', async () => {
+    const account = await createAccount(t);
+    const domain = await createDomain(account);
+    // Every random draw is "0": the links of each round take the same alias, and the first in order gets it.
+    const draws = jest.spyOn(crypto, 'randomInt').mockImplementation(() => 0);
+    let response: Awaited<ReturnType<typeof json>>;
+    try {
+      response = await json(account, 'post', '/api/v1/links/bulk', {
+        links: [
+          { url: 'https://example.com/0', domain_id: domain.id },
+          { url: 'https://example.com/1', domain_id: domain.id, alias: 'asked' },
+          { url: 'https://example.com/2', domain_id: domain.id },
+          { url: 'https://example.com/3', domain_id: domain.id },
+        ],
+      });
+    } finally {
+      draws.mockRestore();
+    }
+    expect(response.status).toBe(201);
+    const created = response.body.data as LinkData[];
+    expect(created.map((link) => [link.url, link.alias])).toEqual([
+      ['https://example.com/0', '00000'],
+      ['https://example.com/1', 'asked'],
+      ['https://example.com/2', '000000'],
+      ['https://example.com/3', '0000000'],
+    ]);
+    for (const link of created) {
+      expect((await call(account, 'get', `/api/v1/links/${link.id}`)).body.data).toEqual(link);
+    }
+  });
+
+  it('answers a title with a lone surrogate as it is stored, as a single create does', async () => {
+    const response = await json(owner, 'post', '/api/v1/links/bulk', {
+      links: [
+        { url: 'https://example.com/s', title: 'broken \ud800 pair' },
+        { url: 'https://example.com/t', title: 'whole \ud83d\ude00 pair' },
+      ],
+    });
+    const single = await json(owner, 'post', '/api/v1/links', {
+      url: 'https://example.com/u',
+      title: 'lone \udc00',
+    });
+    expect([response.status, single.status]).toEqual([201, 201]);
+    const created = [...(response.body.data as LinkData[]), single.body.data as LinkData];
+    expect(created.map((link) => link.title)).toEqual([
+      'broken \ufffd pair',
+      'whole \ud83d\ude00 pair',
+      'lone \ufffd',
+    ]);
+    for (const link of created) {
+      expect((await call(owner, 'get', `/api/v1/links/${link.id}`)).body.data).toEqual(link);
+    }
   });
 
   it.each([

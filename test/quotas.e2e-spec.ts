@@ -100,6 +100,57 @@ describe('Per-account quotas', () => {
       expect(await linkCounts(owner)).toEqual([MAX_LINKS - 4, MAX_LINKS - 4, MAX_LINKS - 4]);
     });
 
+    it('holds the limit exactly when single creates and a bulk of one account race', async () => {
+      const owner = await createAccount(t);
+      await seedLinks(owner, MAX_LINKS - 10);
+
+      const responses = await Promise.all([
+        ...Array.from({ length: 5 }, (_, index) =>
+          form(owner, 'post', '/api/v1/links', { url: `https://example.com/s/${index}` }),
+        ),
+        json(owner, 'post', '/api/v1/links/bulk', {
+          links: Array.from({ length: 6 }, (_, index) => ({ url: `https://example.com/b/${index}` })),
+        }),
+        ...Array.from({ length: 5 }, (_, index) =>
+          form(owner, 'post', '/api/v1/links', { url: `https://example.com/t/${index}` }),
+        ),
+      ]);
+
+      const made = responses.map((response): number => {
+        if (response.status !== 201) return 0;
+        const data = response.body.data as unknown;
+        return Array.isArray(data) ? data.length : 1;
+      });
+      expect(made.reduce((sum, count) => sum + count, 0)).toBe(10);
+      for (const response of responses.filter((each) => each.status !== 201))
+        expect(response.status).toBe(422);
+      expect(await linkCounts(owner)).toEqual([MAX_LINKS, MAX_LINKS, MAX_LINKS]);
+    });
+
+    it('answers an alias that is taken before the limit, at the limit', async () => {
+      const owner = await createAccount(t);
+      await seedLinks(owner, MAX_LINKS);
+      const [{ alias }] = await t.dataSource.query<{ alias: string }[]>(
+        'SELECT alias FROM links WHERE account_id = $1 LIMIT 1',
+        [owner.id],
+      );
+
+      const single = await form(owner, 'post', '/api/v1/links', { url: 'https://example.com/x', alias });
+      const bulk = await json(owner, 'post', '/api/v1/links/bulk', {
+        links: [{ url: 'https://example.com/y' }, { url: 'https://example.com/x', alias }],
+      });
+
+      expect([single.status, single.body]).toEqual([
+        422,
+        invalid('alias', 'The alias has already been taken.'),
+      ]);
+      expect([bulk.status, bulk.body]).toEqual([
+        422,
+        invalid('links.1.alias', 'The alias has already been taken.'),
+      ]);
+      expect(await linkCounts(owner)).toEqual([MAX_LINKS, MAX_LINKS, MAX_LINKS]);
+    });
+
     it('counts each account alone, and a deleted link frees its place', async () => {
       const owner = await createAccount(t);
       const other = await createAccount(t);

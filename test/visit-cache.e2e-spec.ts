@@ -172,12 +172,16 @@ describe('links and domains cached for visits', () => {
       return created;
     }
 
-    /** Waits until the instance listens on a connection other than the ones already counted. */
+    /**
+     * Waits until the instance listens on a connection other than the ones already counted: a new connection that
+     * sent LISTEN and is not silenced (a new connection of the pool alone is not one).
+     */
     async function listensAgain(accepted: number): Promise<void> {
       const feed = visitors.app.get(ChangeFeed);
+      const reconnected = () => proxy.accepted > accepted && proxy.forwarding(LISTENING) === 1;
       const deadline = Date.now() + 15_000;
-      while (!(feed.listening && proxy.accepted > accepted) && Date.now() < deadline) await sleep(20);
-      expect({ listening: feed.listening, reconnected: proxy.accepted > accepted }).toEqual({
+      while (!(feed.listening && reconnected()) && Date.now() < deadline) await sleep(20);
+      expect({ listening: feed.listening, reconnected: reconnected() }).toEqual({
         listening: true,
         reconnected: true,
       });

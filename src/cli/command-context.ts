@@ -10,6 +10,7 @@ import { AuthModule } from '../auth/auth.module';
 import { ClickStore } from '../clicks/click-store.repository';
 import { AppConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
+import { PreparedStatementsModule } from '../database/prepared-statements';
 import { StderrLogger } from './output';
 
 /**
@@ -17,7 +18,12 @@ import { StderrLogger } from './output';
  * running server. An unreachable database fails the command at once instead of after TypeORM's retries (~25 s).
  */
 @Module({
-  imports: [AppConfigModule, DatabaseModule.forRoot({ shareEmbedded: true, retryAttempts: 0 }), AuthModule],
+  imports: [
+    AppConfigModule,
+    DatabaseModule.forRoot({ shareEmbedded: true, retryAttempts: 0 }),
+    PreparedStatementsModule,
+    AuthModule,
+  ],
 })
 export class AccountsWorkModule {}
 

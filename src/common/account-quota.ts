@@ -32,14 +32,22 @@ export interface Quota {
  */
 export async function checkQuota(manager: EntityManager, quota: Quota, accountId: number): Promise<void> {
   if (quota.limit === 0) return;
-  await manager.query('SELECT pg_advisory_xact_lock($1, $2)', [QUOTA_LOCK + quota.kind, accountId]);
+  await manager.query('SELECT pg_advisory_xact_lock($1, $2)', [quotaLock(quota.kind), accountId]);
   const [{ total }] = await manager.query<{ total: number }[]>(quota.count, [accountId]);
-  if (total > quota.limit) {
-    throw ValidationFailedException.of(
-      quota.field,
-      `The account may hold at most ${quota.limit} ${quota.noun}; this would make ${total}.`,
-    );
-  }
+  if (total > quota.limit) throw quotaRefusal(quota, total);
+}
+
+/** The second key of an account's lock of one kind of quota (the first is the account). */
+export function quotaLock(kind: QuotaKind): number {
+  return QUOTA_LOCK + kind;
+}
+
+/** The 422 of a change that would leave the account holding `total`, past its limit. */
+export function quotaRefusal(quota: Omit<Quota, 'count'>, total: number): ValidationFailedException {
+  return ValidationFailedException.of(
+    quota.field,
+    `The account may hold at most ${quota.limit} ${quota.noun}; this would make ${total}.`,
+  );
 }
 
 /** The quota of an account's rows of `table` (spaces, domains, pixels), whose create refusals name `name`. */

@@ -33,6 +33,8 @@ export class DomainsService {
   /** Host headers, as written, that name no domain (addresses, other names): they mean {@link fallback}. */
   private readonly strangers = new Set<string>();
   private fallback: Domain | null = null;
+  /** The domain of APP_URL, which every link without a domain gets, while changes can be heard. */
+  private systemDomain: Domain | null = null;
   private changes = 0;
 
   constructor(
@@ -50,6 +52,7 @@ export class DomainsService {
         this.hosts.clear();
         this.strangers.clear();
         this.fallback = null;
+        this.systemDomain = null;
       }
     });
   }
@@ -65,8 +68,13 @@ export class DomainsService {
     return this.defaultDomain();
   }
 
+  /** The domain of APP_URL: from memory while changes can be heard (a create without a domain asks for it). */
   async defaultDomain(): Promise<Domain> {
-    return this.domains.findOneByOrFail({ name: this.defaultHost });
+    if (this.systemDomain !== null && this.feed.fresh) return this.systemDomain;
+    const before = this.changes;
+    const domain = await this.domains.findOneByOrFail({ name: this.defaultHost });
+    if (this.feed.listening && this.changes === before) this.systemDomain = domain;
+    return domain;
   }
 
   /**
@@ -115,6 +123,21 @@ export class DomainsService {
         ),
       )
       .getOne();
+  }
+
+  /** The domains among `ids` that the account may put links on ({@link usableBy}), by id: one query for any number. */
+  async usableByIds(accountId: number, ids: number[]): Promise<Map<number, Domain>> {
+    if (ids.length === 0) return new Map();
+    const rows = await this.domains
+      .createQueryBuilder('domain')
+      .where('domain.id IN (:...ids)', { ids })
+      .andWhere(
+        new Brackets((where) =>
+          where.where('domain.account_id = :accountId', { accountId }).orWhere('domain.account_id IS NULL'),
+        ),
+      )
+      .getMany();
+    return new Map(rows.map((domain) => [domain.id, domain]));
   }
 
   async findByIds(ids: number[]): Promise<Map<number, Domain>> {

@@ -1,10 +1,8 @@
 import { Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import { randomInt } from 'node:crypto';
-import { DataSource, type EntityManager } from 'typeorm';
-import { isUniqueViolation, takenMessage } from '../common/database-errors';
+import { takenMessage } from '../common/database-errors';
 import { ValidationFailedException } from '../common/exceptions';
-import { LINK_ALIAS_UNIQUE, type Link } from './link.entity';
+import type { Link } from './link.entity';
 import { isReservedAlias } from './reserved-aliases';
 
 const RANDOM_ALIAS_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz';
@@ -17,41 +15,46 @@ function randomAlias(length: number): string {
   return alias;
 }
 
+/** A link to give an alias: the one it asked for, or null for a random one. */
+export interface AliasRequest {
+  link: Link;
+  alias: string | null;
+}
+
 /**
- * Gives a new link its alias as it is inserted: the one asked for, or a random one that grows a character per
- * collision, never a reserved one. The unique index decides, so two requests cannot take the same alias.
+ * Gives new links their aliases as they are inserted: the one asked for, or a random one that grows a character
+ * per collision, never a reserved one. The unique index decides, so two requests cannot take the same alias.
  */
 @Injectable()
 export class AliasAllocator {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
-
   /**
-   * Sets `link.alias` and runs `insert` with it. Inside `manager`'s transaction each attempt is a savepoint, so a
-   * collision undoes that attempt alone; a taken alias that was asked for is refused under `aliasField`.
+   * Sets each `link.alias` and inserts the links with `insert`, which inserts those whose alias is free and returns
+   * the others. The first link in the order given whose asked-for alias is taken is refused under
+   * `aliasField(index)`; links with a random alias that collided try again, all together, one character longer.
    */
-  async insert(
-    link: Link,
-    alias: string | null,
-    insert: (manager: EntityManager) => Promise<void>,
-    manager: EntityManager | null,
-    aliasField = 'alias',
+  async insert<T extends AliasRequest>(
+    requests: T[],
+    insert: (requests: T[]) => Promise<Set<T>>,
+    aliasField: (index: number) => string,
   ): Promise<void> {
+    let pending = requests.map((request, index) => ({ request, index }));
     let length = RANDOM_ALIAS_LENGTH;
-    for (let attempt = 0; attempt < RANDOM_ALIAS_ATTEMPTS; attempt += 1) {
-      link.alias = alias ?? randomAlias(length);
-      if (alias === null && isReservedAlias(link.alias)) continue;
-      try {
-        await (manager ?? this.dataSource.manager).transaction(insert);
-        return;
-      } catch (error) {
-        if (!isUniqueViolation(error, LINK_ALIAS_UNIQUE)) throw error;
-        // In a bulk request, the field is the item's (`links.7.alias`).
-        if (alias !== null) throw ValidationFailedException.of(aliasField, takenMessage('alias'));
-        // The failed insert may have assigned an id: start the next attempt clean.
-        delete (link as Partial<Link>).id;
-        length += 1;
-      }
+    for (let attempt = 0; attempt < RANDOM_ALIAS_ATTEMPTS && pending.length > 0; attempt += 1) {
+      for (const { request } of pending) request.link.alias = request.alias ?? freeRandomAlias(length);
+      const taken = await insert(pending.map(({ request }) => request));
+      pending = pending.filter(({ request }) => taken.has(request));
+      const asked = pending.find(({ request }) => request.alias !== null);
+      if (asked !== undefined)
+        throw ValidationFailedException.of(aliasField(asked.index), takenMessage('alias'));
+      length += 1;
     }
-    throw new Error(`No free random alias after ${RANDOM_ALIAS_ATTEMPTS} attempts`);
+    if (pending.length > 0) throw new Error(`No free random alias after ${RANDOM_ALIAS_ATTEMPTS} attempts`);
+  }
+}
+
+function freeRandomAlias(length: number): string {
+  for (;;) {
+    const alias = randomAlias(length);
+    if (!isReservedAlias(alias)) return alias;
   }
 }

@@ -3,9 +3,25 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository, type EntityManager } from 'typeorm';
 import type { FieldErrors } from '../common/exceptions';
 import { toPixelResponse, type PixelResponse } from '../pixels/pixel.mapper';
+import type { Pixel } from '../pixels/pixel.entity';
 import { PixelsService } from '../pixels/pixels.service';
 import { addError } from './link-rules';
 import { LinkPixel } from './link-pixel.entity';
+
+/**
+ * The ids without repeats, given the account's pixels among them (`owned`); each one the account does not have is an
+ * error under `pixel_ids.N`.
+ */
+export function checkPixels(
+  owned: ReadonlyMap<number, Pixel>,
+  pixelIds: number[],
+  errors: FieldErrors,
+): number[] {
+  pixelIds.forEach((pixelId, index) => {
+    if (!owned.has(pixelId)) addError(errors, `pixel_ids.${index}`, 'The selected pixel is invalid.');
+  });
+  return [...new Set(pixelIds)];
+}
 
 /** The pixels of links: which an account may attach, the join rows, and the pixels as responses show them. */
 @Injectable()
@@ -17,11 +33,12 @@ export class LinkPixels {
 
   /** The ids without repeats; each one the account does not have is an error under `pixel_ids.N`. */
   async check(accountId: number, pixelIds: number[], errors: FieldErrors): Promise<number[]> {
-    const owned = await this.pixels.findOwned(accountId, pixelIds);
-    pixelIds.forEach((pixelId, index) => {
-      if (!owned.has(pixelId)) addError(errors, `pixel_ids.${index}`, 'The selected pixel is invalid.');
-    });
-    return [...new Set(pixelIds)];
+    return checkPixels(await this.owned(accountId, pixelIds), pixelIds, errors);
+  }
+
+  /** The account's pixels among `pixelIds`, by id: one query for any number. */
+  owned(accountId: number, pixelIds: number[]): Promise<Map<number, Pixel>> {
+    return this.pixels.findOwned(accountId, pixelIds);
   }
 
   /** The link's pixels become exactly `pixelIds`, in `manager`'s transaction. */

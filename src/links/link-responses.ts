@@ -1,13 +1,27 @@
 import { Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository } from 'typeorm';
+import type { Domain } from '../domains/domain.entity';
 import { toDomainSummary } from '../domains/domain.mapper';
 import { DomainsService } from '../domains/domains.service';
+import type { Pixel } from '../pixels/pixel.entity';
+import { toPixelResponse } from '../pixels/pixel.mapper';
 import { SpacesService } from '../spaces/spaces.service';
 import { countersOf } from './link-counter.entity';
 import { LinkPixels } from './link-pixels';
 import { Link } from './link.entity';
 import { toLinkResponse, type LinkResponse } from './link.mapper';
+
+/** A link just inserted, with what its create looked up. */
+export interface NewLinkParts {
+  link: Link;
+  domain: Domain;
+  /** Its pixels, in id order. */
+  pixels: Pixel[];
+}
+
+/** The counters of a link no one has visited yet, as the insert's trigger makes them. */
+const NEW_COUNTER = { clicks: 0, lastRotation: null };
 
 /** Responses for links, with their domain, space and pixels read in one query each, whatever the number. */
 @Injectable()
@@ -30,6 +44,25 @@ export class LinkResponses {
     return this.of(
       accountId,
       ids.flatMap((id) => byId.get(id) ?? []),
+    );
+  }
+
+  /**
+   * Responses for links just created, from what the create wrote and looked up rather than read back: only their
+   * spaces are read, for the links they hold now.
+   */
+  async ofNew(accountId: number, created: NewLinkParts[]): Promise<LinkResponse[]> {
+    const spaceIds = [
+      ...new Set(created.flatMap(({ link }) => (link.spaceId === null ? [] : [link.spaceId]))),
+    ];
+    const spaces = await this.spaces.responsesByIds(accountId, spaceIds);
+    return created.map(({ link, domain, pixels }) =>
+      toLinkResponse(link, {
+        counter: NEW_COUNTER,
+        domain: toDomainSummary(domain, this.domains.scheme),
+        space: link.spaceId === null ? null : (spaces.get(link.spaceId) ?? null),
+        pixels: pixels.map(toPixelResponse),
+      }),
     );
   }
 

@@ -15,6 +15,7 @@ import { LinkPixels } from './link-pixels';
 import { LinkResponses } from './link-responses';
 import { Link } from './link.entity';
 import { LinksController } from './links.controller';
+import { LinksRepository } from './links.repository';
 import { LinksService } from './links.service';
 import { DEFAULT_TITLE_FETCH_OPTIONS, TITLE_FETCH_OPTIONS, TitleFetcher } from './title-fetcher';
 
@@ -35,6 +36,7 @@ import { DEFAULT_TITLE_FETCH_OPTIONS, TITLE_FETCH_OPTIONS, TitleFetcher } from '
     LinkPixels,
     LinkResponses,
     AliasAllocator,
+    LinksRepository,
     LinkCache,
     TitleFetcher,
     { provide: TITLE_FETCH_OPTIONS, useValue: DEFAULT_TITLE_FETCH_OPTIONS },

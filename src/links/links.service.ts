@@ -1,39 +1,52 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository, type EntityManager } from 'typeorm';
-import { checkQuota, QuotaKind, type Quota } from '../common/account-quota';
+import { DataSource, Repository } from 'typeorm';
+import { QuotaKind, quotaLock, quotaRefusal } from '../common/account-quota';
 import { ResourceNotFoundException, ValidationFailedException, type FieldErrors } from '../common/exceptions';
 import { hashSecret, hashSecrets, needsRehash } from '../common/secret-hash';
+import { wellFormed } from '../common/well-formed';
 import { ClickWriter } from '../clicks/click-writer';
 import { quotasConfig, type QuotasConfig } from '../config/app-config';
 import { ChangeFeed } from '../database/change-feed';
+import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';
+import type { Pixel } from '../pixels/pixel.entity';
 import { SpacesService } from '../spaces/spaces.service';
 import type { CreateLinkDto, UpdateLinkDto } from './dto/link.dto';
 import { AliasAllocator } from './alias-allocator';
 import { linkChange } from './link-cache';
-import { LinkPixels } from './link-pixels';
+import { checkPixels, LinkPixels } from './link-pixels';
 import { LinkResponses } from './link-responses';
 import { Link, LinkPrivacy } from './link.entity';
 import type { LinkResponse } from './link.mapper';
 import { addError, checkPeriod, checkTargeting, sent } from './link-rules';
+import { LinksRepository, linksQuotaTotal, type InsertedLink, type NewLink } from './links.repository';
 import { TitleFetcher } from './title-fetcher';
 
-/**
- * The account's links: the counts committed, and this transaction's own changes, which are added to the counts
- * only as it commits.
- */
-const COUNT_LINKS = `
-  SELECT (SELECT COALESCE(sum(links), 0) FROM link_counts WHERE account_id = $1)::int
-       + (SELECT COALESCE(sum(links), 0) FROM link_count_changes
-           WHERE xid = pg_current_xact_id() AND account_id = $1)::int AS total`;
-
-/** A new link, checked and ready to insert once its secrets are hashed. */
+/** A new link, checked and ready to insert once its secrets are hashed, with what it refers to. */
 interface PreparedLink {
   link: Link;
   alias: string | null;
-  pixelIds: number[];
+  /** Null only for a link refused on its domain. */
+  domain: Domain | null;
+  /** Its pixels without repeats, in id order; only the account's own once the link is accepted. */
+  pixels: Pixel[];
   secrets: { password: string | null; redirectPassword: string | null };
+}
+
+/** What the links of one create refer to, by id: the account's own (or the system's), looked up together. */
+interface References {
+  /** Null when every link names its domain. */
+  defaultDomain: Domain | null;
+  domains: ReadonlyMap<number, Domain>;
+  spaces: ReadonlySet<number>;
+  pixels: ReadonlyMap<number, Pixel>;
+}
+
+/** How a create names its fields: `url` alone, or `links.7.url` in a bulk, whose quota refusal names `links`. */
+interface FieldNaming {
+  prefix: (index: number) => string;
+  quotaField: string;
 }
 
 /**
@@ -51,6 +64,7 @@ export class LinksService {
     private readonly spaces: SpacesService,
     private readonly linkPixels: LinkPixels,
     private readonly aliases: AliasAllocator,
+    private readonly repository: LinksRepository,
     private readonly responses: LinkResponses,
     private readonly titles: TitleFetcher,
     private readonly feed: ChangeFeed,
@@ -65,13 +79,8 @@ export class LinksService {
   }
 
   async create(accountId: number, dto: CreateLinkDto): Promise<LinkResponse> {
-    const errors: FieldErrors = {};
-    const prepared = await this.prepare(accountId, dto, errors, '');
-    if (Object.keys(errors).length > 0) throw new ValidationFailedException(errors);
-    await this.hashSecrets([prepared]);
-    await this.insert(prepared, null);
-    this.created([prepared.link]);
-    return this.show(accountId, prepared.link.id);
+    const [response] = await this.createAll(accountId, [dto], { prefix: () => '', quotaField: 'url' });
+    return response;
   }
 
   /**
@@ -80,25 +89,104 @@ export class LinksService {
    */
   async createMany(accountId: number, dtos: CreateLinkDto[]): Promise<LinkResponse[]> {
     checkSecretCount(dtos);
+    return this.createAll(accountId, dtos, { prefix: (index) => `links.${index}.`, quotaField: 'links' });
+  }
+
+  /**
+   * One create or a bulk, set-based whatever the number of links: what they refer to is looked up once, the links
+   * and their pixels are inserted in one statement (and one more per round of random aliases that collided), the
+   * quota is checked once, and the answers are made from what was written rather than read back.
+   */
+  private async createAll(
+    accountId: number,
+    dtos: CreateLinkDto[],
+    naming: FieldNaming,
+  ): Promise<LinkResponse[]> {
+    const references = await this.references(accountId, dtos);
     const errors: FieldErrors = {};
-    const prepared: PreparedLink[] = [];
-    for (const [index, dto] of dtos.entries()) {
-      prepared.push(await this.prepare(accountId, dto, errors, `links.${index}.`));
-    }
+    const prepared = dtos.map((dto, index) =>
+      prepare(accountId, dto, references, errors, naming.prefix(index)),
+    );
     if (Object.keys(errors).length > 0) throw new ValidationFailedException(errors);
     await this.hashSecrets(prepared);
-    await this.dataSource.transaction(async (manager) => {
-      for (const [index, item] of prepared.entries()) {
-        await this.insert(item, manager, `links.${index}.alias`);
-      }
-      await checkQuota(manager, this.linkQuota('links'), accountId);
-    });
-    const links = prepared.map((item) => item.link);
-    this.created(links);
-    return this.responses.ofIds(
+    const quota = {
+      lock: quotaLock(QuotaKind.Links),
       accountId,
-      links.map((link) => link.id),
+      limit: this.quotas.maxLinksPerAccount,
+    };
+    const aliasField = (index: number) => `${naming.prefix(index)}alias`;
+    try {
+      if (prepared.length === 1) {
+        // One statement is a transaction of its own: the insert checks the quota and commits at once.
+        await this.aliases.insert(
+          prepared,
+          (pending) => this.insertFree(pending, (links) => this.repository.insertChecked(links, quota)),
+          aliasField,
+        );
+      } else {
+        await this.dataSource.transaction(async (manager) => {
+          // Random aliases that collided try again within the transaction; the quota is checked after the last.
+          await this.aliases.insert(
+            prepared,
+            (pending) => this.insertFree(pending, (links) => this.repository.insert(manager, links)),
+            aliasField,
+          );
+          await this.repository.checkQuota(manager, quota);
+        });
+      }
+    } catch (error) {
+      const total = linksQuotaTotal(error);
+      if (total === null) throw error;
+      throw quotaRefusal(
+        { kind: QuotaKind.Links, limit: quota.limit, noun: 'links', field: naming.quotaField },
+        total,
+      );
+    }
+    this.created(prepared.map(({ link }) => link));
+    return this.responses.ofNew(
+      accountId,
+      prepared.map(({ link, domain, pixels }) => ({ link, domain: domain!, pixels })),
     );
+  }
+
+  /** Inserts the links whose alias is free with `insert`; they get their ids and dates. Returns the others. */
+  private async insertFree(
+    pending: PreparedLink[],
+    insert: (links: NewLink[]) => Promise<Map<number, InsertedLink>>,
+  ): Promise<Set<PreparedLink>> {
+    const inserted = await insert(
+      pending.map(({ link, pixels }, item) => ({ item, link, pixelIds: pixels.map((pixel) => pixel.id) })),
+    );
+    const taken = new Set<PreparedLink>();
+    pending.forEach((prepared, item) => {
+      const row = inserted.get(item);
+      if (row === undefined) taken.add(prepared);
+      else Object.assign(prepared.link, row);
+    });
+    return taken;
+  }
+
+  /** What the links of a create refer to, looked up once for all of them: at most a query per kind. */
+  private async references(accountId: number, dtos: CreateLinkDto[]): Promise<References> {
+    let defaultNeeded = false;
+    const domainIds = new Set<number>();
+    const spaceIds = new Set<number>();
+    const pixelIds = new Set<number>();
+    for (const dto of dtos) {
+      const domainId = dto.domain ?? dto.domain_id ?? null;
+      if (domainId === null) defaultNeeded = true;
+      else domainIds.add(domainId);
+      if (dto.space_id !== undefined && dto.space_id !== null && dto.space_id !== 0)
+        spaceIds.add(dto.space_id);
+      for (const pixelId of dto.pixel_ids ?? []) pixelIds.add(pixelId);
+    }
+    const [defaultDomain, domains, spaces, pixels] = await Promise.all([
+      defaultNeeded ? this.domains.defaultDomain() : null,
+      this.domains.usableByIds(accountId, [...domainIds]),
+      this.spaces.ownedIds(accountId, [...spaceIds]),
+      this.linkPixels.owned(accountId, [...pixelIds]),
+    ]);
+    return { defaultDomain, domains, spaces, pixels };
   }
 
   /** What follows a create's commit: visits see the new links, and titles not given are looked up. */
@@ -108,53 +196,6 @@ export class LinksService {
       this.feed.publish(linkChange(link.domainId, link.alias));
       if (link.title === null) this.fetchTitleLater(link);
     }
-  }
-
-  /** A new link checked against the account's resources, its field errors added under `prefix`. */
-  private async prepare(
-    accountId: number,
-    dto: CreateLinkDto,
-    errors: FieldErrors,
-    prefix: string,
-  ): Promise<PreparedLink> {
-    const own: FieldErrors = {};
-    const domainField = dto.domain !== undefined && dto.domain !== null ? 'domain' : 'domain_id';
-    const domainId = dto.domain ?? dto.domain_id ?? null;
-    const domain =
-      domainId === null
-        ? await this.domains.defaultDomain()
-        : await this.domains.usableBy(accountId, domainId);
-    if (domain === null)
-      addError(own, domainField, `The selected ${domainField.replace('_', ' ')} is invalid.`);
-    const spaceId = await this.checkSpace(accountId, dto.space_id ?? null, own);
-    const pixelIds = await this.linkPixels.check(accountId, dto.pixel_ids ?? [], own);
-    const targeting = checkTargeting(dto.targets_type ?? null, dto.targets ?? null, own);
-    checkPeriod(dto.active_period_start_at ?? null, dto.active_period_end_at ?? null, own);
-    const privacy = dto.privacy ?? LinkPrivacy.Public;
-    if (privacy === LinkPrivacy.Password && (dto.password ?? null) === null) {
-      addError(own, 'password', 'The password field is required when privacy is 2.');
-    }
-    for (const [field, messages] of Object.entries(own)) errors[`${prefix}${field}`] = messages;
-    const link = this.links.create({
-      accountId,
-      domainId: domain?.id,
-      spaceId,
-      url: dto.url,
-      title: dto.title ?? null,
-      targetsType: targeting.type,
-      targets: targeting.targets,
-      sensitiveContent: dto.sensitive_content ?? false,
-      privacy,
-      passwordHash: null,
-      redirectPasswordHash: null,
-      activePeriodStartAt: dto.active_period_start_at ?? null,
-      activePeriodEndAt: dto.active_period_end_at ?? null,
-      clicksLimit: dto.clicks_limit === undefined || dto.clicks_limit === 0 ? null : dto.clicks_limit,
-      expirationUrl: dto.expiration_url ?? null,
-      disabled: dto.disabled ?? false,
-    });
-    const secrets = { password: dto.password ?? null, redirectPassword: dto.redirect_password ?? null };
-    return { link, alias: dto.alias ?? null, pixelIds, secrets };
   }
 
   /** The hashes of prepared links' secrets, made once every link is known to be valid. */
@@ -287,31 +328,6 @@ export class LinksService {
     return affected === 1 ? upgraded : stored;
   }
 
-  /**
-   * Inserts a prepared link with its pixels, under the alias it asked for or a random one. Alone (no `manager`), it
-   * checks the account's quota in its own transaction; a bulk checks once, after its last insert.
-   */
-  private insert(prepared: PreparedLink, manager: EntityManager | null, aliasField?: string): Promise<void> {
-    const { link, alias, pixelIds } = prepared;
-    const insert = async (inner: EntityManager) => {
-      await inner.save(link);
-      await this.linkPixels.replace(inner, link.id, pixelIds);
-      if (manager === null) await checkQuota(inner, this.linkQuota('url'), link.accountId);
-    };
-    return this.aliases.insert(link, alias, insert, manager, aliasField);
-  }
-
-  /** The account's limit of links, refused under `field`. */
-  private linkQuota(field: string): Quota {
-    return {
-      kind: QuotaKind.Links,
-      limit: this.quotas.maxLinksPerAccount,
-      noun: 'links',
-      field,
-      count: COUNT_LINKS,
-    };
-  }
-
   /** The title of the target page, filled in later unless the link got one meanwhile. */
   private fetchTitleLater(link: Link): void {
     this.titles.schedule(link.url, (title) =>
@@ -324,10 +340,11 @@ export class LinksService {
     spaceId: number | null,
     errors: FieldErrors,
   ): Promise<number | null> {
-    if (spaceId === null || spaceId === 0) return null;
-    if (!(await this.spaces.owns(accountId, spaceId)))
-      addError(errors, 'space_id', 'The selected space id is invalid.');
-    return spaceId;
+    const owned =
+      spaceId === null || spaceId === 0
+        ? new Set<number>()
+        : await this.spaces.ownedIds(accountId, [spaceId]);
+    return checkSpace(owned, spaceId, errors);
   }
 }
 
@@ -348,4 +365,60 @@ function checkSecretCount(dtos: CreateLinkDto[]): void {
       }
     }
   }
+}
+
+/** The space a link is filed under (null for none: absent or 0); one the account does not own is an error. */
+function checkSpace(owned: ReadonlySet<number>, spaceId: number | null, errors: FieldErrors): number | null {
+  if (spaceId === null || spaceId === 0) return null;
+  if (!owned.has(spaceId)) addError(errors, 'space_id', 'The selected space id is invalid.');
+  return spaceId;
+}
+
+/** A new link checked against what the account has (`references`), its field errors added under `prefix`. */
+function prepare(
+  accountId: number,
+  dto: CreateLinkDto,
+  references: References,
+  errors: FieldErrors,
+  prefix: string,
+): PreparedLink {
+  const own: FieldErrors = {};
+  const domainField = dto.domain !== undefined && dto.domain !== null ? 'domain' : 'domain_id';
+  const domainId = dto.domain ?? dto.domain_id ?? null;
+  const domain = domainId === null ? references.defaultDomain : (references.domains.get(domainId) ?? null);
+  if (domain === null)
+    addError(own, domainField, `The selected ${domainField.replace('_', ' ')} is invalid.`);
+  const spaceId = checkSpace(references.spaces, dto.space_id ?? null, own);
+  const pixelIds = checkPixels(references.pixels, dto.pixel_ids ?? [], own);
+  const targeting = checkTargeting(dto.targets_type ?? null, dto.targets ?? null, own);
+  checkPeriod(dto.active_period_start_at ?? null, dto.active_period_end_at ?? null, own);
+  const privacy = dto.privacy ?? LinkPrivacy.Public;
+  if (privacy === LinkPrivacy.Password && (dto.password ?? null) === null) {
+    addError(own, 'password', 'The password field is required when privacy is 2.');
+  }
+  for (const [field, messages] of Object.entries(own)) errors[`${prefix}${field}`] = messages;
+  const link = Object.assign(new Link(), {
+    accountId,
+    domainId: domain?.id,
+    spaceId,
+    url: dto.url,
+    // As stored, so that the answer shows what a read gives.
+    title: dto.title === undefined || dto.title === null ? null : wellFormed(dto.title),
+    targetsType: targeting.type,
+    targets: targeting.targets,
+    sensitiveContent: dto.sensitive_content ?? false,
+    privacy,
+    passwordHash: null,
+    redirectPasswordHash: null,
+    activePeriodStartAt: dto.active_period_start_at ?? null,
+    activePeriodEndAt: dto.active_period_end_at ?? null,
+    clicksLimit: dto.clicks_limit === undefined || dto.clicks_limit === 0 ? null : dto.clicks_limit,
+    expirationUrl: dto.expiration_url ?? null,
+    disabled: dto.disabled ?? false,
+  });
+  const pixels = pixelIds
+    .flatMap((pixelId) => references.pixels.get(pixelId) ?? [])
+    .sort((a, b) => a.id - b.id);
+  const secrets = { password: dto.password ?? null, redirectPassword: dto.redirect_password ?? null };
+  return { link, alias: dto.alias ?? null, domain, pixels, secrets };
 }

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
-import { Repository, type SelectQueryBuilder } from 'typeorm';
+import { In, Repository, type SelectQueryBuilder } from 'typeorm';
 import { QuotaKind, rowQuota, saveWithinQuota } from '../common/account-quota';
 import { ResourceNotFoundException } from '../common/exceptions';
 import type { Page } from '../common/pagination';
@@ -77,6 +77,13 @@ export class SpacesService {
   /** Whether the account has this space: an id it may file a link under. */
   async owns(accountId: number, id: number): Promise<boolean> {
     return this.spaces.existsBy({ id, accountId });
+  }
+
+  /** The account's spaces among `ids`: one query for any number. */
+  async ownedIds(accountId: number, ids: number[]): Promise<Set<number>> {
+    if (ids.length === 0) return new Set();
+    const rows = await this.spaces.find({ select: { id: true }, where: { accountId, id: In(ids) } });
+    return new Set(rows.map((space) => space.id));
   }
 
   /** One of the account's spaces, or a 404 whether it does not exist or belongs to another account. */

@@ -102,6 +102,11 @@ export class TcpProxy {
     return silenced;
   }
 
+  /** The open connections, not silenced, whose client sent `text` among its first bytes. */
+  forwarding(text: string): number {
+    return [...this.pairs].filter((pair) => !pair.silent && pair.opening.includes(text)).length;
+  }
+
   /** Resets the open connections whose client sent `text` among its first bytes; returns how many. */
   cutWhere(text: string): number {
     const chosen = [...this.pairs].filter((pair) => pair.opening.includes(text));

@@ -1,0 +1,164 @@
+import { Injectable } from '@nestjs/common';
+import { QueryFailedError, type EntityManager } from 'typeorm';
+import { wellFormed } from '../common/well-formed';
+import { PreparedStatements, type PreparedStatement } from '../database/prepared-statements';
+import type { Link } from './link.entity';
+
+/** A link to insert: its row, the pixels it gets, and its place in the request, which the answer keys. */
+export interface NewLink {
+  item: number;
+  link: Link;
+  pixelIds: number[];
+}
+
+/** What the database gave a link it inserted. */
+export interface InsertedLink {
+  id: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+/** The columns a new link is written with; `id`, `created_at` and `updated_at` come from the database. */
+const COLUMNS = `account_id, domain_id, space_id, alias, url, title, targets_type, targets, sensitive_content, privacy,
+  password_hash, redirect_password_hash, active_period_start_at, active_period_end_at, clicks_limit,
+  expiration_url, disabled`;
+
+/** The account's limit of links, as `links_within_quota` checks it (see the migration); 0 for none. */
+export interface LinksQuota {
+  lock: number;
+  accountId: number;
+  limit: number;
+}
+
+/** The SQLSTATE `links_within_quota` raises past the limit, with the total as its detail. */
+const QUOTA_EXCEEDED = 'LQ001';
+
+/**
+ * Any number of links and their pixels in one statement, each link in the order of `item`: the links come as one
+ * JSON parameter (one row each, whatever their number, and one plan for every size). Each gets its id before the
+ * insert, which is how the rows that were inserted find their item again. A link whose alias is taken on its
+ * domain, by a row already there or by an earlier item of the same statement, is skipped rather than failing the
+ * statement: the caller decides, and a bulk needs no savepoint per link. The statement triggers on `links`
+ * (counters, counts, notices) run once for the whole set; the pixels' foreign keys are checked at its end, when
+ * the links are in.
+ *
+ * `checked`: the statement also checks the quota once it has inserted a link, so that alone it is a whole create:
+ * the quota lock is taken there and held to the commit that follows at once.
+ */
+function insertLinks(checked: boolean): string {
+  return `
+    WITH input AS MATERIALIZED (
+      SELECT nextval(pg_get_serial_sequence('links', 'id'))::int AS id, t.*
+        FROM json_to_recordset($1::json) AS t(
+          item integer, account_id integer, domain_id integer, space_id integer, alias varchar, url varchar,
+          title varchar, targets_type varchar, targets jsonb, sensitive_content boolean, privacy smallint,
+          password_hash varchar, redirect_password_hash varchar, active_period_start_at timestamptz,
+          active_period_end_at timestamptz, clicks_limit integer, expiration_url varchar, disabled boolean,
+          pixel_ids integer[])
+    ), inserted AS (
+      INSERT INTO links (id, ${COLUMNS})
+      SELECT id, ${COLUMNS} FROM input ORDER BY item
+      ON CONFLICT (domain_id, lower(alias)) DO NOTHING
+      RETURNING id, created_at, updated_at
+    ), pixels AS (
+      INSERT INTO link_pixels (link_id, pixel_id)
+      SELECT input.id, pixel.id FROM inserted JOIN input USING (id) CROSS JOIN unnest(input.pixel_ids) AS pixel (id)
+    )${
+      checked
+        ? `, quota AS MATERIALIZED (
+      SELECT links_within_quota($2, $3, $4, count(*)::int) AS total FROM inserted HAVING count(*) > 0
+    )`
+        : ''
+    }
+    SELECT input.item, inserted.id, inserted.created_at, inserted.updated_at${checked ? ', quota.total' : ''}
+      FROM inserted JOIN input USING (id)${checked ? ' LEFT JOIN quota ON true' : ''}`;
+}
+const INSERT_LINKS = insertLinks(false);
+const INSERT_LINKS_CHECKED: PreparedStatement = { name: 'insert_links_checked', text: insertLinks(true) };
+
+/** A JSON.stringify replacer that writes strings as PostgreSQL would store them (see {@link wellFormed}). */
+function storedStrings(_key: string, value: unknown): unknown {
+  return typeof value === 'string' ? wellFormed(value) : value;
+}
+
+/** The SQL of link writes that is shaped by hand, apart from the service's rules. */
+@Injectable()
+export class LinksRepository {
+  constructor(private readonly statements: PreparedStatements) {}
+
+  /**
+   * Inserts the links whose alias is free on their domain, with their pixels, and checks `quota` once one is in:
+   * one prepared statement, a transaction of its own. Returns what the database gave each link inserted, by item;
+   * an item missing from the answer was not inserted.
+   */
+  async insertChecked(links: NewLink[], quota: LinksQuota): Promise<Map<number, InsertedLink>> {
+    return insertedByItem(
+      await this.statements.query<InsertedRow>(INSERT_LINKS_CHECKED, [
+        rowsOf(links),
+        quota.lock,
+        quota.accountId,
+        quota.limit,
+      ]),
+    );
+  }
+
+  /** As {@link insertChecked}, in `manager`'s transaction and without the quota, which its end checks. */
+  async insert(manager: EntityManager, links: NewLink[]): Promise<Map<number, InsertedLink>> {
+    return insertedByItem(await manager.query<InsertedRow[]>(INSERT_LINKS, [rowsOf(links)]));
+  }
+
+  /** Checks `quota` in `manager`'s transaction, after its inserts; the lock is held to its end. */
+  async checkQuota(manager: EntityManager, quota: LinksQuota): Promise<void> {
+    await manager.query('SELECT links_within_quota($1, $2, $3, 0)', [
+      quota.lock,
+      quota.accountId,
+      quota.limit,
+    ]);
+  }
+}
+
+interface InsertedRow {
+  item: number;
+  id: number;
+  created_at: Date;
+  updated_at: Date;
+}
+
+function insertedByItem(rows: InsertedRow[]): Map<number, InsertedLink> {
+  return new Map(
+    rows.map((row) => [row.item, { id: row.id, createdAt: row.created_at, updatedAt: row.updated_at }]),
+  );
+}
+
+/** The JSON parameter of the insert: a row per link, named as the columns. */
+function rowsOf(links: NewLink[]): string {
+  const rows = links.map(({ item, link, pixelIds }) => ({
+    item,
+    account_id: link.accountId,
+    domain_id: link.domainId,
+    space_id: link.spaceId,
+    alias: link.alias,
+    url: link.url,
+    title: link.title,
+    targets_type: link.targetsType,
+    targets: link.targets,
+    sensitive_content: link.sensitiveContent,
+    privacy: link.privacy,
+    password_hash: link.passwordHash,
+    redirect_password_hash: link.redirectPasswordHash,
+    active_period_start_at: link.activePeriodStartAt,
+    active_period_end_at: link.activePeriodEndAt,
+    clicks_limit: link.clicksLimit,
+    expiration_url: link.expirationUrl,
+    disabled: link.disabled,
+    pixel_ids: pixelIds,
+  }));
+  return JSON.stringify(rows, storedStrings);
+}
+
+/** The total of a refusal of `links_within_quota`: what the account would have held; null for any other error. */
+export function linksQuotaTotal(error: unknown): number | null {
+  if (!(error instanceof QueryFailedError)) return null;
+  const { code, detail } = error.driverError as { code?: unknown; detail?: unknown };
+  return code === QUOTA_EXCEEDED ? Number(detail) : null;
+}
