@@ -17,9 +17,16 @@ export interface PreparedStatement {
  * Not on the embedded database, whose one session serves every connection: a name prepared through one connection
  * would already exist for the next. There the statements run unnamed, as TypeORM runs them.
  */
+/**
+ * What PostgreSQL answers a named statement when connections share one session: duplicate_prepared_statement
+ * (another connection prepared the name) or invalid_sql_statement_name (the session dropped it). Both come before
+ * the statement runs.
+ */
+const SHARED_SESSION_STATES: ReadonlySet<string> = new Set(['42P05', '26000']);
+
 @Injectable()
 export class PreparedStatements {
-  private readonly named: boolean;
+  private named: boolean;
 
   constructor(
     private readonly dataSource: DataSource,
@@ -35,10 +42,17 @@ export class PreparedStatements {
   async query<T>(statement: PreparedStatement, values: unknown[]): Promise<T[]> {
     const client = await (this.dataSource.driver as unknown as { master: Pool }).master.connect();
     try {
-      const config = this.named
-        ? { name: statement.name, text: statement.text, values }
-        : { text: statement.text, values };
-      return (await client.query(config)).rows as T[];
+      if (this.named) {
+        try {
+          return (await client.query({ name: statement.name, text: statement.text, values })).rows as T[];
+        } catch (error) {
+          if (!SHARED_SESSION_STATES.has((error as { code?: unknown }).code as string)) throw error;
+          // Connections that share one session (an embedded database served over its socket, as the tests use
+          // it): the name is already there, or gone. Nothing ran; from now on, unnamed.
+          this.named = false;
+        }
+      }
+      return (await client.query({ text: statement.text, values })).rows as T[];
     } catch (error) {
       throw new QueryFailedError(statement.text, values, error as Error);
     } finally {
