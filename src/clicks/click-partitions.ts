@@ -19,12 +19,12 @@ export function monthStart(moment: Date, offset = 0): Date {
 }
 
 /**
- * The months whose raw clicks a retention of `days` drops at `now`: those that ended at least `days` days ago, so
- * that no click younger than the retention is ever dropped.
+ * Where the raw clicks a retention of `days` keeps at `now` begin: the start of the month `days` days ago, so that
+ * only months that ended at least `days` days ago are dropped; null without retention.
  */
-export function expiredBefore(now: Date, days: number): Date | null {
+export function retainedFrom(now: Date, days: number): Date | null {
   if (days <= 0) return null;
-  return new Date(now.getTime() - days * 86_400_000);
+  return monthStart(new Date(now.getTime() - days * 86_400_000));
 }
 
 /**
@@ -67,8 +67,10 @@ export class ClickPartitions implements OnApplicationBootstrap, OnApplicationShu
   private async round(now: Date): Promise<void> {
     try {
       const months = Array.from({ length: MONTHS_AHEAD + 1 }, (_, offset) => monthStart(now, offset));
-      const cutoff = expiredBefore(now, this.config.clickRetentionDays);
-      const dropped = await this.store.maintainPartitions(months, cutoff);
+      const dropped = await this.store.maintainPartitions(
+        months,
+        retainedFrom(now, this.config.clickRetentionDays),
+      );
       if (dropped.length > 0) this.logger.log(`Dropped the raw clicks of ${dropped.join(', ')}`);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);

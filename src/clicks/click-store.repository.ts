@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import { ROLL_UP } from './click.repository';
 
 /** The lock that one instance at a time holds while it changes the partitions of raw clicks. */
 const PARTITIONS_LOCK = 'click_partitions';
@@ -34,10 +35,10 @@ export class ClickStore {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
   /**
-   * Makes the partitions of these months, and drops the months that ended before `cutoff` (null: none); the names of
-   * the partitions dropped. Skipped when another instance is at it.
+   * Makes the partitions of these months, and drops the raw clicks before `boundary`, the start of a month (null:
+   * none); the names of the partitions dropped. Skipped when another instance is at it.
    */
-  async maintainPartitions(months: Date[], cutoff: Date | null): Promise<string[]> {
+  async maintainPartitions(months: Date[], boundary: Date | null): Promise<string[]> {
     return this.dataSource.transaction(async (manager) => {
       const [{ locked }] = await manager.query<{ locked: boolean }[]>(
         'SELECT pg_try_advisory_xact_lock(hashtext($1)) AS locked',
@@ -48,7 +49,7 @@ export class ClickStore {
       for (const month of months) {
         await step(manager, () => manager.query('SELECT click_partition($1)', [month.toISOString()]));
       }
-      return cutoff === null ? [] : this.dropBefore(manager, cutoff);
+      return boundary === null ? [] : this.dropBefore(manager, boundary);
     });
   }
 
@@ -78,11 +79,9 @@ export class ClickStore {
       const step = await this.dataSource.transaction(async (manager) => {
         const ids = (
           await manager.query<{ link_id: number }[]>(
-            linkId === null
-              ? `SELECT link_id FROM link_counters WHERE link_id > $1 ORDER BY link_id LIMIT ${REBUILD_STEP}
-                 FOR NO KEY UPDATE`
-              : 'SELECT link_id FROM link_counters WHERE link_id = $2 AND $1::int >= 0 FOR NO KEY UPDATE',
-            linkId === null ? [after] : [after, linkId],
+            `SELECT link_id FROM link_counters WHERE link_id > $1 AND ($2::int IS NULL OR link_id = $2)
+              ORDER BY link_id LIMIT ${REBUILD_STEP} FOR NO KEY UPDATE`,
+            [after, linkId],
           )
         ).map((row) => row.link_id);
         if (ids.length === 0) return null;
@@ -101,11 +100,10 @@ export class ClickStore {
   }
 
   /**
-   * Drops the raw clicks of the months that ended by `cutoff`: their partitions whole, and the rows of those months
-   * that the default partition holds in steps. Where they begin from then on is recorded once all of it is done.
+   * Drops the raw clicks of the months that ended by `boundary`: their partitions whole, and the rows of those
+   * months that the default partition holds in steps. Where they begin from then on is recorded once all of it is done.
    */
-  private async dropBefore(manager: EntityManager, cutoff: Date): Promise<string[]> {
-    const boundary = new Date(Date.UTC(cutoff.getUTCFullYear(), cutoff.getUTCMonth(), 1));
+  private async dropBefore(manager: EntityManager, boundary: Date): Promise<string[]> {
     const partitions = await manager.query<{ name: string }[]>(
       `SELECT c.relname AS name FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
         WHERE i.inhparent = 'click_events'::regclass`,
@@ -164,20 +162,13 @@ const CLEAR_ROLLUPS = `
   DELETE FROM click_days
    WHERE link_id = ANY($1::int[]) AND ($2::timestamptz IS NULL OR day >= ($2::timestamptz AT TIME ZONE 'UTC')::date)`;
 
-/** The rollups of links ($1) counted from their raw clicks at or after $2, grouped as the click statements group. */
+/**
+ * The rollups of links ($1) counted from their raw clicks at or after $2, by the click statements' own rollup
+ * (nothing conflicts: {@link CLEAR_ROLLUPS} ran first).
+ */
 const COUNT_AGAIN = `
   WITH kept AS MATERIALIZED (
     SELECT link_id, created_at, profile_id AS profile FROM click_events
      WHERE link_id = ANY($1::int[]) AND ($2::timestamptz IS NULL OR created_at >= $2::timestamptz)
-  ), hours AS (
-    INSERT INTO click_hours (link_id, hour, clicks)
-    SELECT link_id, date_bin('1 hour', created_at, '2000-01-01 00:00:00+00'), count(*) FROM kept GROUP BY 1, 2
-  ), profiled AS (
-    SELECT link_id, (created_at AT TIME ZONE 'UTC')::date AS day, profile, count(*) AS clicks FROM kept GROUP BY 1, 2, 3
-  ), days AS (
-    INSERT INTO click_days (link_id, dimension, day, value, clicks)
-    SELECT p.link_id, pd.dimension, p.day, pd.value, sum(p.clicks)
-      FROM profiled p JOIN click_profile_dimensions pd ON pd.profile_id = p.profile
-     GROUP BY 1, 2, 3, 4
-  )
+  ), ${ROLL_UP}
   SELECT count(*)::int AS clicks FROM kept`;

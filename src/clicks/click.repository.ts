@@ -36,7 +36,7 @@ const CLICK_ROWS = `
  * statements writing the same rows take their locks in the same order. The rows of a link are written only under
  * its counter's row lock, which every writer of clicks takes first.
  */
-const ROLL_UP = `
+export const ROLL_UP = `
   hours AS (
     INSERT INTO click_hours AS h (link_id, hour, clicks)
     SELECT link_id, date_bin('1 hour', created_at, '2000-01-01 00:00:00+00'), count(*)

@@ -13,7 +13,7 @@ import {
   type StatsName,
   type StatsSortBy,
 } from './dto/stats-query.dto';
-import { StatsRepository } from './stats.repository';
+import { StatsRepository, type DayRange } from './stats.repository';
 
 /** One value of a report and its clicks. */
 export class StatsRow {
@@ -29,11 +29,8 @@ export class StatsRow {
   count!: number;
 }
 
-export interface StatsRange {
-  from: Date;
-  /** The last day, included. */
-  to: Date;
-}
+/** The days a report counts, both included. */
+export type StatsRange = DayRange;
 
 /** What a stats answer keeps, and in which order. */
 export interface StatsOrder {
