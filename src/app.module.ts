@@ -17,6 +17,7 @@ import { DatabaseModule } from './database/database.module';
 import { PreparedStatementsModule } from './database/prepared-statements';
 import { DomainsModule } from './domains/domains.module';
 import { HealthModule } from './health/health.module';
+import { KeysModule } from './keys/keys.module';
 import { LinksModule } from './links/links.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { PixelsModule } from './pixels/pixels.module';
@@ -41,6 +42,7 @@ import { StatsModule } from './stats/stats.module';
     PreparedStatementsModule,
     AuthServerModule,
     AccountModule,
+    KeysModule,
     HealthModule,
     SpacesModule,
     DomainsModule,

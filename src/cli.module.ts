@@ -2,7 +2,7 @@ import { Module } from '@nestjs/common';
 import { AccountCreateCommand, AccountUpdateCommand } from './cli/account.commands';
 import { CommandContext } from './cli/command-context';
 import { CommandLine } from './cli/command-line';
-import { KeyCreateCommand, KeyRevokeCommand } from './cli/key.commands';
+import { KeyCreateCommand, KeyListCommand, KeyRevokeCommand } from './cli/key.commands';
 import { StatsRebuildCommand } from './cli/stats.commands';
 import { MigrationRevertCommand, MigrationRunCommand, MigrationShowCommand } from './cli/migration.commands';
 
@@ -17,6 +17,7 @@ import { MigrationRevertCommand, MigrationRunCommand, MigrationShowCommand } fro
     AccountCreateCommand,
     AccountUpdateCommand,
     KeyCreateCommand,
+    KeyListCommand,
     KeyRevokeCommand,
     MigrationRunCommand,
     MigrationRevertCommand,

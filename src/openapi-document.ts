@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
+import { SCOPE_EXTENSION } from './auth/requires-scope.decorator';
 import { RATE_LIMIT_HEADERS, registeredSchemas } from './common/openapi';
 
 /** The server URL of the committed document (`docs/openapi.json`): APP_URL's default. */
@@ -12,6 +13,7 @@ const TAGS: [string, string][] = [
   ['account', 'The account of the API key.'],
   ['domains', 'The hostnames short links are served on.'],
   ['health', 'Liveness and readiness, without a key.'],
+  ['keys', 'API keys: their scopes, the spaces they are restricted to, their expiry.'],
   ['links', 'Short links: their destination, targeting, limits and protection.'],
   ['pixels', 'Tracking pixels loaded before a redirect.'],
   ['spaces', 'Groups of links.'],
@@ -161,6 +163,13 @@ export function openApiDocument(app: INestApplication, serverUrl: string): OpenA
       // @Public() routes carry an empty requirement: no key at all, said the way linters read it.
       if (operation?.security?.length === 1 && Object.keys(operation.security[0]).length === 0) {
         operation.security = [];
+      }
+      // The scope a route needs, said where a reader of the operation looks (the extension is for tools).
+      const scope = (operation as Node | undefined)?.[SCOPE_EXTENSION];
+      if (operation !== undefined && typeof scope === 'string') {
+        const needs = `Needs the scope \`${scope}\`.`;
+        operation.description =
+          operation.description === undefined ? needs : `${operation.description} ${needs}`;
       }
     }
   }

@@ -135,6 +135,46 @@ describe('cli (dist/cli.js)', () => {
       }
     });
 
+    it('key:create --name --scopes --expires makes a key with those scopes alone, which key:list shows', async () => {
+      const expires = new Date(Date.now() + 3_600_000).toISOString().slice(0, 16).replace('T', ' ');
+      const result = await runCli([
+        'key:create',
+        '--account',
+        String(created.id),
+        '--name',
+        'Reporting',
+        '--scopes',
+        'stats.read, links.read',
+        '--expires',
+        expires,
+      ]);
+      expectCode(result, 0);
+      const made = issued(result);
+      expectNoOtherSecret(result, made.api_key);
+      expect(made.id).toBe(created.id);
+      expect((await account(made.api_key)).status).toBe(403);
+      const links = await t.http().get('/api/v1/links').set('Authorization', `Bearer ${made.api_key}`);
+      expect(links.status).toBe(200);
+
+      const listed = await runCli(['key:list', '--account', String(created.id)]);
+      expectCode(listed, 0);
+      expectNoOtherSecret(listed);
+      expect(listed.stdout).not.toContain(made.api_key);
+      const { account: listedAccount, keys } = JSON.parse(lastLine(listed.stdout)) as {
+        account: number;
+        keys: { id: number; name: string; prefix: string; scopes: string[]; expires_at: string | null }[];
+      };
+      expect(listedAccount).toBe(created.id);
+      // Newest first: this one, then the full keys made before it.
+      expect(keys[0]).toMatchObject({
+        name: 'Reporting',
+        prefix: made.api_key.slice(0, 8),
+        scopes: ['links.read', 'stats.read'],
+        expires_at: `${expires.replace(' ', 'T')}:00.000000Z`,
+      });
+      expect(keys.slice(1).map((key) => key.scopes.length)).toEqual(keys.slice(1).map(() => 14));
+    });
+
     it('key:revoke --key KEY exits 0; that key then gets 401 and the other still works', async () => {
       const result = await runCli(['key:revoke', '--key', second.api_key]);
       expectCode(result, 0);
@@ -287,6 +327,21 @@ describe('cli (dist/cli.js)', () => {
       ['account:update without --account', ['account:update', '--email', 'a@b.example']],
       ['stats:rebuild with a non-numeric --link', ['stats:rebuild', '--link', 'abc']],
       ['stats:rebuild with --link and no value', ['stats:rebuild', '--link']],
+      [
+        'key:create with an unknown scope',
+        ['key:create', '--account', '1', '--scopes', 'links.read,links.admin'],
+      ],
+      ['key:create with no scopes', ['key:create', '--account', '1', '--scopes', ',']],
+      ['key:create with a past --expires', ['key:create', '--account', '1', '--expires', '2020-01-01 10:00']],
+      [
+        'key:create with an --expires that is no date',
+        ['key:create', '--account', '1', '--expires', 'tomorrow'],
+      ],
+      [
+        'key:create with a --name over 100 characters',
+        ['key:create', '--account', '1', '--name', 'n'.repeat(101)],
+      ],
+      ['key:list without --account', ['key:list']],
     ])('%s exits 64 with the usage on stderr', async (_case, args) => {
       const result = await runCli(args);
       expectFailure(result, 64, /Usage/);

@@ -62,6 +62,7 @@ describe('ids in paths', () => {
       pixels: await post('/api/v1/pixels', { name: 'Pixel', type: 'facebook', value: '123456789012345' }),
       links: link.id,
       stats: link.id,
+      keys: await post('/api/v1/keys', { name: 'Key', 'scopes[]': 'links.read' }),
     };
   }
 

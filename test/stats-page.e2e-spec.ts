@@ -409,6 +409,33 @@ describe('The public stats page, /{alias}/stats', () => {
       );
     });
 
+    it("keeps a private link's stats from the owner's keys that could not read them through the API", async () => {
+      const owner = await createAccount(t);
+      const space = await t
+        .http()
+        .post('/api/v1/spaces')
+        .set('Authorization', owner.auth)
+        .send({ name: 'S' });
+      const created = await link(owner, { privacy: '1' });
+      const key = async (body: Record<string, unknown>) => {
+        const response = await t.http().post('/api/v1/keys').set('Authorization', owner.auth).send(body);
+        expect(response.status).toBe(201);
+        return `Bearer ${(response.body as { data: { key: string } }).data.key}`;
+      };
+      const noStats = await key({ name: 'links', scopes: ['links.write'] });
+      const elsewhere = await key({
+        name: 'other space',
+        scopes: ['stats.read'],
+        space_ids: [space.body.data.id],
+      });
+      const reader = await key({ name: 'stats', scopes: ['stats.read'] });
+      for (const auth of [noStats, elsewhere]) {
+        const json = await page(`/${created.alias}/stats`, { auth, json: true });
+        expect(json.body).toEqual({ message: 'Forbidden.', status: 403 });
+      }
+      expectStatsJson(await page(`/${created.alias}/stats`, { auth: reader, json: true }), created.alias, 0);
+    });
+
     it('sends a POST to a public link’s stats on to the page', async () => {
       const account = await createAccount(t);
       const created = await link(account);

@@ -6,6 +6,7 @@ import { dataEnvelope } from '../common/envelope';
 import { ApiDataResponse, ApiEndpoint } from '../common/openapi';
 import { DomainsService } from '../domains/domains.service';
 import { AccountResponse, toAccountResponse } from './account.mapper';
+import { RequiresScope } from '../auth/requires-scope.decorator';
 
 @ApiTags('account')
 @Controller('api/v1/account')
@@ -16,6 +17,7 @@ export class AccountController {
   @ApiEndpoint({ operationId: 'showAccount', summary: 'The account of the API key' })
   @ApiDataResponse(AccountResponse)
   @Get()
+  @RequiresScope('account.read')
   async show(@CurrentAccount() account: Account) {
     const defaultDomain = await this.domains.defaultDomain();
     return dataEnvelope(toAccountResponse(account, defaultDomain.id));

@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { PassportStrategy } from '@nestjs/passport';
 import type { Request } from 'express';
 import { Strategy } from 'passport-http-bearer';
-import type { Account } from './account.entity';
+import type { ApiCaller } from './owner';
 import { RequestAccount } from './request-account';
 
 @Injectable()
@@ -20,7 +20,7 @@ export class BearerStrategy extends PassportStrategy(Strategy, 'bearer') {
   }
 
   /** Passport turns `false` into a 401. */
-  async validate(request: Pick<Request, 'headers'>): Promise<Account | false> {
+  async validate(request: Pick<Request, 'headers'>): Promise<ApiCaller | false> {
     return (await this.requestAccount.of(request.headers)) ?? false;
   }
 }

@@ -1,20 +1,20 @@
 import { Injectable } from '@nestjs/common';
 import type { IncomingHttpHeaders } from 'node:http';
-import type { Account } from './account.entity';
 import { AccountsService } from './accounts.service';
 import { bearerToken } from './api-key';
+import type { ApiCaller } from './owner';
 
 /**
- * The account of a request's bearer key, looked up once per request however many guards ask (the rate limit
+ * The caller of a request's bearer key, looked up once per request however many guards ask (the rate limit
  * asks before authentication does). Keyed by the request's headers, which every guard sees.
  */
 @Injectable()
 export class RequestAccount {
-  private readonly lookups = new WeakMap<IncomingHttpHeaders, Promise<Account | null>>();
+  private readonly lookups = new WeakMap<IncomingHttpHeaders, Promise<ApiCaller | null>>();
 
   constructor(private readonly accounts: AccountsService) {}
 
-  of(headers: IncomingHttpHeaders): Promise<Account | null> {
+  of(headers: IncomingHttpHeaders): Promise<ApiCaller | null> {
     let lookup = this.lookups.get(headers);
     if (lookup === undefined) {
       const key = bearerToken(headers.authorization);

@@ -1,4 +1,5 @@
-import { MAX_ID } from '../common/validation';
+import { isScope, SCOPES, type Scope } from '../auth/scopes';
+import { MAX_ID, parseDateTime } from '../common/validation';
 import { UsageError } from './output';
 
 /**
@@ -64,4 +65,32 @@ function idOption(flag: string, what: string, value: string): string {
 export function accountIdOf(id: string): number | null {
   const number = Number(id);
   return number > MAX_ID ? null : number;
+}
+
+/** A key's name: trimmed, 1 to 100 characters, as the API takes it. */
+export function keyName(value: string): string {
+  const name = text('--name', value).trim();
+  if (name.length > 100) throw new UsageError('--name must be at most 100 characters');
+  return name;
+}
+
+/** Comma-separated scopes (`links.read,stats.read`), each one of the contract's, at least one. */
+export function scopeList(value: string): Scope[] {
+  const names = text('--scopes', value)
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  const unknown = names.filter((name) => !isScope(name));
+  if (names.length === 0 || unknown.length > 0) {
+    throw new UsageError(`--scopes must be comma-separated scopes among: ${SCOPES.join(', ')}`);
+  }
+  return [...new Set(names as Scope[])];
+}
+
+/** When a key stops working: `Y-m-d H:i` in UTC (or ISO 8601 with a zone), in the future. */
+export function expiry(value: string): Date {
+  const date = parseDateTime(text('--expires', value).trim());
+  if (date === null) throw new UsageError('--expires must be a date and time: Y-m-d H:i (UTC)');
+  if (date.getTime() <= Date.now()) throw new UsageError('--expires must be in the future');
+  return date;
 }

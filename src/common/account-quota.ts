@@ -7,6 +7,7 @@ export enum QuotaKind {
   Spaces = 2,
   Domains = 3,
   Pixels = 4,
+  Keys = 5,
 }
 
 /** The first key of the quota locks (`pg_advisory_xact_lock(QUOTA_LOCK + kind, account)`). */

@@ -71,3 +71,10 @@ export class TooManyAttemptsException extends RefusalException {
     this.headers['Retry-After'] = String(this.retryAfterSeconds);
   }
 }
+
+/** The API key lacks the scope the route needs (or the restriction the change needs). */
+export class UnauthorizedActionException extends RefusalException {
+  constructor() {
+    super('This action is unauthorized.', HttpStatus.FORBIDDEN);
+  }
+}

@@ -156,8 +156,9 @@ export const ERROR_RESPONSES = {
     body: errorBody('NotFoundError', 404, ERROR_MESSAGES[404]!),
   },
   403: {
-    description: 'A system domain, which no account may change.',
-    body: errorBody('ForbiddenError', 403, { example: 'A system domain cannot be changed.' }),
+    description:
+      'The API key lacks the scope this route needs (or, for a domain, it is a system domain, which no account may change).',
+    body: errorBody('ForbiddenError', 403, { example: 'This action is unauthorized.' }),
   },
   409: {
     description: 'The resource is still in use.',
@@ -188,8 +189,8 @@ export const ERROR_RESPONSES = {
 
 export type ErrorStatus = keyof typeof ERROR_RESPONSES;
 
-/** What any API route may answer, whatever it does; 415 to a body it does not read. */
-const ALWAYS: ErrorStatus[] = [401, 415, 429, 500, 503];
+/** What any API route may answer, whatever it does; 403 to a key without its scope, 415 to a body it does not read. */
+const ALWAYS: ErrorStatus[] = [401, 403, 415, 429, 500, 503];
 
 /** What a route with a request body may also answer: the body parser's refusals and the validation's. */
 const WITH_BODY: ErrorStatus[] = [400, 413, 422];
@@ -232,7 +233,7 @@ export interface EndpointOptions {
   description?: string;
   /** Takes a body, as JSON or as a form (`true`) or in the media types given; without it, the route reads none. */
   body?: boolean | readonly string[];
-  /** Errors besides 401, 415, 429, 500 and 503 (and, with a body, 400, 413 and 422). */
+  /** Errors besides 401, 403, 415, 429, 500 and 503 (and, with a body, 400, 413 and 422). */
   errors?: ErrorStatus[];
 }
 

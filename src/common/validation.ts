@@ -16,7 +16,7 @@ import {
   type ValidationError,
 } from 'class-validator';
 import type { FieldErrors } from './exceptions';
-import { integerEnum } from './openapi';
+import { integerEnum, namedEnum } from './openapi';
 import { canonicalUrl, MAX_URL_LENGTH, urlProblem } from './url-rules';
 
 /*
@@ -367,6 +367,49 @@ export function FormIdList(options: { max: number } & FieldDocs): PropertyDecora
     IsInt({ each: true, message: () => 'The selected id is invalid.' })(target, key);
     Min(1, { each: true, message: () => 'The selected id is invalid.' })(target, key);
     Max(MAX_ID, { each: true, message: () => 'The selected id is invalid.' })(target, key);
+  });
+}
+
+/**
+ * A list of values from a fixed set (`scopes[]=links.read&scopes[]=stats.read`, a JSON array, or one value), each
+ * named `field.N` when it is not one of them. Empty entries are dropped; fewer than `min` is refused.
+ */
+export function FormEnumList(
+  values: readonly string[],
+  enumName: string,
+  options: { min?: number; max: number } & FieldDocs,
+): PropertyDecorator {
+  const min = options.min ?? 0;
+  const schema = {
+    type: 'array',
+    items: namedEnum(enumName, values),
+    minItems: min,
+    maxItems: options.max,
+  };
+  return documented({ ...schema, ...docs(options) }, (target, key) => {
+    Transform(({ value }: { value: unknown }) => {
+      if (value === undefined) return undefined;
+      const list: unknown[] = Array.isArray(value) ? (value as unknown[]) : [value];
+      return list
+        .filter((item) => item !== null && !(typeof item === 'string' && item.trim() === ''))
+        .map((item) => (typeof item === 'string' ? item.trim() : item));
+    })(target, key);
+    IsArray({ message: (args) => `The ${label(args)} field must be an array.` })(target, key);
+    ValidateBy(
+      {
+        name: 'listSize',
+        validator: {
+          validate: (value) => Array.isArray(value) && value.length >= min && value.length <= options.max,
+        },
+      },
+      {
+        message: (args) =>
+          min > 0 && Array.isArray(args.value) && args.value.length < min
+            ? `The ${label(args)} field must have at least ${min} item${min === 1 ? '' : 's'}.`
+            : `The ${label(args)} field must not have more than ${options.max} items.`,
+      },
+    )(target, key);
+    IsIn(values as string[], { each: true, message: messages.invalid })(target, key);
   });
 }
 

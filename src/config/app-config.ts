@@ -307,6 +307,7 @@ export const quotasConfig = settings('quotas', (env) => ({
   maxSpacesPerAccount: integer(env, 'MAX_SPACES_PER_ACCOUNT', 1000, 0, 1_000_000_000),
   maxDomainsPerAccount: integer(env, 'MAX_DOMAINS_PER_ACCOUNT', 100, 0, 1_000_000_000),
   maxPixelsPerAccount: integer(env, 'MAX_PIXELS_PER_ACCOUNT', 100, 0, 1_000_000_000),
+  maxKeysPerAccount: integer(env, 'MAX_KEYS_PER_ACCOUNT', 100, 0, 1_000_000_000),
 }));
 
 /** The background reads of link targets' titles: how many at once, overall and per host, and how many wait. */

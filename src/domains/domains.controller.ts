@@ -11,6 +11,7 @@ import { DomainResponse } from './domain.mapper';
 import { DomainsService } from './domains.service';
 import { DomainListQueryDto } from './dto/domain-list-query.dto';
 import { CreateDomainDto, UpdateDomainDto } from './dto/domain.dto';
+import { RequiresScope } from '../auth/requires-scope.decorator';
 
 @ApiTags('domains')
 @Controller('api/v1/domains')
@@ -20,6 +21,7 @@ export class DomainsController {
   @ApiEndpoint({ operationId: 'listDomains', summary: 'List domains', errors: [422] })
   @ApiListResponse(DomainResponse)
   @Get()
+  @RequiresScope('domains.read')
   async list(
     @CurrentAccount() account: Account,
     @Query() query: DomainListQueryDto,
@@ -31,6 +33,7 @@ export class DomainsController {
   @ApiEndpoint({ operationId: 'showDomain', summary: 'Show a domain', errors: [404] })
   @ApiDataResponse(DomainResponse)
   @Get(':id')
+  @RequiresScope('domains.read')
   async show(@CurrentAccount() account: Account, @Param('id', IdPipe) id: number) {
     return dataEnvelope(await this.domains.show(account.id, id));
   }
@@ -38,6 +41,7 @@ export class DomainsController {
   @ApiEndpoint({ operationId: 'createDomain', summary: 'Create a domain', body: true })
   @ApiDataResponse(DomainResponse, { status: 201 })
   @Post()
+  @RequiresScope('domains.write')
   async store(@CurrentAccount() account: Account, @Body() dto: CreateDomainDto) {
     return dataEnvelope(await this.domains.create(account.id, dto));
   }
@@ -51,6 +55,7 @@ export class DomainsController {
   })
   @ApiDataResponse(DomainResponse)
   @Put(':id')
+  @RequiresScope('domains.write')
   async replace(
     @CurrentAccount() account: Account,
     @Param('id', IdPipe) id: number,
@@ -68,6 +73,7 @@ export class DomainsController {
   })
   @ApiDataResponse(DomainResponse)
   @Patch(':id')
+  @RequiresScope('domains.write')
   async update(
     @CurrentAccount() account: Account,
     @Param('id', IdPipe) id: number,
@@ -79,6 +85,7 @@ export class DomainsController {
   @ApiEndpoint({ operationId: 'deleteDomain', summary: 'Delete a domain', errors: [403, 404, 409] })
   @ApiDeletedResponse('domain')
   @Delete(':id')
+  @RequiresScope('domains.write')
   @HttpCode(200)
   async destroy(@CurrentAccount() account: Account, @Param('id', IdPipe) id: number) {
     await this.domains.remove(account.id, id);

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import type { Owner } from '../auth/owner';
 import type { Page } from '../common/pagination';
 import { MAX_ID } from '../common/validation';
 import { ClickWriter } from '../clicks/click-writer';
@@ -25,13 +26,11 @@ import { LinkStatus } from './link-status';
 import type { LinkResponse } from './link.mapper';
 
 /** What a list query asks for, as the list's SQL takes it. */
-function listOf(
-  accountId: number,
-  query: LinkListQueryDto,
-): { filter: LinkListFilter; order: LinkListOrder } {
+function listOf(owner: Owner, query: LinkListQueryDto): { filter: LinkListFilter; order: LinkListOrder } {
   return {
     filter: {
-      accountId,
+      accountId: owner.accountId,
+      reach: owner.spaceIds,
       search:
         query.search === undefined || query.search === null
           ? null
@@ -59,14 +58,14 @@ export class LinkListService {
     @Inject(DATABASE_CONNECTION) private readonly connection: DatabaseConnection,
   ) {}
 
-  async list(accountId: number, query: LinkListQueryDto): Promise<Page<LinkResponse>> {
+  async list(owner: Owner, query: LinkListQueryDto): Promise<Page<LinkResponse>> {
     // Every visit this instance answered is counted in what the list shows and sorts by.
     await this.clicks.settle();
     const { page, perPage } = query.pageRequest();
-    const { filter, order } = listOf(accountId, query);
+    const { filter, order } = listOf(owner, query);
     await this.catchUp(filter, order);
     const { ids: pageIds, total } = await this.pageAndTotal(filter, order, (page - 1) * perPage, perPage);
-    return { items: await this.responses.ofIds(accountId, pageIds), total };
+    return { items: await this.responses.ofIds(owner.accountId, pageIds), total };
   }
 
   /** The listed clicks of the account brought up to date, for a list that sorts or filters by them. */
@@ -108,15 +107,15 @@ export class LinkListService {
    * its order and the exported columns are joined to them, so that the download is one statement (on the embedded
    * database, whose one session a cursor would hold, a statement per chunk).
    */
-  async *exportRows(accountId: number, query: LinkListQueryDto): AsyncGenerator<LinkExportRow[]> {
+  async *exportRows(owner: Owner, query: LinkListQueryDto): AsyncGenerator<LinkExportRow[]> {
     await this.clicks.settle();
-    const { filter, order } = listOf(accountId, query);
+    const { filter, order } = listOf(owner, query);
     await this.catchUp(filter, order);
     const ids = linkPageQuery(filter, order, 0, MAX_ID);
     // Every domain a link of the account can have, read before the cursor opens.
     const domainIds = await this.dataSource.query<{ id: number }[]>(
       'SELECT id FROM domains WHERE account_id = $1 OR account_id IS NULL',
-      [accountId],
+      [owner.accountId],
     );
     const domains = await this.domains.findByIds(domainIds.map((row) => row.id));
     const urls = new Map(

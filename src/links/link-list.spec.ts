@@ -10,6 +10,7 @@ import { LinkStatus } from './link-status';
 
 const NONE: LinkListFilter = {
   accountId: 7,
+  reach: null,
   search: null,
   status: null,
   spaceId: null,

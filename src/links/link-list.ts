@@ -7,6 +7,8 @@ export type LinkSortBy = 'id' | 'clicks' | 'title' | 'alias' | 'url';
 /** What a list asks for, the defaults applied. */
 export interface LinkListFilter {
   accountId: number;
+  /** The spaces a restricted key reaches (null: every space and none), beside the filters the list was given. */
+  reach: readonly number[] | null;
   search: { by: LinkSearchBy; term: string } | null;
   status: LinkStatus | null;
   /** 0: the links without a space. */
@@ -58,11 +60,12 @@ const SORT_KEYS: Record<LinkSortBy, string> = {
   url: 'lower(link.url)',
 };
 
-type FilterName = 'search' | 'status' | 'space' | 'domain' | 'pixel';
+type FilterName = 'reach' | 'search' | 'status' | 'space' | 'domain' | 'pixel';
 
 /** The filters that are set, by name. */
 function setFilters(filter: LinkListFilter): FilterName[] {
   const set: FilterName[] = [];
+  if (filter.reach !== null) set.push('reach');
   if (filter.search !== null) set.push('search');
   if (filter.status !== null) set.push('status');
   if (filter.spaceId !== null) set.push('space');
@@ -77,9 +80,10 @@ function only(filter: LinkListFilter, ...names: FilterName[]): boolean {
   return set.length === names.length && names.every((name) => set.includes(name));
 }
 
-/** The conditions of the filters that the maintained counts know: space and domain. */
+/** The conditions of the filters that the maintained counts know: space (and the reach's spaces) and domain. */
 function countedConditions(filter: LinkListFilter, params: Parameters): string[] {
   const where: string[] = [];
+  if (filter.reach !== null) where.push(`link.space_id = ANY(${params.add(filter.reach)}::integer[])`);
   if (filter.spaceId === 0) where.push('link.space_id IS NULL');
   else if (filter.spaceId !== null) where.push(`link.space_id = ${params.add(filter.spaceId)}`);
   if (filter.domainId !== null) where.push(`link.domain_id = ${params.add(filter.domainId)}`);
@@ -239,6 +243,7 @@ export function linkCountQuery(filter: LinkListFilter): Sql {
   if (filter.search === null && filter.pixelId === null) {
     if (filter.status === LinkStatus.Expired) return statement(expired(countedConditions(filter, params)));
     const counted = [`c.account_id = ${account}`];
+    if (filter.reach !== null) counted.push(`c.space_id = ANY(${params.add(filter.reach)}::integer[])`);
     if (filter.spaceId !== null) counted.push(`c.space_id = ${params.add(filter.spaceId)}`);
     if (filter.domainId !== null) counted.push(`c.domain_id = ${params.add(filter.domainId)}`);
     if (filter.status === LinkStatus.Disabled) counted.push('c.disabled');

@@ -14,8 +14,8 @@ import {
 } from '@nestjs/common';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
-import type { Account } from '../auth/account.entity';
-import { CurrentAccount } from '../auth/current-account.decorator';
+import { CurrentOwner } from '../auth/current-account.decorator';
+import type { Owner } from '../auth/owner';
 import { dataEnvelope, deletedEnvelope } from '../common/envelope';
 import { IdPipe } from '../common/id.pipe';
 import {
@@ -38,6 +38,7 @@ import { LinkListService } from './link-list.service';
 import { LinksService } from './links.service';
 import { QrQueryDto } from '../qr/qr-query.dto';
 import { QrCodes } from '../qr/qr-code';
+import { RequiresScope } from '../auth/requires-scope.decorator';
 
 @ApiTags('links')
 @Controller('api/v1/links')
@@ -52,8 +53,9 @@ export class LinksController {
   @ApiEndpoint({ operationId: 'listLinks', summary: 'List links', errors: [422] })
   @ApiListResponse(LinkResponse)
   @Get()
-  async list(@CurrentAccount() account: Account, @Query() query: LinkListQueryDto, @Req() request: Request) {
-    return paginatedEnvelope(request, query.pageRequest(), await this.lists.list(account.id, query));
+  @RequiresScope('links.read')
+  async list(@CurrentOwner() owner: Owner, @Query() query: LinkListQueryDto, @Req() request: Request) {
+    return paginatedEnvelope(request, query.pageRequest(), await this.lists.list(owner, query));
   }
 
   /** Every link the list's filters find, in its order, as CSV: streamed, whatever the number of links. */
@@ -65,15 +67,16 @@ export class LinksController {
   })
   @ApiFileResponse('The links, one per line after a header.', { 'text/csv': { type: 'string' } })
   @Get('export')
+  @RequiresScope('links.read')
   async export(
-    @CurrentAccount() account: Account,
+    @CurrentOwner() owner: Owner,
     @Query() query: LinkListQueryDto,
     @Res() response: Response,
   ): Promise<void> {
-    await this.exports.send(response, account.id, {
+    await this.exports.send(response, owner.accountId, {
       filename: 'links.csv',
       header: LINK_CSV_HEADER,
-      chunks: this.lists.exportRows(account.id, query),
+      chunks: this.lists.exportRows(owner, query),
       lines: linkCsvLines,
     });
   }
@@ -88,7 +91,8 @@ export class LinksController {
   @ApiBody({ schema: { type: 'string', example: 'url,alias\nhttps://example.com/,spring-sale\n' } })
   @ApiDataResponse(LinkResponse, { status: 201, isArray: true })
   @Post('import')
-  async import(@CurrentAccount() account: Account, @Req() request: Request) {
+  @RequiresScope('links.write')
+  async import(@CurrentOwner() owner: Owner, @Req() request: Request) {
     if (!Buffer.isBuffer(request.body)) {
       throw ValidationFailedException.of('file', 'The file must be sent as a text/csv body.');
     }
@@ -97,7 +101,7 @@ export class LinksController {
       { type: 'body', metatype: BulkCreateLinksDto },
     )) as BulkCreateLinksDto;
     return dataEnvelope(
-      await this.links.createMany(account.id, await validateEach(CreateLinkDto, dto.links, 'links')),
+      await this.links.createMany(owner, await validateEach(CreateLinkDto, dto.links, 'links')),
     );
   }
 
@@ -108,21 +112,23 @@ export class LinksController {
     'image/png': { type: 'string', format: 'binary' },
   })
   @Get(':id/qr')
+  @RequiresScope('links.read')
   async qr(
-    @CurrentAccount() account: Account,
+    @CurrentOwner() owner: Owner,
     @Param('id', IdPipe) id: number,
     @Query() query: QrQueryDto,
     @Res() response: Response,
   ): Promise<void> {
-    const link = await this.links.show(account.id, id);
+    const link = await this.links.show(owner, id);
     await this.qrCodes.send(response, link.short_url, query);
   }
 
   @ApiEndpoint({ operationId: 'showLink', summary: 'Show a link', errors: [404] })
   @ApiDataResponse(LinkResponse)
   @Get(':id')
-  async show(@CurrentAccount() account: Account, @Param('id', IdPipe) id: number) {
-    return dataEnvelope(await this.links.show(account.id, id));
+  @RequiresScope('links.read')
+  async show(@CurrentOwner() owner: Owner, @Param('id', IdPipe) id: number) {
+    return dataEnvelope(await this.links.show(owner, id));
   }
 
   /** Up to 1,000 links in one transaction: all are created, or none and a 422 names the item and field. */
@@ -134,17 +140,19 @@ export class LinksController {
   })
   @ApiDataResponse(LinkResponse, { status: 201, isArray: true })
   @Post('bulk')
-  async storeMany(@CurrentAccount() account: Account, @Body() dto: BulkCreateLinksDto) {
+  @RequiresScope('links.write')
+  async storeMany(@CurrentOwner() owner: Owner, @Body() dto: BulkCreateLinksDto) {
     return dataEnvelope(
-      await this.links.createMany(account.id, await validateEach(CreateLinkDto, dto.links, 'links')),
+      await this.links.createMany(owner, await validateEach(CreateLinkDto, dto.links, 'links')),
     );
   }
 
   @ApiEndpoint({ operationId: 'createLink', summary: 'Create a link', body: true })
   @ApiDataResponse(LinkResponse, { status: 201 })
   @Post()
-  async store(@CurrentAccount() account: Account, @Body() dto: CreateLinkDto) {
-    return dataEnvelope(await this.links.create(account.id, dto));
+  @RequiresScope('links.write')
+  async store(@CurrentOwner() owner: Owner, @Body() dto: CreateLinkDto) {
+    return dataEnvelope(await this.links.create(owner, dto));
   }
 
   @ApiEndpoint({
@@ -156,12 +164,9 @@ export class LinksController {
   })
   @ApiDataResponse(LinkResponse)
   @Put(':id')
-  async replace(
-    @CurrentAccount() account: Account,
-    @Param('id', IdPipe) id: number,
-    @Body() dto: UpdateLinkDto,
-  ) {
-    return dataEnvelope(await this.links.update(account.id, id, dto));
+  @RequiresScope('links.write')
+  async replace(@CurrentOwner() owner: Owner, @Param('id', IdPipe) id: number, @Body() dto: UpdateLinkDto) {
+    return dataEnvelope(await this.links.update(owner, id, dto));
   }
 
   @ApiEndpoint({
@@ -173,20 +178,18 @@ export class LinksController {
   })
   @ApiDataResponse(LinkResponse)
   @Patch(':id')
-  async update(
-    @CurrentAccount() account: Account,
-    @Param('id', IdPipe) id: number,
-    @Body() dto: UpdateLinkDto,
-  ) {
-    return dataEnvelope(await this.links.update(account.id, id, dto));
+  @RequiresScope('links.write')
+  async update(@CurrentOwner() owner: Owner, @Param('id', IdPipe) id: number, @Body() dto: UpdateLinkDto) {
+    return dataEnvelope(await this.links.update(owner, id, dto));
   }
 
   @ApiEndpoint({ operationId: 'deleteLink', summary: 'Delete a link', errors: [404] })
   @ApiDeletedResponse('link')
   @Delete(':id')
+  @RequiresScope('links.write')
   @HttpCode(200)
-  async destroy(@CurrentAccount() account: Account, @Param('id', IdPipe) id: number) {
-    await this.links.remove(account.id, id);
+  async destroy(@CurrentOwner() owner: Owner, @Param('id', IdPipe) id: number) {
+    await this.links.remove(owner, id);
     return deletedEnvelope(id, 'link');
   }
 }

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, Repository } from 'typeorm';
+import { DataSource, In, Repository, type FindOptionsWhere } from 'typeorm';
+import type { Owner } from '../auth/owner';
 import { QuotaKind, quotaLock, quotaRefusal } from '../common/account-quota';
 import { ResourceNotFoundException, ValidationFailedException, type FieldErrors } from '../common/exceptions';
 import { hashSecret, hashSecrets, needsRehash } from '../common/secret-hash';
@@ -41,6 +42,8 @@ interface References {
   domains: ReadonlyMap<number, Domain>;
   spaces: ReadonlySet<number>;
   pixels: ReadonlyMap<number, Pixel>;
+  /** Whether every link must name a space: the key is restricted to some. */
+  spaceRequired: boolean;
 }
 
 /** How a create names its fields: `url` alone, or `links.7.url` in a bulk, whose quota refusal names `links`. */
@@ -72,14 +75,14 @@ export class LinksService {
     @Inject(quotasConfig.KEY) private readonly quotas: QuotasConfig,
   ) {}
 
-  async show(accountId: number, id: number): Promise<LinkResponse> {
+  async show(owner: Owner, id: number): Promise<LinkResponse> {
     await this.clicks.settle([id]);
-    const [response] = await this.responses.of(accountId, [await this.find(accountId, id)]);
+    const [response] = await this.responses.of(owner.accountId, [await this.find(owner, id)]);
     return response;
   }
 
-  async create(accountId: number, dto: CreateLinkDto): Promise<LinkResponse> {
-    const [response] = await this.createAll(accountId, [dto], { prefix: () => '', quotaField: 'url' });
+  async create(owner: Owner, dto: CreateLinkDto): Promise<LinkResponse> {
+    const [response] = await this.createAll(owner, [dto], { prefix: () => '', quotaField: 'url' });
     return response;
   }
 
@@ -87,9 +90,9 @@ export class LinksService {
    * Creates every link or none, in one transaction: each is checked as `create` checks one, and a refusal names
    * the item and its field (`links.7.url`). The answers come in the order of the request.
    */
-  async createMany(accountId: number, dtos: CreateLinkDto[]): Promise<LinkResponse[]> {
+  async createMany(owner: Owner, dtos: CreateLinkDto[]): Promise<LinkResponse[]> {
     checkSecretCount(dtos);
-    return this.createAll(accountId, dtos, { prefix: (index) => `links.${index}.`, quotaField: 'links' });
+    return this.createAll(owner, dtos, { prefix: (index) => `links.${index}.`, quotaField: 'links' });
   }
 
   /**
@@ -97,12 +100,9 @@ export class LinksService {
    * and their pixels are inserted in one statement (and one more per round of random aliases that collided), the
    * quota is checked once, and the answers are made from what was written rather than read back.
    */
-  private async createAll(
-    accountId: number,
-    dtos: CreateLinkDto[],
-    naming: FieldNaming,
-  ): Promise<LinkResponse[]> {
-    const references = await this.references(accountId, dtos);
+  private async createAll(owner: Owner, dtos: CreateLinkDto[], naming: FieldNaming): Promise<LinkResponse[]> {
+    const { accountId } = owner;
+    const references = await this.references(owner, dtos);
     const errors: FieldErrors = {};
     const prepared = dtos.map((dto, index) =>
       prepare(accountId, dto, references, errors, naming.prefix(index)),
@@ -167,7 +167,8 @@ export class LinksService {
   }
 
   /** What the links of a create refer to, looked up once for all of them: at most a query per kind. */
-  private async references(accountId: number, dtos: CreateLinkDto[]): Promise<References> {
+  private async references(owner: Owner, dtos: CreateLinkDto[]): Promise<References> {
+    const { accountId } = owner;
     let defaultNeeded = false;
     const domainIds = new Set<number>();
     const spaceIds = new Set<number>();
@@ -183,10 +184,10 @@ export class LinksService {
     const [defaultDomain, domains, spaces, pixels] = await Promise.all([
       defaultNeeded ? this.domains.defaultDomain() : null,
       this.domains.usableByIds(accountId, [...domainIds]),
-      this.spaces.ownedIds(accountId, [...spaceIds]),
+      this.spaces.ownedIds(owner, [...spaceIds]),
       this.linkPixels.owned(accountId, [...pixelIds]),
     ]);
-    return { defaultDomain, domains, spaces, pixels };
+    return { defaultDomain, domains, spaces, pixels, spaceRequired: owner.spaceIds !== null };
   }
 
   /** What follows a create's commit: visits see the new links, and titles not given are looked up. */
@@ -211,12 +212,11 @@ export class LinksService {
     for (const [index, { link, field }] of fields.entries()) link[field] = hashes[index];
   }
 
-  async update(accountId: number, id: number, dto: UpdateLinkDto): Promise<LinkResponse> {
-    const link = await this.find(accountId, id);
+  async update(owner: Owner, id: number, dto: UpdateLinkDto): Promise<LinkResponse> {
+    const { accountId } = owner;
+    const link = await this.find(owner, id);
     const errors: FieldErrors = {};
-    const spaceId = sent(dto.space_id)
-      ? await this.checkSpace(accountId, dto.space_id, errors)
-      : link.spaceId;
+    const spaceId = sent(dto.space_id) ? await this.checkSpace(owner, dto.space_id, errors) : link.spaceId;
     const pixelIds = sent(dto.pixel_ids)
       ? await this.linkPixels.check(accountId, dto.pixel_ids, errors)
       : null;
@@ -262,7 +262,7 @@ export class LinksService {
     if (sent(dto.disabled)) changes.disabled = dto.disabled;
 
     await this.dataSource.transaction(async (manager) => {
-      const { affected } = await manager.update(Link, { id, accountId }, changes);
+      const { affected } = await manager.update(Link, { id, ...ownedBy(owner) }, changes);
       if (affected === 0) throw new ResourceNotFoundException();
       // New targets start their rotation afresh; the counters themselves are never written from here.
       if (targeting !== null) {
@@ -272,14 +272,14 @@ export class LinksService {
     });
     this.feed.publish(linkChange(link.domainId, link.alias));
     if (changes.alias !== undefined) this.feed.publish(linkChange(link.domainId, changes.alias));
-    return this.show(accountId, id);
+    return this.show(owner, id);
   }
 
-  async remove(accountId: number, id: number): Promise<void> {
+  async remove(owner: Owner, id: number): Promise<void> {
     const result = await this.links
       .createQueryBuilder()
       .delete()
-      .where({ id, accountId })
+      .where({ id, ...ownedBy(owner) })
       .returning(['domain_id', 'alias'])
       .execute();
     const [deleted] = result.raw as { domain_id: number; alias: string }[];
@@ -287,8 +287,9 @@ export class LinksService {
     this.feed.publish(linkChange(deleted.domain_id, deleted.alias));
   }
 
-  async find(accountId: number, id: number): Promise<Link> {
-    const link = await this.links.findOne({ where: { id, accountId }, relations: { counter: true } });
+  /** One of the owner's links (within its spaces), or a 404 whether it does not exist or is beyond its reach. */
+  async find(owner: Owner, id: number): Promise<Link> {
+    const link = await this.links.findOne({ where: { id, ...ownedBy(owner) }, relations: { counter: true } });
     if (link === null) throw new ResourceNotFoundException();
     return link;
   }
@@ -336,16 +337,21 @@ export class LinksService {
   }
 
   private async checkSpace(
-    accountId: number,
+    owner: Owner,
     spaceId: number | null,
     errors: FieldErrors,
   ): Promise<number | null> {
     const owned =
-      spaceId === null || spaceId === 0
-        ? new Set<number>()
-        : await this.spaces.ownedIds(accountId, [spaceId]);
-    return checkSpace(owned, spaceId, errors);
+      spaceId === null || spaceId === 0 ? new Set<number>() : await this.spaces.ownedIds(owner, [spaceId]);
+    return checkSpace(owned, owner.spaceIds !== null, spaceId, errors);
   }
+}
+
+/** The conditions on a link that make it the owner's: its account's, in one of its spaces when it is restricted. */
+function ownedBy(owner: Owner): FindOptionsWhere<Link> {
+  return owner.spaceIds === null
+    ? { accountId: owner.accountId }
+    : { accountId: owner.accountId, spaceId: In([...owner.spaceIds]) };
 }
 
 /**
@@ -367,9 +373,21 @@ function checkSecretCount(dtos: CreateLinkDto[]): void {
   }
 }
 
-/** The space a link is filed under (null for none: absent or 0); one the account does not own is an error. */
-function checkSpace(owned: ReadonlySet<number>, spaceId: number | null, errors: FieldErrors): number | null {
-  if (spaceId === null || spaceId === 0) return null;
+/**
+ * The space a link is filed under (null for none: absent or 0); one the owner does not own (or cannot reach) is an
+ * error, and so is none for a key restricted to spaces, which could not see the link.
+ */
+function checkSpace(
+  owned: ReadonlySet<number>,
+  required: boolean,
+  spaceId: number | null,
+  errors: FieldErrors,
+): number | null {
+  if (spaceId === null || spaceId === 0) {
+    if (required)
+      addError(errors, 'space_id', 'The space id field is required for a key restricted to spaces.');
+    return null;
+  }
   if (!owned.has(spaceId)) addError(errors, 'space_id', 'The selected space id is invalid.');
   return spaceId;
 }
@@ -388,7 +406,7 @@ function prepare(
   const domain = domainId === null ? references.defaultDomain : (references.domains.get(domainId) ?? null);
   if (domain === null)
     addError(own, domainField, `The selected ${domainField.replace('_', ' ')} is invalid.`);
-  const spaceId = checkSpace(references.spaces, dto.space_id ?? null, own);
+  const spaceId = checkSpace(references.spaces, references.spaceRequired, dto.space_id ?? null, own);
   const pixelIds = checkPixels(references.pixels, dto.pixel_ids ?? [], own);
   const targeting = checkTargeting(dto.targets_type ?? null, dto.targets ?? null, own);
   checkPeriod(dto.active_period_start_at ?? null, dto.active_period_end_at ?? null, own);

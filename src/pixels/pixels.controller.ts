@@ -11,6 +11,7 @@ import { PixelResponse } from './pixel.mapper';
 import { PixelListQueryDto } from './dto/pixel-list-query.dto';
 import { CreatePixelDto, UpdatePixelDto } from './dto/pixel.dto';
 import { PixelsService } from './pixels.service';
+import { RequiresScope } from '../auth/requires-scope.decorator';
 
 @ApiTags('pixels')
 @Controller('api/v1/pixels')
@@ -20,6 +21,7 @@ export class PixelsController {
   @ApiEndpoint({ operationId: 'listPixels', summary: 'List pixels', errors: [422] })
   @ApiListResponse(PixelResponse)
   @Get()
+  @RequiresScope('pixels.read')
   async list(@CurrentAccount() account: Account, @Query() query: PixelListQueryDto, @Req() request: Request) {
     return paginatedEnvelope(request, query.pageRequest(), await this.pixels.list(account.id, query));
   }
@@ -27,6 +29,7 @@ export class PixelsController {
   @ApiEndpoint({ operationId: 'showPixel', summary: 'Show a pixel', errors: [404] })
   @ApiDataResponse(PixelResponse)
   @Get(':id')
+  @RequiresScope('pixels.read')
   async show(@CurrentAccount() account: Account, @Param('id', IdPipe) id: number) {
     return dataEnvelope(await this.pixels.show(account.id, id));
   }
@@ -34,6 +37,7 @@ export class PixelsController {
   @ApiEndpoint({ operationId: 'createPixel', summary: 'Create a pixel', body: true })
   @ApiDataResponse(PixelResponse, { status: 201 })
   @Post()
+  @RequiresScope('pixels.write')
   async store(@CurrentAccount() account: Account, @Body() dto: CreatePixelDto) {
     return dataEnvelope(await this.pixels.create(account.id, dto));
   }
@@ -47,6 +51,7 @@ export class PixelsController {
   })
   @ApiDataResponse(PixelResponse)
   @Put(':id')
+  @RequiresScope('pixels.write')
   async replace(
     @CurrentAccount() account: Account,
     @Param('id', IdPipe) id: number,
@@ -64,6 +69,7 @@ export class PixelsController {
   })
   @ApiDataResponse(PixelResponse)
   @Patch(':id')
+  @RequiresScope('pixels.write')
   async update(
     @CurrentAccount() account: Account,
     @Param('id', IdPipe) id: number,
@@ -75,6 +81,7 @@ export class PixelsController {
   @ApiEndpoint({ operationId: 'deletePixel', summary: 'Delete a pixel', errors: [404] })
   @ApiDeletedResponse('pixel')
   @Delete(':id')
+  @RequiresScope('pixels.write')
   @HttpCode(200)
   async destroy(@CurrentAccount() account: Account, @Param('id', IdPipe) id: number) {
     await this.pixels.remove(account.id, id);

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { AccountsService } from '../auth/accounts.service';
 import { bearerToken } from '../auth/api-key';
+import { reachesSpace } from '../auth/owner';
 import { clientKey } from '../common/client-address';
 import {
   OwnerOnlyException,
@@ -221,8 +222,13 @@ export class StatsPageService {
   private async isOwner(visit: StatsVisit, link: Link): Promise<boolean> {
     const key = bearerToken(visit.authorization);
     if (key === null) return false;
-    const account = await this.accounts.findByApiKey(key);
-    return account !== null && account.id === link.accountId;
+    const caller = await this.accounts.findByApiKey(key);
+    return (
+      caller !== null &&
+      caller.owner.accountId === link.accountId &&
+      reachesSpace(caller.owner, link.spaceId) &&
+      caller.granted.has('stats.read')
+    );
   }
 
   /** Whether this browser gave the stats password lately (the signed cookie). */

@@ -1,8 +1,9 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import type { Account } from '../auth/account.entity';
-import { CurrentAccount } from '../auth/current-account.decorator';
+import { CurrentOwner } from '../auth/current-account.decorator';
+import type { Owner } from '../auth/owner';
+import { RequiresScope } from '../auth/requires-scope.decorator';
 import { dataEnvelope, deletedEnvelope } from '../common/envelope';
 import { IdPipe } from '../common/id.pipe';
 import { ApiDataResponse, ApiDeletedResponse, ApiEndpoint, ApiListResponse } from '../common/openapi';
@@ -20,22 +21,25 @@ export class SpacesController {
   @ApiEndpoint({ operationId: 'listSpaces', summary: 'List spaces', errors: [422] })
   @ApiListResponse(SpaceResponse)
   @Get()
-  async list(@CurrentAccount() account: Account, @Query() query: SpaceListQueryDto, @Req() request: Request) {
-    return paginatedEnvelope(request, query.pageRequest(), await this.spaces.list(account.id, query));
+  @RequiresScope('spaces.read')
+  async list(@CurrentOwner() owner: Owner, @Query() query: SpaceListQueryDto, @Req() request: Request) {
+    return paginatedEnvelope(request, query.pageRequest(), await this.spaces.list(owner, query));
   }
 
   @ApiEndpoint({ operationId: 'showSpace', summary: 'Show a space', errors: [404] })
   @ApiDataResponse(SpaceResponse)
   @Get(':id')
-  async show(@CurrentAccount() account: Account, @Param('id', IdPipe) id: number) {
-    return dataEnvelope(await this.spaces.show(account.id, id));
+  @RequiresScope('spaces.read')
+  async show(@CurrentOwner() owner: Owner, @Param('id', IdPipe) id: number) {
+    return dataEnvelope(await this.spaces.show(owner, id));
   }
 
   @ApiEndpoint({ operationId: 'createSpace', summary: 'Create a space', body: true })
   @ApiDataResponse(SpaceResponse, { status: 201 })
   @Post()
-  async store(@CurrentAccount() account: Account, @Body() dto: CreateSpaceDto) {
-    return dataEnvelope(await this.spaces.create(account.id, dto));
+  @RequiresScope('spaces.write')
+  async store(@CurrentOwner() owner: Owner, @Body() dto: CreateSpaceDto) {
+    return dataEnvelope(await this.spaces.create(owner, dto));
   }
 
   @ApiEndpoint({
@@ -47,12 +51,9 @@ export class SpacesController {
   })
   @ApiDataResponse(SpaceResponse)
   @Put(':id')
-  async replace(
-    @CurrentAccount() account: Account,
-    @Param('id', IdPipe) id: number,
-    @Body() dto: UpdateSpaceDto,
-  ) {
-    return dataEnvelope(await this.spaces.update(account.id, id, dto));
+  @RequiresScope('spaces.write')
+  async replace(@CurrentOwner() owner: Owner, @Param('id', IdPipe) id: number, @Body() dto: UpdateSpaceDto) {
+    return dataEnvelope(await this.spaces.update(owner, id, dto));
   }
 
   @ApiEndpoint({
@@ -64,20 +65,18 @@ export class SpacesController {
   })
   @ApiDataResponse(SpaceResponse)
   @Patch(':id')
-  async update(
-    @CurrentAccount() account: Account,
-    @Param('id', IdPipe) id: number,
-    @Body() dto: UpdateSpaceDto,
-  ) {
-    return dataEnvelope(await this.spaces.update(account.id, id, dto));
+  @RequiresScope('spaces.write')
+  async update(@CurrentOwner() owner: Owner, @Param('id', IdPipe) id: number, @Body() dto: UpdateSpaceDto) {
+    return dataEnvelope(await this.spaces.update(owner, id, dto));
   }
 
   @ApiEndpoint({ operationId: 'deleteSpace', summary: 'Delete a space', errors: [404] })
   @ApiDeletedResponse('space')
   @Delete(':id')
+  @RequiresScope('spaces.write')
   @HttpCode(200)
-  async destroy(@CurrentAccount() account: Account, @Param('id', IdPipe) id: number) {
-    await this.spaces.remove(account.id, id);
+  async destroy(@CurrentOwner() owner: Owner, @Param('id', IdPipe) id: number) {
+    await this.spaces.remove(owner, id);
     return deletedEnvelope(id, 'space');
   }
 }

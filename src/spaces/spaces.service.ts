@@ -1,8 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, Repository, type SelectQueryBuilder } from 'typeorm';
+import type { Owner } from '../auth/owner';
 import { QuotaKind, rowQuota, saveWithinQuota } from '../common/account-quota';
-import { ResourceNotFoundException } from '../common/exceptions';
+import { ResourceNotFoundException, UnauthorizedActionException } from '../common/exceptions';
 import type { Page } from '../common/pagination';
 import { listed, type ListColumns } from '../common/list';
 import { quotasConfig, type QuotasConfig } from '../config/app-config';
@@ -23,44 +24,42 @@ export class SpacesService {
     @Inject(quotasConfig.KEY) private readonly quotas: QuotasConfig,
   ) {}
 
-  async list(accountId: number, query: SpaceListQueryDto): Promise<Page<SpaceResponse>> {
-    const builder = listed(
-      this.spaces.createQueryBuilder('space').where('space.account_id = :accountId', { accountId }),
-      SPACE_COLUMNS,
-      query,
-    );
+  async list(owner: Owner, query: SpaceListQueryDto): Promise<Page<SpaceResponse>> {
+    const builder = listed(this.owned(owner), SPACE_COLUMNS, query);
     const total = await builder.getCount();
     const spaces = await this.withLinksCount(builder).getMany();
     return { items: spaces.map(toResponse), total };
   }
 
-  async show(accountId: number, id: number): Promise<SpaceResponse> {
-    const builder = this.spaces
-      .createQueryBuilder('space')
-      .where('space.id = :id AND space.account_id = :accountId', { id, accountId });
+  async show(owner: Owner, id: number): Promise<SpaceResponse> {
+    const builder = this.owned(owner).andWhere('space.id = :id', { id });
     const space = await this.withLinksCount(builder).getOne();
     if (space === null) throw new ResourceNotFoundException();
     return toResponse(space);
   }
 
-  async create(accountId: number, dto: CreateSpaceDto): Promise<SpaceResponse> {
+  /** A key restricted to spaces makes none: it could not see what it made. */
+  async create(owner: Owner, dto: CreateSpaceDto): Promise<SpaceResponse> {
+    if (owner.spaceIds !== null) throw new UnauthorizedActionException();
+    const { accountId } = owner;
     const space = this.spaces.create({ accountId, name: dto.name, color: dto.color ?? DEFAULT_SPACE_COLOR });
     const quota = rowQuota(QuotaKind.Spaces, this.quotas.maxSpacesPerAccount, 'spaces');
     await saveWithinQuota(this.spaces, space, quota, accountId);
-    return this.show(accountId, space.id);
+    return this.show(owner, space.id);
   }
 
-  async update(accountId: number, id: number, dto: UpdateSpaceDto): Promise<SpaceResponse> {
-    const space = await this.find(accountId, id);
+  async update(owner: Owner, id: number, dto: UpdateSpaceDto): Promise<SpaceResponse> {
+    const space = await this.find(owner, id);
     if (dto.name !== undefined) space.name = dto.name;
     if (dto.color !== undefined) space.color = dto.color;
     await this.spaces.save(space);
-    return this.show(accountId, id);
+    return this.show(owner, id);
   }
 
   /** The links stay, without a space (ON DELETE SET NULL). */
-  async remove(accountId: number, id: number): Promise<void> {
-    const result = await this.spaces.delete({ id, accountId });
+  async remove(owner: Owner, id: number): Promise<void> {
+    const space = await this.find(owner, id);
+    const result = await this.spaces.delete({ id: space.id, accountId: owner.accountId });
     if ((result.affected ?? 0) === 0) throw new ResourceNotFoundException();
   }
 
@@ -74,23 +73,31 @@ export class SpacesService {
     return new Map(spaces.map((space) => [space.id, toResponse(space)]));
   }
 
-  /** Whether the account has this space: an id it may file a link under. */
-  async owns(accountId: number, id: number): Promise<boolean> {
-    return this.spaces.existsBy({ id, accountId });
-  }
-
-  /** The account's spaces among `ids`: one query for any number. */
-  async ownedIds(accountId: number, ids: number[]): Promise<Set<number>> {
-    if (ids.length === 0) return new Set();
-    const rows = await this.spaces.find({ select: { id: true }, where: { accountId, id: In(ids) } });
+  /** The owner's spaces among `ids` (within its restriction): ids it may file a link under, in one query. */
+  async ownedIds(owner: Owner, ids: number[]): Promise<Set<number>> {
+    const reachable = owner.spaceIds === null ? ids : ids.filter((id) => owner.spaceIds!.includes(id));
+    if (reachable.length === 0) return new Set();
+    const rows = await this.spaces.find({
+      select: { id: true },
+      where: { accountId: owner.accountId, id: In(reachable) },
+    });
     return new Set(rows.map((space) => space.id));
   }
 
-  /** One of the account's spaces, or a 404 whether it does not exist or belongs to another account. */
-  async find(accountId: number, id: number): Promise<Space> {
-    const space = await this.spaces.findOneBy({ id, accountId });
+  /** One of the owner's spaces, or a 404 whether it does not exist, is another account's or beyond its reach. */
+  async find(owner: Owner, id: number): Promise<Space> {
+    const space = await this.owned(owner).andWhere('space.id = :id', { id }).getOne();
     if (space === null) throw new ResourceNotFoundException();
     return space;
+  }
+
+  /** The owner's spaces: the account's, within the key's restriction. */
+  private owned(owner: Owner): SelectQueryBuilder<Space> {
+    const builder = this.spaces
+      .createQueryBuilder('space')
+      .where('space.account_id = :accountId', { accountId: owner.accountId });
+    if (owner.spaceIds !== null) builder.andWhere('space.id = ANY(:spaceIds)', { spaceIds: owner.spaceIds });
+    return builder;
   }
 
   private withLinksCount(builder: SelectQueryBuilder<Space>): SelectQueryBuilder<Space> {

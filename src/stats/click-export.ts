@@ -3,8 +3,8 @@ import { ApiTags } from '@nestjs/swagger';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
 import { DataSource } from 'typeorm';
-import type { Account } from '../auth/account.entity';
-import { CurrentAccount } from '../auth/current-account.decorator';
+import { CurrentOwner } from '../auth/current-account.decorator';
+import type { Owner } from '../auth/owner';
 import { ClickStore } from '../clicks/click-store.repository';
 import { ClickWriter } from '../clicks/click-writer';
 import { csvLines, csvText } from '../common/csv-cells';
@@ -16,6 +16,7 @@ import { IdPipe } from '../common/id.pipe';
 import { ApiEndpoint, ApiFileResponse } from '../common/openapi';
 import { LinksService } from '../links/links.service';
 import { STATS_DIMENSIONS } from './dto/stats-query.dto';
+import { RequiresScope } from '../auth/requires-scope.decorator';
 
 /** The recorded columns of a click, as exported: its time, then what the stats API counts by. */
 const CLICK_COLUMNS = ['created_at', ...STATS_DIMENSIONS] as const;
@@ -84,16 +85,17 @@ export class ClickExportController {
     },
   )
   @Get(':linkId/export')
+  @RequiresScope('stats.read')
   async export(
-    @CurrentAccount() account: Account,
+    @CurrentOwner() owner: Owner,
     @Param('linkId', IdPipe) linkId: number,
     @Res() response: Response,
   ): Promise<void> {
-    const link = await this.links.find(account.id, linkId);
+    const link = await this.links.find(owner, linkId);
     const dropped = await this.store.heldSince();
     const since = dropped !== null && dropped > link.createdAt ? dropped : link.createdAt;
     response.setHeader(HELD_SINCE_HEADER, isoDate(since));
-    await this.exports.send(response, account.id, {
+    await this.exports.send(response, owner.accountId, {
       filename: `clicks-${link.id}.csv`,
       header: csvLines([[...CLICK_COLUMNS]]),
       chunks: this.clicks.rows(link.id),

@@ -1,8 +1,8 @@
 import { Controller, Get, Param, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import type { Account } from '../auth/account.entity';
-import { CurrentAccount } from '../auth/current-account.decorator';
+import { CurrentOwner } from '../auth/current-account.decorator';
+import type { Owner } from '../auth/owner';
 import { dataEnvelope } from '../common/envelope';
 import { IdPipe } from '../common/id.pipe';
 import { ApiEndpoint, ApiWholeOrPagedListResponse } from '../common/openapi';
@@ -10,6 +10,7 @@ import { paginatedEnvelope } from '../common/pagination';
 import { LinksService } from '../links/links.service';
 import { isClicksOverTime, StatsQueryDto } from './dto/stats-query.dto';
 import { dayOf, defaultOrder, statsRange, StatsRow, StatsService } from './stats.service';
+import { RequiresScope } from '../auth/requires-scope.decorator';
 
 @ApiTags('stats')
 @Controller('api/v1/stats')
@@ -38,13 +39,14 @@ export class StatsController {
     '`{"data", "status"}` holding every bucket for `click`; the list envelope, a page of values, for a dimension.',
   )
   @Get(':linkId')
+  @RequiresScope('stats.read')
   async show(
-    @CurrentAccount() account: Account,
+    @CurrentOwner() owner: Owner,
     @Param('linkId', IdPipe) linkId: number,
     @Query() query: StatsQueryDto,
     @Req() request: Request,
   ) {
-    const link = await this.links.find(account.id, linkId);
+    const link = await this.links.find(owner, linkId);
     const range = statsRange(query.from, query.to, dayOf(link.createdAt));
     const name = query.name ?? 'click';
     const defaults = defaultOrder(name);

@@ -4,6 +4,7 @@ import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { MetadataScanner, ModulesContainer, Reflector } from '@nestjs/core';
 import { getMetadataStorage } from 'class-validator';
 import { IS_PUBLIC } from '../../src/auth/public.decorator';
+import { REQUIRED_SCOPE } from '../../src/auth/requires-scope.decorator';
 
 /** Walks the application's own router, so that a test covers every route, including routes added later. */
 
@@ -13,6 +14,8 @@ export interface NestRoute {
   method: string;
   path: string;
   isPublic: boolean;
+  /** What `@RequiresScope()` says, or undefined where it says nothing. */
+  scope: unknown;
   /** The fields its `@Body()` DTO declares, as the validation pipe sees them. */
   bodyFields: string[];
   /** The parameters its `@Query()` DTO declares. */
@@ -72,10 +75,11 @@ export function nestRoutes(app: INestApplication): NestRoute[] {
         const fields = declaredFields(controller, name);
         const isPublic =
           reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, [handler, controller]) === true;
+        const scope: unknown = reflector.getAllAndOverride(REQUIRED_SCOPE, [handler, controller]);
         for (const prefix of asArray(Reflect.getMetadata(PATH_METADATA, controller))) {
           for (const path of asArray(handlerPath)) {
             const full = joinPath(prefix, path);
-            routes.push({ route: `${method} ${full}`, method, path: full, isPublic, ...fields });
+            routes.push({ route: `${method} ${full}`, method, path: full, isPublic, scope, ...fields });
           }
         }
       }

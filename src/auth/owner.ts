@@ -1,0 +1,34 @@
+import type { Scope } from './scopes';
+import type { Account } from './account.entity';
+
+/**
+ * Whose resources a request may reach: one account's, and, for a key restricted to spaces, only those spaces and
+ * the links in them. Services take it where they took the account's id, so that a restriction is applied in the
+ * one place ownership is.
+ */
+export interface Owner {
+  readonly accountId: number;
+  /** The spaces a restricted key may reach, in id order; null for every space of the account (and no space). */
+  readonly spaceIds: readonly number[] | null;
+}
+
+/** The whole account: the CLI's work, and every key without a restriction. */
+export function wholeAccount(accountId: number): Owner {
+  return { accountId, spaceIds: null };
+}
+
+/** Whether the owner may reach what is filed under `spaceId` (null: no space). */
+export function reachesSpace(owner: Owner, spaceId: number | null): boolean {
+  return owner.spaceIds === null || (spaceId !== null && owner.spaceIds.includes(spaceId));
+}
+
+/** The key a request was authenticated with, and what it may do. */
+export interface ApiCaller {
+  readonly account: Account;
+  readonly keyId: number;
+  /** Its scopes with the reads its writes include. */
+  readonly granted: ReadonlySet<Scope>;
+  readonly owner: Owner;
+  /** When it stops working; null for never. */
+  readonly expiresAt: Date | null;
+}

@@ -1,0 +1,67 @@
+import { SCOPES } from '../../auth/scopes';
+import type { Scope } from '../../auth/scopes';
+import { SearchableListQueryDto } from '../../common/list-query.dto';
+import {
+  FormDateTime,
+  FormEnumList,
+  FormIdList,
+  FormString,
+  Nullable,
+  Optional,
+  Required,
+} from '../../common/validation';
+
+/** The spaces one key may be restricted to, at most. */
+export const MAX_KEY_SPACES = 100;
+
+const SCOPES_DOC =
+  'What the key may do; a `.write` scope includes its `.read`. No more than the key that makes it holds.';
+const SPACES_DOC =
+  'The spaces the key is restricted to: it sees and changes only them and their links. Empty or absent: every ' +
+  'space. Within the restriction of the key that makes it.';
+const EXPIRES_DOC =
+  'When the key stops working, in the future; empty or absent: never. No later than the key that makes it.';
+
+export class CreateKeyDto {
+  @Required()
+  @FormString({ max: 100, description: 'To recognise the key by.' })
+  name!: string;
+
+  @Required()
+  @FormEnumList(SCOPES, 'Scope', { min: 1, max: SCOPES.length, description: SCOPES_DOC })
+  scopes!: Scope[];
+
+  @Nullable()
+  @FormIdList({ max: MAX_KEY_SPACES, description: SPACES_DOC })
+  space_ids?: number[] | null;
+
+  @Nullable()
+  @FormDateTime({ description: EXPIRES_DOC })
+  expires_at?: Date | null;
+}
+
+/** PUT and PATCH alike: what is absent stays as it is. */
+export class UpdateKeyDto {
+  @Optional()
+  @Required()
+  @FormString({ max: 100 })
+  name?: string;
+
+  @Optional()
+  @Required()
+  @FormEnumList(SCOPES, 'Scope', { min: 1, max: SCOPES.length, description: SCOPES_DOC })
+  scopes?: Scope[];
+
+  @Nullable()
+  @FormIdList({ max: MAX_KEY_SPACES, description: SPACES_DOC })
+  space_ids?: number[] | null;
+
+  @Nullable()
+  @FormDateTime({ description: EXPIRES_DOC })
+  expires_at?: Date | null;
+}
+
+export const KEY_SEARCH_BY = ['name', 'prefix'] as const;
+export const KEY_SORT_BY = ['id', 'name', 'last_used_at'] as const;
+
+export class KeyListQueryDto extends SearchableListQueryDto('Key', KEY_SEARCH_BY, KEY_SORT_BY) {}

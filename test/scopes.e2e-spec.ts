@@ -1,0 +1,206 @@
+import { AccountsService } from '../src/auth/accounts.service';
+import { Account } from '../src/auth/account.entity';
+import { isScope, SCOPES, type Scope } from '../src/auth/scopes';
+import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
+import { apiClient, type Verb } from './support/api';
+import { nestRoutes, type NestRoute } from './support/routes';
+import { unique } from './support/visitors';
+
+/**
+ * Scopes on every route, read from the router: each route either says `@Public()` or names a scope the contract
+ * knows, and for each, a key without that scope is refused with the contract's 403 and changes nothing, while a key
+ * holding that scope alone is served. A route added later is in the matrix without a line here, and one that says
+ * nothing fails the walk.
+ */
+
+const UNAUTHORIZED = { message: 'This action is unauthorized.', status: 403 };
+
+type Kind = 'spaces' | 'domains' | 'pixels' | 'links' | 'keys';
+
+/** The kind of resource a path's id names, by the path's resource segment (`stats` takes a link's id). */
+const PATH_KINDS: Record<string, Kind> = {
+  spaces: 'spaces',
+  domains: 'domains',
+  pixels: 'pixels',
+  links: 'links',
+  stats: 'links',
+  keys: 'keys',
+};
+
+/** The routes that need no key, by what they are: the visitor's, the probes', the metrics' (own token). */
+const PUBLIC_PREFIXES = ['/health', '/metrics', '/:alias', '/assets', '/'];
+
+/** Every scope but `scope` and, for a `.read`, the `.write` that includes it: a key that cannot do the route. */
+function scopesWithout(scope: Scope): Scope[] {
+  const write = scope.endsWith('.read') ? `${scope.slice(0, -'.read'.length)}.write` : null;
+  return SCOPES.filter((held) => held !== scope && held !== write);
+}
+
+describe('scopes on every route', () => {
+  let t: TestApp;
+  let full: TestAccount;
+  let routes: NestRoute[];
+  const { call, json } = apiClient(() => t);
+  const cells: string[] = [];
+
+  /** A key of `full`'s account with these scopes alone, as a test account. */
+  async function keyWith(scopes: Scope[]): Promise<TestAccount> {
+    const account = await t.dataSource.getRepository(Account).findOneByOrFail({ id: full.id });
+    const { apiKey } = await t.app
+      .get(AccountsService)
+      .createKey(account, { name: unique('scoped'), scopes });
+    return { ...full, apiKey, auth: `Bearer ${apiKey}` };
+  }
+
+  async function post(path: string, body: Record<string, unknown>): Promise<number> {
+    const response = await json(full, 'post', path, body);
+    expect(`${path} ${response.status}`).toBe(`${path} 201`);
+    return (response.body as { data: { id: number } }).data.id;
+  }
+
+  /** A fresh resource of `kind` made by the full key, with nothing that depends on it (a domain can be deleted). */
+  function fresh(kind: Kind): Promise<number> {
+    switch (kind) {
+      case 'spaces':
+        return post('/api/v1/spaces', { name: unique('Space') });
+      case 'domains':
+        return post('/api/v1/domains', { name: `${unique('scoped')}.example` });
+      case 'pixels':
+        return post('/api/v1/pixels', { name: unique('Pixel'), type: 'x', value: 'abc123' });
+      case 'links':
+        return post('/api/v1/links', { url: 'https://example.com/scoped', alias: unique('scoped') });
+      case 'keys':
+        // Within what a key holding keys.write alone may change.
+        return post('/api/v1/keys', { name: unique('Key'), scopes: ['keys.read'] });
+    }
+  }
+
+  /** A body the route accepts from a key that holds its scope alone. */
+  function bodyFor(route: NestRoute, kind: Kind | undefined): { type: string; body: unknown } | undefined {
+    if (!['POST', 'PUT', 'PATCH'].includes(route.method)) return undefined;
+    const create = route.method === 'POST';
+    if (route.path === '/api/v1/links/import') {
+      return { type: 'text/csv', body: `url,alias\nhttps://example.com/imported,${unique('imported')}\n` };
+    }
+    if (route.path === '/api/v1/links/bulk') {
+      return { type: 'json', body: { links: [{ url: 'https://example.com/bulk', alias: unique('bulk') }] } };
+    }
+    switch (kind) {
+      case 'spaces':
+        return { type: 'json', body: { name: unique('Space'), color: 3 } };
+      case 'domains':
+        return {
+          type: 'json',
+          body: create ? { name: `${unique('made')}.example` } : { index_page: 'https://example.com/index' },
+        };
+      case 'pixels':
+        return { type: 'json', body: { name: unique('Pixel'), type: 'facebook', value: '1234567890' } };
+      case 'links':
+        return { type: 'json', body: { url: 'https://example.com/changed', alias: unique('made') } };
+      case 'keys':
+        return {
+          type: 'json',
+          body: create ? { name: unique('Key'), scopes: ['keys.read'] } : { name: unique('Key') },
+        };
+      case undefined:
+        throw new Error(`No body known for ${route.route}: add one here`);
+    }
+  }
+
+  /** The route's request, its path ids filled with fresh resources. */
+  async function request(route: NestRoute, account: TestAccount) {
+    const kind = PATH_KINDS[route.path.split('/')[3]];
+    let path = route.path;
+    if (/:\w+/.test(path)) path = path.replace(/:\w+/, String(await fresh(kind)));
+    const verb = route.method.toLowerCase() as Verb;
+    const body = bodyFor(route, kind);
+    const test = call(account, verb, path);
+    return body === undefined ? test : test.type(body.type).send(body.body as object);
+  }
+
+  /** What the account has, as the full key lists it: a refused request must leave every count as it was. */
+  async function totals(): Promise<Record<string, number>> {
+    const counted: Record<string, number> = {};
+    for (const kind of ['spaces', 'domains', 'pixels', 'links', 'keys']) {
+      const response = await call(full, 'get', `/api/v1/${kind}`);
+      counted[kind] = (response.body as { meta: { total: number } }).meta.total;
+    }
+    return counted;
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '0' });
+    full = await createAccount(t, 'Scopes');
+    routes = nestRoutes(t.app);
+  });
+  afterAll(async () => {
+    process.stderr.write(`[scopes] ${cells.length} cells:\n  ${cells.join('\n  ')}\n`);
+    await t?.close();
+  });
+
+  it('finds on every route either @Public() or a scope the contract knows, and every API route has a scope', () => {
+    const unscoped = routes
+      .filter((route) => !route.isPublic && !isScope(route.scope))
+      .map((route) => `${route.route}: ${String(route.scope)}`);
+    expect(unscoped).toEqual([]);
+    const publicApi = routes.filter((route) => route.isPublic && route.path.startsWith('/api/'));
+    expect(publicApi.map((route) => route.route)).toEqual([]);
+    const elsewhere = routes.filter(
+      (route) => route.isPublic && !PUBLIC_PREFIXES.some((prefix) => route.path.startsWith(prefix)),
+    );
+    expect(elsewhere.map((route) => route.route)).toEqual([]);
+    // The router was read: these are there with their scopes, so a reader that found nothing would fail here.
+    const scopeOf = (name: string) => routes.find((route) => route.route === name)?.scope;
+    expect(scopeOf('DELETE /api/v1/links/:id')).toBe('links.write');
+    expect(scopeOf('GET /api/v1/links/export')).toBe('links.read');
+    expect(scopeOf('GET /api/v1/links/:id/qr')).toBe('links.read');
+    expect(scopeOf('POST /api/v1/links/import')).toBe('links.write');
+    expect(scopeOf('POST /api/v1/links/bulk')).toBe('links.write');
+    expect(scopeOf('GET /api/v1/stats/:linkId')).toBe('stats.read');
+    expect(scopeOf('GET /api/v1/stats/:linkId/export')).toBe('stats.read');
+    expect(scopeOf('GET /api/v1/account')).toBe('account.read');
+    expect(scopeOf('PATCH /api/v1/keys/:id')).toBe('keys.write');
+  });
+
+  it('refuses every route to a key without its scope (403, nothing changed) and serves a key with it alone', async () => {
+    const guarded = routes.filter((route) => !route.isPublic);
+    expect(guarded.length).toBeGreaterThan(30);
+    for (const route of guarded) {
+      const scope = route.scope as Scope;
+      const lacking = await keyWith(scopesWithout(scope));
+      const before = await totals();
+      const refused = await request(route, lacking);
+      expect(`${route.route} without ${scope}: ${refused.status} ${JSON.stringify(refused.body)}`).toBe(
+        `${route.route} without ${scope}: 403 ${JSON.stringify(UNAUTHORIZED)}`,
+      );
+      // The refused request made nothing: the totals are as before, but for what `request` itself made.
+      const after = await totals();
+      const kind = PATH_KINDS[route.path.split('/')[3]];
+      if (/:\w+/.test(route.path)) after[kind] -= 1;
+      expect(`${route.route}: ${JSON.stringify(after)}`).toBe(`${route.route}: ${JSON.stringify(before)}`);
+
+      const served = await request(route, await keyWith([scope]));
+      const expected = route.method === 'POST' ? 201 : 200;
+      expect(`${route.route} with ${scope} alone: ${served.status}`).toBe(
+        `${route.route} with ${scope} alone: ${expected}`,
+      );
+      cells.push(`${route.route}: ${scope}`);
+    }
+  });
+
+  it('lets a .write scope do what its .read does', async () => {
+    const writer = await keyWith(['links.write']);
+    const link = await fresh('links');
+    expect((await call(writer, 'get', `/api/v1/links/${link}`)).status).toBe(200);
+    expect((await call(writer, 'get', '/api/v1/links')).status).toBe(200);
+    // And nothing else: its stats need stats.read.
+    expect((await call(writer, 'get', `/api/v1/stats/${link}`)).body).toEqual(UNAUTHORIZED);
+  });
+
+  it('answers 401, not 403, to no key or a wrong one, whatever the route', async () => {
+    const noKey = await call(null, 'get', '/api/v1/links');
+    expect(noKey.status).toBe(401);
+    const wrong = await call({ ...full, auth: 'Bearer lsk_nope' }, 'post', '/api/v1/keys');
+    expect(wrong.status).toBe(401);
+  });
+});
