@@ -1,9 +1,9 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { encode } from 'iconv-lite';
+import { isPublicAddress } from '../src/common/outbound-address';
 import {
   DEFAULT_TITLE_FETCH_OPTIONS,
-  isPublicAddress,
   TITLE_FETCH_OPTIONS,
   TitleFetcher,
   type TitleFetchOptions,

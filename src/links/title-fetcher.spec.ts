@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { encode } from 'iconv-lite';
+import { isPublicAddress } from '../common/outbound-address';
 import {
   DEFAULT_TITLE_FETCH_OPTIONS,
   extractTitle,
-  isPublicAddress,
   TitleFetcher,
   type TitleFetchOptions,
 } from './title-fetcher';
@@ -169,113 +169,6 @@ describe('extractTitle', () => {
       expect(scanMs(html)).toBeLessThan(BUDGET_MS);
     });
   });
-});
-
-describe('isPublicAddress', () => {
-  it.each([
-    ['127.0.0.1', 'IPv4 loopback'],
-    ['127.255.255.254', 'the rest of 127/8'],
-    ['10.1.2.3', 'private 10/8'],
-    ['172.16.0.1', 'private 172.16/12'],
-    ['172.31.255.255', 'the top of 172.16/12'],
-    ['192.168.1.1', 'private 192.168/16'],
-    ['169.254.169.254', 'link-local (cloud metadata)'],
-    ['100.64.0.1', 'carrier-grade NAT'],
-    ['0.0.0.0', 'unspecified'],
-    ['255.255.255.255', 'broadcast'],
-    ['224.0.0.1', 'multicast'],
-    ['::1', 'IPv6 loopback'],
-    ['::', 'IPv6 unspecified'],
-    ['fe80::1', 'IPv6 link-local'],
-    ['fc00::1', 'IPv6 unique-local'],
-    ['fd12:3456::1', 'IPv6 unique-local fd00/8'],
-    ['ff02::1', 'IPv6 multicast'],
-    ['::ffff:127.0.0.1', 'IPv4-mapped loopback'],
-    ['::ffff:10.0.0.1', 'IPv4-mapped private'],
-    ['::ffff:169.254.169.254', 'IPv4-mapped link-local'],
-  ])('refuses %s (%s)', (address) => {
-    expect(isPublicAddress(address)).toBe(false);
-  });
-
-  it.each([
-    ['8.8.8.8', 'a public IPv4 address'],
-    ['1.1.1.1', 'another public IPv4 address'],
-    ['172.32.0.1', 'just outside 172.16/12'],
-    ['2606:4700::1111', 'a public IPv6 address'],
-    ['::ffff:8.8.8.8', 'an IPv4-mapped public address'],
-  ])('allows %s (%s)', (address) => {
-    expect(isPublicAddress(address)).toBe(true);
-  });
-
-  it.each(['127.1', '0x7f.0.0.1', '0177.0.0.1', '2130706433', '::ffff:7f00:1'])(
-    'refuses the loopback address written as %s',
-    (address) => {
-      expect(isPublicAddress(address)).toBe(false);
-    },
-  );
-
-  describe('IPv6 forms that carry an IPv4 address', () => {
-    it.each([
-      ['::7f00:1', 'IPv4-compatible 127.0.0.1'],
-      ['::127.0.0.1', 'IPv4-compatible 127.0.0.1, dotted'],
-      ['0:0:0:0:0:0:7f00:1', 'IPv4-compatible 127.0.0.1, uncompressed'],
-      ['::a9fe:a9fe', 'IPv4-compatible 169.254.169.254 (cloud metadata)'],
-      ['::a00:1', 'IPv4-compatible 10.0.0.1'],
-      ['::808:808', 'IPv4-compatible 8.8.8.8: a form no network routes'],
-      ['::8.8.8.8', 'IPv4-compatible 8.8.8.8, dotted, which a lenient parser reads as IPv4-mapped'],
-      ['::ffff:a9fe:a9fe', 'IPv4-mapped 169.254.169.254'],
-      ['::ffff:0:0', 'IPv4-mapped 0.0.0.0'],
-      ['::ffff:0:7f00:1', 'IPv4-translated 127.0.0.1'],
-      ['::ffff:0:808:808', 'IPv4-translated 8.8.8.8: a form no network routes'],
-      ['64:ff9b::7f00:1', 'NAT64 127.0.0.1'],
-      ['64:ff9b::127.0.0.1', 'NAT64 127.0.0.1, dotted'],
-      ['64:ff9b::a9fe:a9fe', 'NAT64 169.254.169.254'],
-      ['64:ff9b::c0a8:101', 'NAT64 192.168.1.1'],
-      ['64:ff9b:1::808:808', 'local-use NAT64, a private network’s translator'],
-      ['64:ff9b:1:7f00:1::', 'local-use NAT64 with 127.0.0.1 after its /48'],
-      ['2002:7f00:1::', '6to4 of 127.0.0.1'],
-      ['2002:7f00:0001::1', '6to4 of 127.0.0.1, an interface in it'],
-      ['2002:a9fe:a9fe::', '6to4 of 169.254.169.254'],
-      ['2002:a00:1::1', '6to4 of 10.0.0.1'],
-      ['2001:0:808:808::80ff:fffe', 'Teredo with client 127.0.0.1'],
-      ['2001:0:808:808:8000:0:5601:5601', 'Teredo with client 169.254.169.254'],
-      ['2001:0:a00:1::f7f7:f7f7', 'Teredo through server 10.0.0.1'],
-    ])('refuses %s (%s)', (address) => {
-      expect(isPublicAddress(address)).toBe(false);
-    });
-
-    it.each([
-      ['::ffff:808:808', 'IPv4-mapped 8.8.8.8, in hexadecimal'],
-      ['64:ff9b::808:808', 'NAT64 8.8.8.8, as DNS64 answers on an IPv6-only network'],
-      ['64:ff9b::1.1.1.1', 'NAT64 1.1.1.1, dotted'],
-      ['2002:808:808::1', '6to4 of 8.8.8.8'],
-      ['2001:0:808:808::f7f7:f7f7', 'Teredo through server 8.8.8.8 with client 8.8.8.8'],
-    ])('allows %s (%s)', (address) => {
-      expect(isPublicAddress(address)).toBe(true);
-    });
-  });
-
-  it.each([
-    ['fec0::1', 'deprecated site-local'],
-    ['100::1', 'the discard prefix'],
-    ['2001:db8::1', 'documentation'],
-    ['3fff::1', 'documentation, RFC 9637'],
-    ['2001:2::1', 'benchmarking'],
-    ['5f00::1', 'segment routing'],
-    ['::1:0:0:1', 'elsewhere in the reserved ::/8'],
-    ['4000::1', 'outside the global unicast 2000::/3'],
-    ['fe80::1%eth0', 'IPv6 link-local with a zone'],
-    ['2606:4700::1111%eth0', 'a public IPv6 address with a zone, which only names a link'],
-  ])('refuses %s (%s)', (address) => {
-    expect(isPublicAddress(address)).toBe(false);
-  });
-
-  it.each(['', 'localhost', 'example.com', '999.1.1.1', 'not an address'])(
-    'refuses %j, which is not an address',
-    (address) => {
-      expect(isPublicAddress(address)).toBe(false);
-    },
-  );
 });
 
 const DEFAULT_LIMITS = { titleFetchConcurrency: 8, titleFetchPerHost: 2, titleFetchQueue: 10_000 };

@@ -1,19 +1,19 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
-import { lookup as dnsLookup } from 'node:dns/promises';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { isIP, isIPv6, type LookupFunction } from 'node:net';
 import { decode as decodeEntities } from 'html-entities';
 import { decode as decodeBytes, encodingExists } from 'iconv-lite';
-import ipaddr from 'ipaddr.js';
+import {
+  checkedAddress,
+  isPublicAddress,
+  lookupPinnedTo,
+  resolveHost,
+  type AddressPolicy,
+} from '../common/outbound-address';
 import { titlesConfig, type TitlesConfig } from '../config/app-config';
 import { FetchSlots } from './fetch-slots';
 
-export interface TitleFetchOptions {
-  /** Host name to addresses. */
-  resolve: (host: string) => Promise<string[]>;
-  /** Whether the service may connect to an address. */
-  allowAddress: (address: string) => boolean;
+export interface TitleFetchOptions extends AddressPolicy {
   timeoutMs: number;
   maxBytes: number;
   maxRedirects: number;
@@ -21,75 +21,8 @@ export interface TitleFetchOptions {
 
 export const TITLE_FETCH_OPTIONS = Symbol('TITLE_FETCH_OPTIONS');
 
-/**
- * Public unicast addresses only: never loopback, private, link-local, unique-local, multicast or reserved. An IPv6
- * address that carries an IPv4 one (mapped, NAT64, 6to4, Teredo) is judged by the IPv4 address it leads to.
- */
-export function isPublicAddress(address: string): boolean {
-  // Only the spellings a socket takes as written, so the check and the connection cannot read them differently.
-  if (isIP(address) === 0) return false;
-  // A zone only names a link: no public address needs one.
-  if (address.includes('%')) return false;
-  const parsed = ipaddr.parse(isIPv6(address) ? canonicalIPv6(address) : address);
-  return parsed instanceof ipaddr.IPv6 ? isPublicIPv6(parsed) : isPublicIPv4(parsed);
-}
-
-/** ipaddr.js reads `::a.b.c.d` as `::ffff:a.b.c.d`; the URL standard's hexadecimal form means one thing only. */
-function canonicalIPv6(address: string): string {
-  return new URL(`http://[${address}]/`).hostname.slice(1, -1);
-}
-
-function isPublicIPv4(address: ipaddr.IPv4): boolean {
-  return address.range() === 'unicast';
-}
-
-/** Only 2000::/3 is assigned for global unicast; outside it lie the IPv4-compatible ::/96 and other reserved space. */
-const GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
-/** RFC 6052's well-known NAT64 prefix; the local-use 64:ff9b:1::/48 belongs to a private network's translator. */
-const WELL_KNOWN_NAT64 = ipaddr.parseCIDR('64:ff9b::/96');
-
-function isPublicIPv6(address: ipaddr.IPv6): boolean {
-  const parts = address.parts;
-  switch (address.range()) {
-    case 'ipv4Mapped':
-      return isPublicIPv4(ipv4FromParts(parts[6], parts[7]));
-    case 'rfc6052':
-      return address.match(WELL_KNOWN_NAT64) && isPublicIPv4(ipv4FromParts(parts[6], parts[7]));
-    case '6to4':
-      return isPublicIPv4(ipv4FromParts(parts[1], parts[2]));
-    case 'teredo':
-      // The Teredo server sits in bits 32-63 and the client, inverted, in the last 32: both ends must be public.
-      return (
-        isPublicIPv4(ipv4FromParts(parts[2], parts[3])) &&
-        isPublicIPv4(ipv4FromParts(parts[6] ^ 0xffff, parts[7] ^ 0xffff))
-      );
-    case 'unicast':
-      return address.match(GLOBAL_UNICAST);
-    case 'unspecified':
-    case 'loopback':
-    case 'linkLocal':
-    case 'uniqueLocal':
-    case 'multicast':
-    case 'rfc6145': // IPv4-translated ::ffff:0:a.b.c.d: like IPv4-compatible, a form no network routes any more.
-    case 'reserved':
-    case 'benchmarking':
-    case 'amt':
-    case 'as112v6':
-    case 'orchid2':
-    case 'droneRemoteIdProtocolEntityTags':
-      return false;
-    // Ranges ipaddr.js reports beyond its types: discard, deprecatedSiteLocal, deprecatedOrchid, segmentRouting.
-    default:
-      return false;
-  }
-}
-
-function ipv4FromParts(high: number, low: number): ipaddr.IPv4 {
-  return new ipaddr.IPv4([high >> 8, high & 0xff, low >> 8, low & 0xff]);
-}
-
 export const DEFAULT_TITLE_FETCH_OPTIONS: TitleFetchOptions = {
-  resolve: async (host) => (await dnsLookup(host, { all: true })).map((entry) => entry.address),
+  resolve: resolveHost,
   allowAddress: isPublicAddress,
   timeoutMs: 5000,
   maxBytes: 512 * 1024,
@@ -241,21 +174,6 @@ export function decodePage(body: Buffer, contentType: string): string {
   }
 }
 
-class Refused extends Error {}
-
-/** Name resolution has no deadline of its own: a stalled resolver must not hold a fetch past its timeout. */
-async function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error('title fetch timed out')), ms);
-  });
-  try {
-    return await Promise.race([promise, deadline]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /**
  * Reads the `<title>` of link targets in the background: never blocking a request, with a short timeout and a
  * size cap, and never connecting to a private, loopback or link-local address (checked after DNS resolution,
@@ -319,30 +237,18 @@ export class TitleFetcher implements BeforeApplicationShutdown {
     return null;
   }
 
-  private async addressFor(host: string): Promise<{ address: string; family: number }> {
-    const bare = host.replace(/^\[|\]$/g, '');
-    const addresses =
-      isIP(bare) !== 0 ? [bare] : await withDeadline(this.options.resolve(bare), this.options.timeoutMs);
-    // Every address the name has must be allowed: otherwise a retry could land on a forbidden one.
-    if (addresses.length === 0 || !addresses.every((address) => this.options.allowAddress(address))) {
-      throw new Refused(`refused to connect to ${host}`);
-    }
-    return { address: addresses[0], family: isIP(addresses[0]) };
-  }
-
   private async get(url: URL): Promise<{ location: string | null; html: string | null }> {
-    const target = await this.addressFor(url.hostname);
-    const lookup: LookupFunction = (_hostname, options, callback) => {
-      if (options.all === true) callback(null, [target]);
-      else callback(null, target.address, target.family);
-    };
+    const target = await checkedAddress(url.hostname, this.options, {
+      ms: this.options.timeoutMs,
+      error: () => new Error('title fetch timed out'),
+    });
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise((resolve, reject) => {
       const request = send(
         url,
         {
           method: 'GET',
-          lookup,
+          lookup: lookupPinnedTo(target),
           timeout: this.options.timeoutMs,
           headers: { 'user-agent': 'Mozilla/5.0 (compatible; link-title-fetcher)', accept: 'text/html' },
         },
