@@ -60,6 +60,8 @@ describe('loadConfig', () => {
       exportSlots: 4,
       exportSlotsPerAccount: 2,
       exportStallTimeoutMs: 10_000,
+      webhookConcurrency: 16,
+      webhookAllowPrivateAddresses: false,
     });
   });
 
@@ -111,6 +113,8 @@ describe('loadConfig', () => {
         EXPORT_SLOTS: '8',
         EXPORT_SLOTS_PER_ACCOUNT: '8',
         EXPORT_STALL_TIMEOUT_MS: '500',
+        WEBHOOK_CONCURRENCY: '1',
+        WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
       }),
     ).toEqual({
       port: 8080,
@@ -148,6 +152,8 @@ describe('loadConfig', () => {
       exportSlots: 8,
       exportSlotsPerAccount: 8,
       exportStallTimeoutMs: 500,
+      webhookConcurrency: 1,
+      webhookAllowPrivateAddresses: true,
     });
   });
 
@@ -215,6 +221,10 @@ describe('loadConfig', () => {
     ['EXPORT_SLOTS_PER_ACCOUNT', '5'],
     ['EXPORT_STALL_TIMEOUT_MS', '99'],
     ['EXPORT_STALL_TIMEOUT_MS', '10s'],
+    ['WEBHOOK_CONCURRENCY', '0'],
+    ['WEBHOOK_CONCURRENCY', '1001'],
+    ['WEBHOOK_CONCURRENCY', 'many'],
+    ['WEBHOOK_ALLOW_PRIVATE_ADDRESSES', 'yes'],
   ])('refuses %s=%s with an error naming the variable', (variable, value) => {
     const error = configError({ [variable]: value });
     expect(error.variable).toBe(variable);
@@ -234,6 +244,21 @@ describe('loadConfig', () => {
       { honorDoNotTrack: expected, trackReferrer: expected, trackCity: expected },
     );
   });
+
+  it.each([
+    ['true', true],
+    ['1', true],
+    ['FALSE', false],
+    ['0', false],
+    ['', false],
+  ])(
+    'reads WEBHOOK_ALLOW_PRIVATE_ADDRESSES=%j as %s: private receivers are refused unless it says so',
+    (value, expected) => {
+      expect(loadConfig({ WEBHOOK_ALLOW_PRIVATE_ADDRESSES: value }).webhookAllowPrivateAddresses).toBe(
+        expected,
+      );
+    },
+  );
 
   it('never echoes a METRICS_TOKEN it refuses', () => {
     const error = configError({ METRICS_TOKEN: 'secret token value that has spaces' });

@@ -337,6 +337,14 @@ export const exportsConfig = settings('exports', (env) => {
   };
 });
 
+/** Webhook deliveries (contract §10): how many this instance sends at once, and where they may go. */
+export const webhooksConfig = settings('webhooks', (env) => ({
+  /** Deliveries under way at once in this instance; one webhook never holds more than a few of them. */
+  webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 16, 1, 1000),
+  /** true: webhook URLs may lead to private, loopback and link-local addresses (receivers on a private network). */
+  webhookAllowPrivateAddresses: flag(env, 'WEBHOOK_ALLOW_PRIVATE_ADDRESSES', false),
+}));
+
 export type ServerConfig = ConfigType<typeof serverConfig>;
 export type DatabaseConfig = ConfigType<typeof databaseConfig>;
 export type AuthConfig = ConfigType<typeof authConfig>;
@@ -347,6 +355,7 @@ export type MetricsConfig = ConfigType<typeof metricsConfig>;
 export type QuotasConfig = ConfigType<typeof quotasConfig>;
 export type TitlesConfig = ConfigType<typeof titlesConfig>;
 export type ExportsConfig = ConfigType<typeof exportsConfig>;
+export type WebhooksConfig = ConfigType<typeof webhooksConfig>;
 
 /** Every group, as @nestjs/config loads them. */
 export const CONFIG_SECTIONS = [
@@ -360,6 +369,7 @@ export const CONFIG_SECTIONS = [
   quotasConfig,
   titlesConfig,
   exportsConfig,
+  webhooksConfig,
 ] as const;
 
 /** Every setting of the service. */
@@ -372,7 +382,8 @@ export type AppConfig = ServerConfig &
   MetricsConfig &
   QuotasConfig &
   TitlesConfig &
-  ExportsConfig;
+  ExportsConfig &
+  WebhooksConfig;
 
 /** All settings at once, validated: a bad value throws a ConfigError that names its variable. */
 export function loadConfig(env: Env = process.env): AppConfig {
