@@ -13,9 +13,11 @@ import { createValidationPipe } from './common/validation.pipe';
 import { authConfig, type AuthConfig } from './config/app-config';
 import { AppConfigModule } from './config/config.module';
 import { ChangeFeedModule } from './database/change-feed';
+import { OutboxModule } from './outbox/outbox.module';
 import { DatabaseModule } from './database/database.module';
 import { PreparedStatementsModule } from './database/prepared-statements';
 import { DomainsModule } from './domains/domains.module';
+import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { KeysModule } from './keys/keys.module';
 import { LinksModule } from './links/links.module';
@@ -24,6 +26,7 @@ import { PixelsModule } from './pixels/pixels.module';
 import { RedirectModule } from './redirect/redirect.module';
 import { SpacesModule } from './spaces/spaces.module';
 import { StatsModule } from './stats/stats.module';
+import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({
   imports: [
@@ -39,6 +42,7 @@ import { StatsModule } from './stats/stats.module';
     }),
     DatabaseModule.forRoot(),
     ChangeFeedModule,
+    OutboxModule,
     PreparedStatementsModule,
     AuthServerModule,
     AccountModule,
@@ -49,6 +53,8 @@ import { StatsModule } from './stats/stats.module';
     PixelsModule,
     LinksModule,
     StatsModule,
+    WebhooksModule,
+    EventsModule,
     // Last: its /:alias routes must not shadow any other route.
     RedirectModule,
   ],

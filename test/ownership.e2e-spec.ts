@@ -13,7 +13,7 @@ import { NOT_FOUND } from './support/contract';
  * control: the same request with B's own resource succeeds, so that the refusal is for the owner, not the input.
  */
 
-type Kind = 'spaces' | 'domains' | 'pixels' | 'links' | 'keys';
+type Kind = 'spaces' | 'domains' | 'pixels' | 'links' | 'keys' | 'webhooks';
 
 /** The kind a path names, by its segment (`stats` takes a link's id). */
 const PATH_KINDS: Record<string, Kind> = {
@@ -23,6 +23,7 @@ const PATH_KINDS: Record<string, Kind> = {
   links: 'links',
   stats: 'links',
   keys: 'keys',
+  webhooks: 'webhooks',
 };
 
 /** The kind a reference field names. A new reference field fails the test until it is added here. */
@@ -55,6 +56,11 @@ function validBody(kind: Kind, method: string): Record<string, unknown> {
       return { url: 'https://example.com/changed' };
     case 'keys':
       return create ? { name: unique('Key'), scopes: ['links.read'] } : { name: unique('Key') };
+    case 'webhooks':
+      // A loopback port where nothing listens: a ping fails as a delivery, at once.
+      return create
+        ? { name: unique('Hook'), url: 'http://127.0.0.1:9/hooks', events: ['link.created'] }
+        : { name: unique('Hook') };
   }
 }
 
@@ -87,7 +93,8 @@ describe('ownership matrix', () => {
       pixel_ids: [pixels],
     });
     const keys = await post('/api/v1/keys', { ...validBody('keys', 'POST'), space_ids: [spaces] });
-    return { spaces, domains, pixels, links, keys };
+    const webhooks = await post('/api/v1/webhooks', validBody('webhooks', 'POST'));
+    return { spaces, domains, pixels, links, keys, webhooks };
   }
 
   /** One resource of `kind` alone: a domain without links can be deleted. */
@@ -119,7 +126,7 @@ describe('ownership matrix', () => {
   }
 
   beforeAll(async () => {
-    t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '0' });
+    t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '0', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' });
     a = await createAccount(t, 'Owner A');
     b = await createAccount(t, 'Intruder B');
     aOwns = await resources(a);

@@ -42,7 +42,7 @@ describe('ids in paths', () => {
 
   beforeAll(async () => {
     // Hundreds of requests from one key: the rate limit is not what this file tests.
-    t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '0' });
+    t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '0', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' });
   });
   afterAll(async () => {
     await t.close();
@@ -63,6 +63,11 @@ describe('ids in paths', () => {
       links: link.id,
       stats: link.id,
       keys: await post('/api/v1/keys', { name: 'Key', 'scopes[]': 'links.read' }),
+      webhooks: await post('/api/v1/webhooks', {
+        name: 'Hook',
+        url: 'http://127.0.0.1:9/hooks',
+        'events[]': 'link.created',
+      }),
     };
   }
 

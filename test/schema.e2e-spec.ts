@@ -60,6 +60,8 @@ describe('database schema', () => {
       'click_values',
       'clicks',
       'domains',
+      'event_deliveries',
+      'events',
       'link_count_changes',
       'link_counters',
       'link_counts',
@@ -68,6 +70,8 @@ describe('database schema', () => {
       'migrations',
       'pixels',
       'spaces',
+      'webhook_attempts',
+      'webhooks',
     ]);
   });
 

@@ -3,6 +3,7 @@ import type { DataSource } from 'typeorm';
 import { loadConfig, type AppConfig } from '../config/app-config';
 import type { VisitorProfile } from '../targeting/visitor';
 import { MetricsService } from '../metrics/metrics.service';
+import type { EventInterest } from '../outbox/event-interest';
 import { ClickWriter } from './click-writer';
 import {
   clickParameters,
@@ -64,6 +65,8 @@ function writer(database: FakeRepository, env: Record<string, string> = {}): Cli
     database as unknown as ClickRepository,
     config,
     new MetricsService({} as unknown as DataSource),
+    // No one takes click events here: the statements' events are the outbox's tests'.
+    { clicksWanted: () => Promise.resolve(false), streams: false } as unknown as EventInterest,
   );
 }
 

@@ -10,7 +10,8 @@ import { randomUUID } from 'node:crypto';
 import { clicksConfig, type ClicksConfig } from '../config/app-config';
 import { MetricsService } from '../metrics/metrics.service';
 import type { VisitorProfile } from '../targeting/visitor';
-import { ClickRepository, type PendingClick } from './click.repository';
+import { EventInterest } from '../outbox/event-interest';
+import { ClickRepository, type EventsTaken, type PendingClick } from './click.repository';
 
 export type { PendingClick } from './click.repository';
 
@@ -81,6 +82,7 @@ export class ClickWriter implements OnModuleInit, BeforeApplicationShutdown {
     private readonly repository: ClickRepository,
     @Inject(clicksConfig.KEY) private readonly config: ClicksConfig,
     private readonly metrics: MetricsService,
+    private readonly interest: EventInterest,
   ) {
     this.strict = config.clickDurability === 'strict';
   }
@@ -154,6 +156,11 @@ export class ClickWriter implements OnModuleInit, BeforeApplicationShutdown {
     return this.flushing;
   }
 
+  /** Whether the statements write click events: only while someone takes them (see EventInterest). */
+  private async eventsTaken(): Promise<EventsTaken> {
+    return { clicks: await this.interest.clicksWanted(), streams: this.interest.streams };
+  }
+
   private lastRound = { ended: 0, took: 0 };
 
   /** The timer's flush: at most every `CLICK_FLUSH_MS`, and under load after {@link GAP_FACTOR} times the last round. */
@@ -190,7 +197,7 @@ export class ClickWriter implements OnModuleInit, BeforeApplicationShutdown {
     const waiting = this.strict ? this.waiting.splice(0, batch.clicks.length) : [];
     try {
       batch.tries += 1;
-      const recorded = await this.repository.writeBatch(batch.id, batch.clicks);
+      const recorded = await this.repository.writeBatch(batch.id, batch.clicks, await this.eventsTaken());
       this.inFlight = null;
       this.metrics.clicksWritten(recorded);
       for (const waiter of waiting) waiter.resolve();
@@ -255,7 +262,7 @@ export class ClickWriter implements OnModuleInit, BeforeApplicationShutdown {
     while (queue.pending.length > 0) {
       const claims = queue.pending.splice(0, MAX_BATCH);
       try {
-        const plan = await this.repository.claim(linkId, claims);
+        const plan = await this.repository.claim(linkId, claims, await this.eventsTaken());
         this.metrics.clicksWritten(plan?.granted ?? 0);
         claims.forEach((claim, index) => {
           if (plan === undefined || index >= plan.granted) claim.resolve(null);

@@ -18,6 +18,14 @@ export interface ClaimPlan {
   rotates: boolean;
 }
 
+/** Whether anyone takes click events, and whether the streams do (then every account's are taken). */
+export interface EventsTaken {
+  clicks: boolean;
+  streams: boolean;
+}
+
+const NO_EVENTS: EventsTaken = { clicks: false, streams: false };
+
 /** Profile ids remembered by text, at most this many: past it the memo starts again. */
 const PROFILE_MEMO_SIZE = 50_000;
 
@@ -61,7 +69,8 @@ export const ROLL_UP = `
  * row lock stands for the link: a link deleted meanwhile waits for this commit, and its delete trigger then
  * removes these clicks and rollups too.
  */
-const WRITE_BATCH = `
+function writeBatch(events: boolean): string {
+  return `
   WITH batch AS (
     INSERT INTO click_batches (id) VALUES ($1) RETURNING id
   ), rows AS (${CLICK_ROWS}
@@ -69,15 +78,40 @@ const WRITE_BATCH = `
     UPDATE link_counters c SET clicks = c.clicks + d.n, listed_behind = true
       FROM (SELECT link_id, count(*)::int AS n FROM rows CROSS JOIN batch GROUP BY link_id ORDER BY link_id) d
      WHERE c.link_id = d.link_id
-    RETURNING c.link_id
+    RETURNING c.link_id, c.account_id
   ), kept AS MATERIALIZED (
     SELECT r.* FROM rows r WHERE r.link_id IN (SELECT link_id FROM counted)
   ), recorded AS (
     INSERT INTO click_events (created_at, link_id, profile_id)
     SELECT created_at, link_id, profile FROM kept ORDER BY ord
     RETURNING link_id
-  ), ${ROLL_UP}
+  ), ${ROLL_UP}${events ? `, takers AS (SELECT link_id, account_id FROM counted WHERE ${taken('$6', 'account_id', 'link.clicked')}), ${CLICKED}` : ''}
   SELECT (SELECT count(*) FROM recorded)::int AS recorded, (SELECT count(*) FROM counted)::int AS links`;
+}
+
+/** Whether events of `type` of the account in `account` are taken: by the streams ($streams true), or a webhook. */
+function taken(streams: string, account: string, type: string): string {
+  return `(${streams}::boolean OR EXISTS (SELECT 1 FROM webhooks w WHERE w.account_id = ${account} AND w.enabled
+                                            AND '${type}' = ANY (w.events)))`;
+}
+
+/**
+ * The `link.clicked` events of the kept clicks of `takers` (link, account): one per account and 1,000 clicks,
+ * written in the transaction that counts them, their clicks as three arrays (decoded when sent).
+ */
+const CLICKED = `
+  clicked AS (
+    INSERT INTO events (account_id, type, click_links, click_times, click_profiles)
+    SELECT account_id, 'link.clicked', array_agg(link_id ORDER BY ord), array_agg(created_at ORDER BY ord),
+           array_agg(profile ORDER BY ord)
+      FROM (SELECT k.link_id, k.created_at, k.profile, k.ord, t.account_id,
+                   (row_number() OVER (PARTITION BY t.account_id ORDER BY k.ord) - 1) / 1000 AS chunk
+              FROM kept k JOIN takers t ON t.link_id = k.link_id) c
+     GROUP BY account_id, chunk
+  )`;
+
+/** The batch statement without events, and with them for when someone takes clicks. */
+const WRITE_BATCH = { plain: writeBatch(false), withEvents: writeBatch(true) };
 
 /**
  * The visits waiting on a link with a limit or a rotation, granted in one statement under the counter's row lock:
@@ -85,9 +119,10 @@ const WRITE_BATCH = `
  * rows of the granted visits recorded in arrival order, with their rollups. Nothing is granted to a link that is
  * disabled or outside its active period by now.
  */
-const CLAIM = `
+function claim(events: boolean): string {
+  return `
   WITH current AS (
-    SELECT c.link_id, c.clicks, c.last_rotation, l.clicks_limit, l.targets_type,
+    SELECT c.link_id, c.account_id, c.clicks, c.last_rotation, l.clicks_limit, l.targets_type,
            CASE WHEN jsonb_typeof(l.targets) = 'array' THEN jsonb_array_length(l.targets) ELSE 0 END AS slots
       FROM link_counters c
       JOIN links l ON l.id = c.link_id
@@ -117,8 +152,24 @@ const CLAIM = `
   ), recorded AS (
     INSERT INTO click_events (created_at, link_id, profile_id)
     SELECT created_at, link_id, profile FROM kept ORDER BY ord
-  ), ${ROLL_UP}
+  ), ${ROLL_UP}${events ? `, takers AS (SELECT link_id, account_id FROM current WHERE ${taken('$7', 'account_id', 'link.clicked')}), ${CLICKED}, ${REACHED}` : ''}
   SELECT granted, last_rotation, slots, rotates FROM plan`;
+}
+
+/**
+ * The `link.limit_reached` event of a claim that counted a link's last allowed click: its data is the link as the
+ * API shows it, made when the event is sent.
+ */
+const REACHED = `
+  reached AS (
+    INSERT INTO events (account_id, type, link_id, ready)
+    SELECT c.account_id, 'link.limit_reached', c.link_id, false FROM current c JOIN plan p ON p.link_id = c.link_id
+     WHERE c.clicks_limit > 0 AND c.clicks < c.clicks_limit AND c.clicks + p.granted >= c.clicks_limit
+       AND ${taken('$7', 'c.account_id', 'link.limit_reached')}
+  )`;
+
+/** The claim statement without events, and with them for when someone takes clicks. */
+const CLAIM = { plain: claim(false), withEvents: claim(true) };
 
 /** A profile's eight texts, in the order of the stats names (`click_profile_id`'s arguments). */
 export function profileTexts(visitor: VisitorProfile): (string | null)[] {
@@ -187,24 +238,34 @@ export class ClickRepository {
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** Writes a batch: the clicks recorded (those of links that still exist). Throws the database's error. */
-  async writeBatch(id: string, clicks: readonly PendingClick[]): Promise<number> {
+  /**
+   * Writes a batch: the clicks recorded (those of links that still exist). With `events` (someone takes clicks),
+   * the same statement writes their events. Throws the database's error.
+   */
+  async writeBatch(
+    id: string,
+    clicks: readonly PendingClick[],
+    events: EventsTaken = NO_EVENTS,
+  ): Promise<number> {
     const profileId = await this.profileIds(clicks);
-    const written: { recorded: number }[] = await this.dataSource.query(WRITE_BATCH, [
-      id,
-      ...(await clickParametersInTurns(clicks, profileId)),
-    ]);
+    const parameters = [id, ...(await clickParametersInTurns(clicks, profileId))];
+    const written: { recorded: number }[] = events.clicks
+      ? await this.dataSource.query(WRITE_BATCH.withEvents, [...parameters, events.streams])
+      : await this.dataSource.query(WRITE_BATCH.plain, parameters);
     return written[0]?.recorded ?? 0;
   }
 
   /** Grants what it may of the claims of one link; undefined when the link may not be visited any more. */
-  async claim(linkId: number, claims: readonly PendingClick[]): Promise<ClaimPlan | undefined> {
+  async claim(
+    linkId: number,
+    claims: readonly PendingClick[],
+    events: EventsTaken = NO_EVENTS,
+  ): Promise<ClaimPlan | undefined> {
     const profileId = await this.profileIds(claims);
-    const rows: ClaimPlan[] = await this.dataSource.query(CLAIM, [
-      linkId,
-      ...clickParameters(claims, profileId),
-      claims.length,
-    ]);
+    const parameters = [linkId, ...clickParameters(claims, profileId), claims.length];
+    const rows: ClaimPlan[] = events.clicks
+      ? await this.dataSource.query(CLAIM.withEvents, [...parameters, events.streams])
+      : await this.dataSource.query(CLAIM.plain, parameters);
     return rows[0];
   }
 

@@ -8,6 +8,7 @@ export enum QuotaKind {
   Domains = 3,
   Pixels = 4,
   Keys = 5,
+  Webhooks = 6,
 }
 
 /** The first key of the quota locks (`pg_advisory_xact_lock(QUOTA_LOCK + kind, account)`). */

@@ -54,6 +54,7 @@ describe('loadConfig', () => {
       maxDomainsPerAccount: 100,
       maxPixelsPerAccount: 100,
       maxKeysPerAccount: 100,
+      maxWebhooksPerAccount: 20,
       titleFetchConcurrency: 8,
       titleFetchPerHost: 2,
       titleFetchQueue: 10_000,
@@ -62,6 +63,9 @@ describe('loadConfig', () => {
       exportStallTimeoutMs: 10_000,
       webhookConcurrency: 16,
       webhookAllowPrivateAddresses: false,
+      webhookTimeoutMs: 10_000,
+      webhookBacklogMax: 100_000,
+      eventRetentionDays: 7,
     });
   });
 
@@ -107,6 +111,10 @@ describe('loadConfig', () => {
         MAX_DOMAINS_PER_ACCOUNT: '0',
         MAX_PIXELS_PER_ACCOUNT: '7',
         MAX_KEYS_PER_ACCOUNT: '9',
+        MAX_WEBHOOKS_PER_ACCOUNT: '3',
+        WEBHOOK_TIMEOUT_MS: '2500',
+        WEBHOOK_BACKLOG_MAX: '500',
+        EVENT_RETENTION_DAYS: '30',
         TITLE_FETCH_CONCURRENCY: '0',
         TITLE_FETCH_PER_HOST: '4',
         TITLE_FETCH_QUEUE: '0',
@@ -146,6 +154,7 @@ describe('loadConfig', () => {
       maxDomainsPerAccount: 0,
       maxPixelsPerAccount: 7,
       maxKeysPerAccount: 9,
+      maxWebhooksPerAccount: 3,
       titleFetchConcurrency: 0,
       titleFetchPerHost: 4,
       titleFetchQueue: 0,
@@ -154,6 +163,9 @@ describe('loadConfig', () => {
       exportStallTimeoutMs: 500,
       webhookConcurrency: 1,
       webhookAllowPrivateAddresses: true,
+      webhookTimeoutMs: 2500,
+      webhookBacklogMax: 500,
+      eventRetentionDays: 30,
     });
   });
 
@@ -224,6 +236,10 @@ describe('loadConfig', () => {
     ['WEBHOOK_CONCURRENCY', '0'],
     ['WEBHOOK_CONCURRENCY', '1001'],
     ['WEBHOOK_CONCURRENCY', 'many'],
+    ['WEBHOOK_TIMEOUT_MS', '10001'],
+    ['WEBHOOK_BACKLOG_MAX', '99'],
+    ['EVENT_RETENTION_DAYS', '0'],
+    ['MAX_WEBHOOKS_PER_ACCOUNT', 'x'],
     ['WEBHOOK_ALLOW_PRIVATE_ADDRESSES', 'yes'],
   ])('refuses %s=%s with an error naming the variable', (variable, value) => {
     const error = configError({ [variable]: value });

@@ -308,6 +308,7 @@ export const quotasConfig = settings('quotas', (env) => ({
   maxDomainsPerAccount: integer(env, 'MAX_DOMAINS_PER_ACCOUNT', 100, 0, 1_000_000_000),
   maxPixelsPerAccount: integer(env, 'MAX_PIXELS_PER_ACCOUNT', 100, 0, 1_000_000_000),
   maxKeysPerAccount: integer(env, 'MAX_KEYS_PER_ACCOUNT', 100, 0, 1_000_000_000),
+  maxWebhooksPerAccount: integer(env, 'MAX_WEBHOOKS_PER_ACCOUNT', 20, 0, 1_000_000_000),
 }));
 
 /** The background reads of link targets' titles: how many at once, overall and per host, and how many wait. */
@@ -343,6 +344,12 @@ export const webhooksConfig = settings('webhooks', (env) => ({
   webhookConcurrency: integer(env, 'WEBHOOK_CONCURRENCY', 16, 1, 1000),
   /** true: webhook URLs may lead to private, loopback and link-local addresses (receivers on a private network). */
   webhookAllowPrivateAddresses: flag(env, 'WEBHOOK_ALLOW_PRIVATE_ADDRESSES', false),
+  /** The longest a delivery may take, from resolving the name to the answer (the contract's 10 s at most). */
+  webhookTimeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 10_000),
+  /** Pending deliveries one webhook may have; past it the oldest are dropped (counted, logged). */
+  webhookBacklogMax: integer(env, 'WEBHOOK_BACKLOG_MAX', 100_000, 100, 100_000_000),
+  /** Days delivered events and the delivery log are kept. */
+  eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 7, 1, 3650),
 }));
 
 export type ServerConfig = ConfigType<typeof serverConfig>;

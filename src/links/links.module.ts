@@ -41,6 +41,6 @@ import { DEFAULT_TITLE_FETCH_OPTIONS, TITLE_FETCH_OPTIONS, TitleFetcher } from '
     TitleFetcher,
     { provide: TITLE_FETCH_OPTIONS, useValue: DEFAULT_TITLE_FETCH_OPTIONS },
   ],
-  exports: [LinksService, LinkPixels, LinkCache],
+  exports: [LinksService, LinkPixels, LinkCache, LinkResponses],
 })
 export class LinksModule {}

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, In, Repository, type FindOptionsWhere } from 'typeorm';
+import { DataSource, In, Repository, type EntityManager, type FindOptionsWhere } from 'typeorm';
 import type { Owner } from '../auth/owner';
 import { QuotaKind, quotaLock, quotaRefusal } from '../common/account-quota';
 import { ResourceNotFoundException, ValidationFailedException, type FieldErrors } from '../common/exceptions';
@@ -9,6 +9,7 @@ import { wellFormed } from '../common/well-formed';
 import { ClickWriter } from '../clicks/click-writer';
 import { quotasConfig, type QuotasConfig } from '../config/app-config';
 import { ChangeFeed } from '../database/change-feed';
+import { EventOutbox, type PendingEvents } from '../outbox/event-outbox';
 import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';
 import type { Pixel } from '../pixels/pixel.entity';
@@ -72,6 +73,7 @@ export class LinksService {
     private readonly titles: TitleFetcher,
     private readonly feed: ChangeFeed,
     private readonly clicks: ClickWriter,
+    private readonly outbox: EventOutbox,
     @Inject(quotasConfig.KEY) private readonly quotas: QuotasConfig,
   ) {}
 
@@ -115,8 +117,11 @@ export class LinksService {
       limit: this.quotas.maxLinksPerAccount,
     };
     const aliasField = (index: number) => `${naming.prefix(index)}alias`;
+    // The link's events are written in its transaction: a single create that has none to write stays one statement.
+    const eventsWanted = await this.outbox.wants(accountId, 'link.created');
+    let pending: PendingEvents = [];
     try {
-      if (prepared.length === 1) {
+      if (prepared.length === 1 && !eventsWanted) {
         // One statement is a transaction of its own: the insert checks the quota and commits at once.
         await this.aliases.insert(
           prepared,
@@ -132,6 +137,14 @@ export class LinksService {
             aliasField,
           );
           await this.repository.checkQuota(manager, quota);
+          if (eventsWanted) {
+            pending = await this.outbox.record(
+              manager,
+              accountId,
+              'link.created',
+              prepared.map(({ link }) => link.id),
+            );
+          }
         });
       }
     } catch (error) {
@@ -143,10 +156,13 @@ export class LinksService {
       );
     }
     this.created(prepared.map(({ link }) => link));
-    return this.responses.ofNew(
+    const responses = await this.responses.ofNew(
       accountId,
       prepared.map(({ link, domain, pixels }) => ({ link, domain: domain!, pixels })),
     );
+    const byId = new Map(responses.map((response) => [response.id, response]));
+    await this.outbox.complete(pending, (linkId) => byId.get(linkId));
+    return responses;
   }
 
   /** Inserts the links whose alias is free with `insert`; they get their ids and dates. Returns the others. */
@@ -261,6 +277,8 @@ export class LinksService {
     if (sent(dto.expiration_url)) changes.expirationUrl = dto.expiration_url;
     if (sent(dto.disabled)) changes.disabled = dto.disabled;
 
+    const eventsWanted = await this.outbox.wants(accountId, 'link.updated');
+    let pending: PendingEvents = [];
     await this.dataSource.transaction(async (manager) => {
       const { affected } = await manager.update(Link, { id, ...ownedBy(owner) }, changes);
       if (affected === 0) throw new ResourceNotFoundException();
@@ -269,20 +287,33 @@ export class LinksService {
         await manager.query('UPDATE link_counters SET last_rotation = NULL WHERE link_id = $1', [id]);
       }
       if (pixelIds !== null) await this.linkPixels.replace(manager, id, pixelIds);
+      if (eventsWanted) pending = await this.outbox.record(manager, accountId, 'link.updated', [id]);
     });
     this.feed.publish(linkChange(link.domainId, link.alias));
     if (changes.alias !== undefined) this.feed.publish(linkChange(link.domainId, changes.alias));
-    return this.show(owner, id);
+    const response = await this.show(owner, id);
+    await this.outbox.complete(pending, () => response);
+    return response;
   }
 
   async remove(owner: Owner, id: number): Promise<void> {
-    const result = await this.links
-      .createQueryBuilder()
-      .delete()
-      .where({ id, ...ownedBy(owner) })
-      .returning(['domain_id', 'alias'])
-      .execute();
-    const [deleted] = result.raw as { domain_id: number; alias: string }[];
+    const eventsWanted = await this.outbox.wants(owner.accountId, 'link.deleted');
+    const run = async (manager: EntityManager) => {
+      const result = await manager
+        .createQueryBuilder()
+        .delete()
+        .from(Link)
+        .where({ id, ...ownedBy(owner) })
+        .returning(['domain_id', 'alias'])
+        .execute();
+      const [row] = result.raw as { domain_id: number; alias: string }[];
+      if (row !== undefined && eventsWanted) await this.outbox.recordDeleted(manager, owner.accountId, [id]);
+      return row;
+    };
+    // One statement, unless its event is written with it.
+    const deleted = eventsWanted
+      ? await this.dataSource.transaction(run)
+      : await run(this.dataSource.manager);
     if (deleted === undefined) throw new ResourceNotFoundException();
     this.feed.publish(linkChange(deleted.domain_id, deleted.alias));
   }

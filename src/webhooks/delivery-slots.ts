@@ -49,6 +49,11 @@ export class DeliverySlots {
     return this.inUse;
   }
 
+  /** The webhooks with deliveries under way: a claim takes only what their limit leaves ({@link freeFor}). */
+  busy(): number[] {
+    return [...this.inUseFor.keys()];
+  }
+
   /** The webhooks with every one of their slots taken: a claim leaves their deliveries for later. */
   saturated(): number[] {
     return [...this.inUseFor]

@@ -92,6 +92,22 @@ export class WebhookSender {
     }
   }
 
+  /**
+   * Why a webhook may not be given this URL, or null when it may: the same scheme and address checks as every
+   * delivery makes (a URL that passes now is checked again at each one, as its name may resolve elsewhere later).
+   */
+  async refusal(url: string): Promise<string | null> {
+    try {
+      await this.addressOf(receiverUrl(url), this.options.timeoutMs);
+      return null;
+    } catch (error) {
+      const reason = failureReason(error, this.options.timeoutMs);
+      return reason === 'address not allowed'
+        ? 'The url must lead to public addresses only.'
+        : `The url cannot be used: ${reason}.`;
+    }
+  }
+
   private async addressOf(url: URL, deadlineMs: number): Promise<CheckedAddress> {
     const policy: AddressPolicy = this.options.allowPrivateAddresses
       ? { resolve: this.options.resolve, allowAddress: ALLOW_EVERY_ADDRESS }

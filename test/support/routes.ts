@@ -1,5 +1,10 @@
 import { RequestMethod, type INestApplication, type Type } from '@nestjs/common';
-import { METHOD_METADATA, PATH_METADATA, ROUTE_ARGS_METADATA } from '@nestjs/common/constants';
+import {
+  HTTP_CODE_METADATA,
+  METHOD_METADATA,
+  PATH_METADATA,
+  ROUTE_ARGS_METADATA,
+} from '@nestjs/common/constants';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum';
 import { MetadataScanner, ModulesContainer, Reflector } from '@nestjs/core';
 import { getMetadataStorage } from 'class-validator';
@@ -16,6 +21,8 @@ export interface NestRoute {
   isPublic: boolean;
   /** What `@RequiresScope()` says, or undefined where it says nothing. */
   scope: unknown;
+  /** The status of its success: `@HttpCode()`'s, else Nest's (201 for a POST, 200 otherwise). */
+  status: number;
   /** The fields its `@Body()` DTO declares, as the validation pipe sees them. */
   bodyFields: string[];
   /** The parameters its `@Query()` DTO declares. */
@@ -76,10 +83,21 @@ export function nestRoutes(app: INestApplication): NestRoute[] {
         const isPublic =
           reflector.getAllAndOverride<boolean | undefined>(IS_PUBLIC, [handler, controller]) === true;
         const scope: unknown = reflector.getAllAndOverride(REQUIRED_SCOPE, [handler, controller]);
+        const status =
+          (Reflect.getMetadata(HTTP_CODE_METADATA, handler) as number | undefined) ??
+          (method === 'POST' ? 201 : 200);
         for (const prefix of asArray(Reflect.getMetadata(PATH_METADATA, controller))) {
           for (const path of asArray(handlerPath)) {
             const full = joinPath(prefix, path);
-            routes.push({ route: `${method} ${full}`, method, path: full, isPublic, scope, ...fields });
+            routes.push({
+              route: `${method} ${full}`,
+              method,
+              path: full,
+              isPublic,
+              scope,
+              status,
+              ...fields,
+            });
           }
         }
       }

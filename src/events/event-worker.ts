@@ -1,0 +1,257 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { Counter, Gauge } from 'prom-client';
+import { DataSource } from 'typeorm';
+import { CLOCK, type Clock } from '../common/clock';
+import { MetricsService } from '../metrics/metrics.service';
+import { DeliverySlots } from '../webhooks/delivery-slots';
+import { WebhookDeliveries } from '../webhooks/webhook-deliveries';
+import { EventInterest } from '../outbox/event-interest';
+import { EventPayloads } from './event-payloads';
+import { EventsRepository, Outcome, Sink, type ClaimedDelivery, type WebhookRow } from './events.repository';
+import { MAX_ATTEMPTS, nextStreamAttempt, nextWebhookAttempt } from './retry-schedule';
+import type { EventSink } from './sinks/event-sink';
+
+/** What the worker is told: how often it looks, how long a delivery may take, what it keeps. */
+export interface EventWorkerOptions {
+  /** Between two looks at the outbox when there was nothing to do. */
+  pollMs: number;
+  /** The longest a webhook attempt may take (the sender's deadline): a claim's lease is three times as long. */
+  webhookTimeoutMs: number;
+  /** How long delivered events and the delivery log are kept. */
+  retentionMs: number;
+  /** Pending deliveries one webhook may have; past it, the oldest are dropped. */
+  backlogMax: number;
+  /** At most this many deliveries of one webhook claimed at once. */
+  perWebhook: number;
+}
+
+export const EVENT_WORKER_OPTIONS = Symbol('EVENT_WORKER_OPTIONS');
+/** The streams events go to (none, Redis, RabbitMQ, or both). */
+export const EVENT_SINKS = Symbol('EVENT_SINKS');
+
+/** Events read and fanned out per statement, and stream deliveries per publish. */
+const BATCH = 500;
+/** A change's event not completed by its own request this long after it was written is completed here. */
+const COMPLETION_GRACE_MS = 10_000;
+/** Retention and the backlog cap run this often, each in small steps. */
+const MAINTENANCE_MS = 60_000;
+/** Rows removed per retention step. */
+const RETENTION_STEP = 5000;
+/** Taken by the instance that caps backlogs, so that two do not both drop a webhook's excess. */
+const MAINTENANCE_LOCK = 0x4576_6e74;
+
+const SINK_NAMES: Record<EventSink['name'], Sink> = { redis: Sink.Redis, amqp: Sink.Amqp };
+
+/**
+ * Sends the outbox's events: completes those written without their data, fans each out to its deliveries, sends
+ * the streams' in batches and the webhooks' one by one, within the instance's slots, and retries what failed. Any
+ * number of instances run it together: every claim skips what another holds and leases what it takes, so an event
+ * goes to each target once in normal operation, and again (at least once) only after a crash or a lost answer.
+ * A service with no webhook and no stream never polls.
+ */
+@Injectable()
+export class EventWorker implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(EventWorker.name);
+  private readonly streamsOf: Map<Sink, EventSink>;
+  private readonly inFlight = new Set<Promise<void>>();
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private closing = false;
+  private lastMaintenance = 0;
+  private readonly sent: Counter<'sink' | 'result'>;
+  private readonly backlog: Gauge<'sink'>;
+
+  constructor(
+    private readonly repository: EventsRepository,
+    private readonly payloads: EventPayloads,
+    private readonly interest: EventInterest,
+    private readonly deliveries: WebhookDeliveries,
+    private readonly slots: DeliverySlots,
+    private readonly dataSource: DataSource,
+    @Inject(EVENT_SINKS) sinks: readonly EventSink[],
+    @Inject(EVENT_WORKER_OPTIONS) private readonly options: EventWorkerOptions,
+    @Inject(CLOCK) private readonly clock: Clock,
+    metrics: MetricsService,
+  ) {
+    this.streamsOf = new Map(sinks.map((sink) => [SINK_NAMES[sink.name], sink]));
+    this.sent = new Counter({
+      name: 'shortlink_event_deliveries_total',
+      help: 'Attempts to deliver events, by sink (webhook, redis, amqp) and result (delivered, failed, dropped).',
+      labelNames: ['sink', 'result'] as const,
+      registers: [metrics.registry],
+    });
+    this.backlog = new Gauge({
+      name: 'shortlink_event_backlog',
+      help: 'Deliveries waiting in the outbox, by sink, as of the last maintenance.',
+      labelNames: ['sink'] as const,
+      registers: [metrics.registry],
+    });
+    for (const sink of ['webhook', 'redis', 'amqp']) this.backlog.labels(sink).set(0);
+  }
+
+  onApplicationBootstrap(): void {
+    this.schedule(0);
+  }
+
+  /** Stops looking, lets the deliveries in flight end (each within its deadline), then closes the streams. */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.closing = true;
+    if (this.timer !== null) clearTimeout(this.timer);
+    await this.running;
+    await this.drain();
+    await Promise.all([...this.streamsOf.values()].map((sink) => sink.close().catch(() => undefined)));
+  }
+
+  /** Waits for the webhook deliveries this instance has started. */
+  async drain(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.closing) return;
+    this.timer = setTimeout(() => {
+      this.running = this.tick()
+        .catch((error: unknown) => this.logger.warn(`Event delivery paused: ${(error as Error).message}`))
+        .then((busy) => {
+          this.running = null;
+          this.schedule(busy === true ? 0 : this.options.pollMs);
+        });
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  /** One pass over the outbox; true when there may be more to do at once. */
+  async tick(): Promise<boolean> {
+    const now = this.clock.now();
+    if (now - this.lastMaintenance >= MAINTENANCE_MS) {
+      this.lastMaintenance = now;
+      await this.maintain(now);
+    }
+    if (!(await this.interest.anyTakers())) return false;
+    await this.completeIncomplete(now);
+    const fanned = await this.repository.fanOut(BATCH, [...this.streamsOf.keys()], new Date(now));
+    const streamed = await Promise.all(
+      [...this.streamsOf].map(([sink, target]) => this.stream(sink, target)),
+    );
+    const started = await this.startWebhooks();
+    return fanned === BATCH || streamed.some((full) => full) || started > 0;
+  }
+
+  /** Events written without their data get it now, before they are fanned out. */
+  private async completeIncomplete(now: number): Promise<void> {
+    const rows = await this.repository.incomplete(BATCH, new Date(now - COMPLETION_GRACE_MS));
+    if (rows.length > 0) await this.repository.complete(await this.payloads.dataOf(rows));
+  }
+
+  /** One batch to a stream; true when the batch was full. */
+  private async stream(sink: Sink, target: EventSink): Promise<boolean> {
+    const now = this.clock.now();
+    const claimed = await this.repository.claimStream(sink, BATCH, new Date(now), this.leaseUntil(now));
+    if (claimed.length === 0) return false;
+    const events = await this.payloads.outgoing(claimed.map((delivery) => delivery.event_id));
+    const ids = claimed.map((delivery) => delivery.id);
+    try {
+      await target.publish(claimed.map((delivery) => events.get(delivery.event_id)!));
+      await this.repository.finish(ids, Outcome.Delivered);
+      this.sent.labels(target.name, 'delivered').inc(claimed.length);
+    } catch (error) {
+      const attempts = Math.max(...claimed.map((delivery) => delivery.attempts));
+      await this.repository.retryAt(ids, nextStreamAttempt(attempts, this.clock.now()));
+      this.sent.labels(target.name, 'failed').inc(claimed.length);
+      this.logger.warn(`Events kept for ${target.name}, which refused them: ${(error as Error).message}`);
+    }
+    return claimed.length === BATCH;
+  }
+
+  /** Claims as many due webhook deliveries as the slots allow and starts them; how many it started. */
+  private async startWebhooks(): Promise<number> {
+    const free = this.slots.available;
+    if (free <= 0) return 0;
+    const now = this.clock.now();
+    const room = this.slots.freeFor(this.slots.busy());
+    const claimed = await this.repository.claimWebhooks(
+      free,
+      this.options.perWebhook,
+      room,
+      new Date(now),
+      this.leaseUntil(now),
+    );
+    if (claimed.length === 0) return 0;
+    const events = await this.payloads.outgoing(claimed.map((delivery) => delivery.event_id));
+    const refused: string[] = [];
+    for (const delivery of claimed) {
+      const slot = this.slots.tryAcquire(delivery.webhook_id!);
+      if (slot === null) {
+        refused.push(delivery.id);
+        continue;
+      }
+      const run = this.deliver(delivery, events.get(delivery.event_id)!)
+        .catch((error: unknown) =>
+          this.logger.warn(`Webhook delivery left for later: ${(error as Error).message}`),
+        )
+        .finally(() => {
+          slot.release();
+          this.inFlight.delete(run);
+        });
+      this.inFlight.add(run);
+    }
+    // Claimed beyond a slot (none should be): back to the outbox, due now, the attempt not counted.
+    await this.repository.unclaim(refused, new Date(now));
+    return claimed.length - refused.length;
+  }
+
+  private async deliver(
+    delivery: ClaimedDelivery & WebhookRow,
+    event: Parameters<WebhookDeliveries['attempt']>[1],
+  ): Promise<void> {
+    const target = { id: delivery.webhook_id!, url: delivery.url, secret: delivery.secret };
+    const { delivered } = await this.deliveries.attempt(target, event, delivery.attempts);
+    this.sent.labels('webhook', delivered ? 'delivered' : 'failed').inc();
+    if (delivered) return this.repository.finish([delivery.id], Outcome.Delivered);
+    const next =
+      delivery.attempts >= MAX_ATTEMPTS ? null : nextWebhookAttempt(delivery.attempts, this.clock.now());
+    if (next === null) return this.repository.finish([delivery.id], Outcome.Failed);
+    return this.repository.retryAt([delivery.id], next);
+  }
+
+  /** A claim is held three times the longest attempt: past it, another instance may take it again. */
+  private leaseUntil(now: number): Date {
+    return new Date(now + 3 * this.options.webhookTimeoutMs + 5000);
+  }
+
+  /** The backlog cap (by one instance at a time), retention in small steps, and the backlog's gauge. */
+  private async maintain(now: number): Promise<void> {
+    await this.dataSource.transaction(async (manager) => {
+      const [{ locked }] = await manager.query<{ locked: boolean }[]>(
+        'SELECT pg_try_advisory_xact_lock($1) AS locked',
+        [MAINTENANCE_LOCK],
+      );
+      if (!locked) return;
+      for (const { webhook_id, dropped } of await this.repository.dropOverCap(
+        this.options.backlogMax,
+        manager,
+      )) {
+        this.sent.labels('webhook', 'dropped').inc(dropped);
+        this.logger.warn(
+          `Webhook ${webhook_id}: ${dropped} deliveries dropped, over the backlog of ${this.options.backlogMax}`,
+        );
+      }
+    });
+    const before = new Date(now - this.options.retentionMs);
+    for (;;) {
+      const removed = await this.repository.removeOld(before, RETENTION_STEP);
+      if (removed.events < RETENTION_STEP && removed.attempts < RETENTION_STEP) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    const pending = new Map((await this.repository.backlog()).map((row) => [row.sink, row.pending]));
+    this.backlog.labels('webhook').set(pending.get(Sink.Webhook) ?? 0);
+    this.backlog.labels('redis').set(pending.get(Sink.Redis) ?? 0);
+    this.backlog.labels('amqp').set(pending.get(Sink.Amqp) ?? 0);
+  }
+}

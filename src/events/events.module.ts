@@ -1,0 +1,32 @@
+import { Module } from '@nestjs/common';
+import { webhooksConfig, type WebhooksConfig } from '../config/app-config';
+import { LinksModule } from '../links/links.module';
+import { DELIVERIES_PER_WEBHOOK } from '../webhooks/delivery-slots';
+import { WebhooksModule } from '../webhooks/webhooks.module';
+import { EventPayloads } from './event-payloads';
+import { EVENT_SINKS, EVENT_WORKER_OPTIONS, EventWorker, type EventWorkerOptions } from './event-worker';
+import { EventsRepository } from './events.repository';
+
+/** The outbox's read side: the worker that sends events to webhooks and streams. */
+@Module({
+  imports: [LinksModule, WebhooksModule],
+  providers: [
+    EventsRepository,
+    EventPayloads,
+    EventWorker,
+    { provide: EVENT_SINKS, useValue: [] },
+    {
+      provide: EVENT_WORKER_OPTIONS,
+      inject: [webhooksConfig.KEY],
+      useFactory: (config: WebhooksConfig): EventWorkerOptions => ({
+        pollMs: 250,
+        webhookTimeoutMs: config.webhookTimeoutMs,
+        retentionMs: config.eventRetentionDays * 86_400_000,
+        backlogMax: config.webhookBacklogMax,
+        perWebhook: DELIVERIES_PER_WEBHOOK,
+      }),
+    },
+  ],
+  exports: [EventWorker],
+})
+export class EventsModule {}

@@ -1,0 +1,298 @@
+import { Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource, type EntityManager } from 'typeorm';
+
+/** Where a delivery goes: a webhook, or a stream. */
+export enum Sink {
+  Webhook = 1,
+  Redis = 2,
+  Amqp = 3,
+}
+
+/** How a delivery ended. */
+export enum Outcome {
+  Delivered = 1,
+  /** Every attempt failed. */
+  Failed = 2,
+  /** Dropped unsent: its webhook's backlog was over the cap. */
+  Dropped = 3,
+}
+
+/** An event as the outbox holds it. */
+export interface EventRow {
+  id: string;
+  public_id: string;
+  account_id: number;
+  type: string;
+  link_id: number | null;
+  data: unknown;
+  click_links: number[] | null;
+  click_times: Date[] | null;
+  click_profiles: number[] | null;
+  ready: boolean;
+  created_at: Date;
+}
+
+/** A delivery claimed for an attempt: its event, its webhook (null for a stream) and the attempt's number. */
+export interface ClaimedDelivery {
+  id: string;
+  event_id: string;
+  webhook_id: number | null;
+  attempts: number;
+}
+
+/** A webhook's delivery target, as the claim reads it with its deliveries. */
+export interface WebhookRow {
+  id: number;
+  url: string;
+  secret: string;
+}
+
+const EVENT_COLUMNS = `id::text, public_id, account_id, type, link_id, data, click_links, click_times, click_profiles,
+                       ready, created_at`;
+
+/**
+ * The outbox's read side, in SQL tuned for it: fan-out of new events to their deliveries, claims of due deliveries
+ * (SKIP LOCKED, so any number of instances share the work, each delivery leased to one until its lease ends), their
+ * results, and retention in small steps. Times are the caller's clock, so that tests move time rather than wait.
+ */
+@Injectable()
+export class EventsRepository {
+  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+
+  /**
+   * Events that must be given their data before they are sent: a `link.limit_reached` (the link when its limit
+   * was reached) and a change whose data a crash kept its API request from completing (older than `staleBefore`).
+   */
+  async incomplete(limit: number, staleBefore: Date): Promise<EventRow[]> {
+    return this.dataSource.query<EventRow[]>(
+      `SELECT ${EVENT_COLUMNS} FROM events
+        WHERE NOT dispatched AND NOT ready AND (type = 'link.limit_reached' OR created_at < $2)
+        ORDER BY id LIMIT $1`,
+      [limit, staleBefore],
+    );
+  }
+
+  async complete(events: { id: string; data: unknown }[]): Promise<void> {
+    if (events.length === 0) return;
+    await this.dataSource.query(
+      `UPDATE events e SET data = d.data, ready = true
+         FROM unnest($1::bigint[], $2::jsonb[]) AS d(id, data) WHERE e.id = d.id AND NOT e.ready`,
+      [events.map((event) => event.id), events.map((event) => JSON.stringify(event.data))],
+    );
+  }
+
+  /**
+   * Gives up to `limit` ready events, oldest first, their deliveries: one per enabled webhook of the account that
+   * takes the type, and one per stream in `streams`; in one statement, so an event is fanned out once.
+   */
+  async fanOut(limit: number, streams: readonly Sink[], now: Date): Promise<number> {
+    const [row] = await this.dataSource.query<{ events: number }[]>(
+      `WITH picked AS (
+         SELECT id, account_id, type FROM events WHERE NOT dispatched AND ready ORDER BY id LIMIT $1
+            FOR UPDATE SKIP LOCKED
+       ), targets AS (
+         INSERT INTO event_deliveries (event_id, webhook_id, sink, next_attempt_at)
+         SELECT p.id, w.id, ${Sink.Webhook}, $3::timestamptz FROM picked p
+           JOIN webhooks w ON w.account_id = p.account_id AND w.enabled AND p.type = ANY (w.events)
+         UNION ALL
+         SELECT p.id, NULL, s.sink, $3::timestamptz FROM picked p CROSS JOIN unnest($2::smallint[]) AS s(sink)
+       ), marked AS (
+         UPDATE events e SET dispatched = true FROM picked p WHERE e.id = p.id
+       )
+       SELECT count(*)::int AS events FROM picked`,
+      [limit, streams, now],
+    );
+    return row.events;
+  }
+
+  /** Claims up to `limit` due deliveries to a stream, in event order, leased until `leaseUntil`. */
+  async claimStream(sink: Sink, limit: number, now: Date, leaseUntil: Date): Promise<ClaimedDelivery[]> {
+    return this.dataSource.query<ClaimedDelivery[]>(
+      `UPDATE event_deliveries d SET attempts = d.attempts + 1, next_attempt_at = $4
+         FROM (SELECT id FROM event_deliveries
+                WHERE sink = $1 AND next_attempt_at IS NOT NULL AND next_attempt_at <= $3
+                ORDER BY next_attempt_at, id LIMIT $2 FOR UPDATE SKIP LOCKED) due
+        WHERE d.id = due.id
+       RETURNING d.id::text, d.event_id::text, d.webhook_id, d.attempts`,
+      [sink, limit, now, leaseUntil],
+    );
+  }
+
+  /**
+   * Claims due webhook deliveries of enabled webhooks, oldest first within a webhook, `limit` in all and at most
+   * `perWebhook` of each, or what `room` leaves one that has deliveries under way: a receiver with a backlog
+   * cannot take every slot from the others.
+   */
+  async claimWebhooks(
+    limit: number,
+    perWebhook: number,
+    room: ReadonlyMap<number, number>,
+    now: Date,
+    leaseUntil: Date,
+  ): Promise<(ClaimedDelivery & WebhookRow)[]> {
+    return this.dataSource.query<(ClaimedDelivery & WebhookRow)[]>(
+      `WITH room AS (
+         SELECT * FROM unnest($3::int[], $4::int[]) AS r(webhook_id, free)
+       ), due AS (
+         SELECT d.id FROM webhooks w
+         LEFT JOIN room ON room.webhook_id = w.id
+         CROSS JOIN LATERAL (
+           SELECT id FROM event_deliveries d
+            WHERE d.webhook_id = w.id AND d.next_attempt_at IS NOT NULL AND d.next_attempt_at <= $5
+            ORDER BY d.next_attempt_at, d.id LIMIT COALESCE(room.free, $2) FOR UPDATE SKIP LOCKED
+         ) d
+         WHERE w.enabled
+         LIMIT $1
+       ), claimed AS (
+         UPDATE event_deliveries d SET attempts = d.attempts + 1, next_attempt_at = $6
+           FROM due WHERE d.id = due.id
+         RETURNING d.id, d.event_id, d.webhook_id, d.attempts
+       )
+       SELECT c.id::text, c.event_id::text, c.webhook_id, c.attempts, w.url, w.secret
+         FROM claimed c JOIN webhooks w ON w.id = c.webhook_id`,
+      [limit, perWebhook, [...room.keys()], [...room.values()], now, leaseUntil],
+    );
+  }
+
+  /** Claims given back unattempted: due at `now`, their attempt not counted. */
+  async unclaim(ids: readonly string[], now: Date): Promise<void> {
+    if (ids.length === 0) return;
+    await this.dataSource.query(
+      'UPDATE event_deliveries SET attempts = attempts - 1, next_attempt_at = $2 WHERE id = ANY ($1::bigint[])',
+      [ids, now],
+    );
+  }
+
+  async events(ids: readonly string[]): Promise<EventRow[]> {
+    if (ids.length === 0) return [];
+    return this.dataSource.query<EventRow[]>(
+      `SELECT ${EVENT_COLUMNS} FROM events WHERE id = ANY ($1::bigint[])`,
+      [ids],
+    );
+  }
+
+  /** Deliveries done, with how they ended. */
+  async finish(ids: readonly string[], outcome: Outcome): Promise<void> {
+    if (ids.length === 0) return;
+    await this.dataSource.query(
+      'UPDATE event_deliveries SET next_attempt_at = NULL, outcome = $2 WHERE id = ANY ($1::bigint[])',
+      [ids, outcome],
+    );
+  }
+
+  /** Deliveries to try again at `at`. */
+  async retryAt(ids: readonly string[], at: Date): Promise<void> {
+    if (ids.length === 0) return;
+    await this.dataSource.query(
+      'UPDATE event_deliveries SET next_attempt_at = $2 WHERE id = ANY ($1::bigint[])',
+      [ids, at],
+    );
+  }
+
+  /**
+   * Drops the oldest pending deliveries of each webhook past `cap` pending ones: a receiver down for long cannot
+   * make the outbox grow without bound. Returns how many each webhook lost.
+   */
+  async dropOverCap(
+    cap: number,
+    manager: EntityManager = this.dataSource.manager,
+  ): Promise<{ webhook_id: number; dropped: number }[]> {
+    return manager.query<{ webhook_id: number; dropped: number }[]>(
+      `WITH over AS (
+         SELECT webhook_id, count(*) - $1 AS excess FROM event_deliveries
+          WHERE webhook_id IS NOT NULL AND next_attempt_at IS NOT NULL
+          GROUP BY webhook_id HAVING count(*) > $1
+       ), victims AS (
+         SELECT d.id, d.webhook_id FROM over o
+         CROSS JOIN LATERAL (
+           SELECT id, webhook_id FROM event_deliveries
+            WHERE webhook_id = o.webhook_id AND next_attempt_at IS NOT NULL
+            ORDER BY id LIMIT o.excess FOR UPDATE SKIP LOCKED
+         ) d
+       ), dropped AS (
+         UPDATE event_deliveries d SET next_attempt_at = NULL, outcome = ${Outcome.Dropped}
+           FROM victims v WHERE d.id = v.id
+         RETURNING d.webhook_id
+       )
+       SELECT webhook_id, count(*)::int AS dropped FROM dropped GROUP BY webhook_id`,
+      [cap],
+    );
+  }
+
+  /**
+   * Removes up to `limit` events older than `before` whose deliveries are all done (with their deliveries), and
+   * as many delivery-log rows: one small step, which the caller repeats while it removes a full one.
+   */
+  async removeOld(before: Date, limit: number): Promise<{ events: number; attempts: number }> {
+    const [events] = await this.dataSource.query<{ removed: number }[]>(
+      `WITH old AS (
+         SELECT e.id FROM events e
+          WHERE e.created_at < $1 AND e.dispatched
+            AND NOT EXISTS (SELECT 1 FROM event_deliveries d WHERE d.event_id = e.id AND d.next_attempt_at IS NOT NULL)
+          ORDER BY e.created_at LIMIT $2
+       ), removed AS (DELETE FROM events e USING old WHERE e.id = old.id RETURNING 1)
+       SELECT count(*)::int AS removed FROM removed`,
+      [before, limit],
+    );
+    const [attempts] = await this.dataSource.query<{ removed: number }[]>(
+      `WITH old AS (SELECT id FROM webhook_attempts WHERE created_at < $1 ORDER BY created_at LIMIT $2),
+            removed AS (DELETE FROM webhook_attempts a USING old WHERE a.id = old.id RETURNING 1)
+       SELECT count(*)::int AS removed FROM removed`,
+      [before, limit],
+    );
+    return { events: events.removed, attempts: attempts.removed };
+  }
+
+  /** Pending deliveries by sink: the backlog the metrics show. */
+  async backlog(): Promise<{ sink: Sink; pending: number }[]> {
+    return this.dataSource.query<{ sink: Sink; pending: number }[]>(
+      `SELECT sink, count(*)::int AS pending FROM event_deliveries WHERE next_attempt_at IS NOT NULL GROUP BY sink`,
+    );
+  }
+
+  /** The texts of click profiles, as the click export writes them (profiles never change once numbered). */
+  async profileTexts(ids: readonly number[]): Promise<ProfileRow[]> {
+    if (ids.length === 0) return [];
+    return this.dataSource.query<ProfileRow[]>(
+      `SELECT p.id, referrer.value AS referrer, country.value AS country,
+              substr(city.value, strpos(city.value, ':') + 1) AS city, continent.value AS continent,
+              browser.value AS browser, os.value AS operating_system, device.value AS device,
+              language.value AS language
+         FROM click_profiles p
+         LEFT JOIN click_values referrer ON referrer.id = p.referrer
+         LEFT JOIN click_values country ON country.id = p.country
+         LEFT JOIN click_values city ON city.id = p.city
+         LEFT JOIN click_values continent ON continent.id = p.continent
+         LEFT JOIN click_values browser ON browser.id = p.browser
+         LEFT JOIN click_values os ON os.id = p.operating_system
+         LEFT JOIN click_values device ON device.id = p.device
+         LEFT JOIN click_values language ON language.id = p.language
+        WHERE p.id = ANY ($1::int[])`,
+      [ids],
+    );
+  }
+
+  /** The aliases of links that still exist. */
+  async aliases(linkIds: readonly number[]): Promise<Map<number, string>> {
+    if (linkIds.length === 0) return new Map();
+    const rows = await this.dataSource.query<{ id: number; alias: string }[]>(
+      'SELECT id, alias FROM links WHERE id = ANY ($1::int[])',
+      [linkIds],
+    );
+    return new Map(rows.map((row) => [row.id, row.alias]));
+  }
+}
+
+/** What a click profile's eight dimensions say. */
+export interface ProfileRow {
+  id: number;
+  referrer: string | null;
+  country: string | null;
+  city: string | null;
+  continent: string | null;
+  browser: string | null;
+  operating_system: string | null;
+  device: string | null;
+  language: string | null;
+}

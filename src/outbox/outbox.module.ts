@@ -1,0 +1,14 @@
+import { Global, Module } from '@nestjs/common';
+import { EVENT_STREAMS, EventInterest } from './event-interest';
+import { EventOutbox } from './event-outbox';
+
+/**
+ * The write side of the outbox: who takes which events, and the events of changes. Every writer of links and
+ * clicks uses it, so it is global, and it depends on nothing but the database.
+ */
+@Global()
+@Module({
+  providers: [EventInterest, EventOutbox, { provide: EVENT_STREAMS, useValue: false }],
+  exports: [EventInterest, EventOutbox, EVENT_STREAMS],
+})
+export class OutboxModule {}

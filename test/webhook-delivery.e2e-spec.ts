@@ -1,0 +1,299 @@
+import { CLOCK, type Clock } from '../src/common/clock';
+import { EVENT_WORKER_OPTIONS, EventWorker, type EventWorkerOptions } from '../src/events/event-worker';
+import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../src/events/retry-schedule';
+import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
+import { apiClient } from './support/api';
+import { Receiver } from './support/receiver';
+import { ClickWriter } from '../src/clicks/click-writer';
+import { createLink, UA, unique } from './support/visitors';
+
+/**
+ * Webhook deliveries from the outbox, in one instance, against a real receiver on a loopback port, on a clock the
+ * test moves: what is delivered, signed how (checked by the `standardwebhooks` package), retried when, and what a
+ * change that rolls back leaves (nothing).
+ */
+
+const MINUTE = 60_000;
+
+class TestClock implements Clock {
+  private at = Date.now();
+
+  now(): number {
+    return this.at;
+  }
+
+  advance(ms: number): void {
+    this.at += ms;
+  }
+}
+
+interface Event {
+  id: string;
+  type: string;
+  created_at: string;
+  data: Record<string, unknown>;
+}
+
+describe('webhook deliveries', () => {
+  let t: TestApp;
+  let owner: TestAccount;
+  let worker: EventWorker;
+  const clock = new TestClock();
+  const { call, json } = apiClient(() => t);
+  const receivers: Receiver[] = [];
+
+  /** The worker's passes until nothing is left to start, then the deliveries under way. */
+  async function deliver(): Promise<void> {
+    for (let pass = 0; pass < 50; pass += 1) {
+      const more = await worker.tick();
+      await worker.drain();
+      if (!more) return;
+    }
+  }
+
+  async function webhookTo(account: TestAccount, events: string[], receiver?: Receiver) {
+    const target = receiver ?? (await Receiver.start());
+    if (receiver === undefined) receivers.push(target);
+    const response = await json(account, 'post', '/api/v1/webhooks', {
+      name: unique('Hook'),
+      url: target.url,
+      events,
+    });
+    expect(`${response.status} ${JSON.stringify(response.body.message ?? '')}`).toBe('201 ""');
+    const data = response.body.data as { id: number; secret: string };
+    return { id: data.id, secret: data.secret, receiver: target };
+  }
+
+  async function deliveryLog(account: TestAccount, webhookId: number) {
+    const response = await call(account, 'get', `/api/v1/webhooks/${webhookId}/deliveries?per_page=100`);
+    expect(response.status).toBe(200);
+    return response.body.data as {
+      event_id: string;
+      type: string;
+      attempt: number;
+      status: number | null;
+      error: string | null;
+    }[];
+  }
+
+  beforeAll(async () => {
+    const options: EventWorkerOptions = {
+      // The test drives every pass: the worker's own timer waits an hour.
+      pollMs: 3_600_000,
+      webhookTimeoutMs: 1000,
+      retentionMs: 7 * 86_400_000,
+      backlogMax: 100_000,
+      perWebhook: 2,
+    };
+    t = await createTestApp(
+      { RATE_LIMIT_PER_MINUTE: '0', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', WEBHOOK_TIMEOUT_MS: '1000' },
+      {
+        override: (builder) =>
+          builder
+            .overrideProvider(CLOCK)
+            .useValue(clock)
+            .overrideProvider(EVENT_WORKER_OPTIONS)
+            .useValue(options),
+      },
+    );
+    worker = t.app.get(EventWorker);
+    await worker.drain();
+    owner = await createAccount(t, 'Webhooks');
+  });
+  afterAll(async () => {
+    for (const receiver of receivers) await receiver.close();
+    await t?.close();
+  });
+
+  it('delivers a created, updated and deleted link, signed per Standard Webhooks, the data as the API shows it', async () => {
+    const { secret, receiver } = await webhookTo(owner, ['link.created', 'link.updated', 'link.deleted']);
+    const link = await createLink(t, owner, { url: 'https://example.com/first', alias: unique('hook') });
+    const updated = await json(owner, 'patch', `/api/v1/links/${link.id}`, { title: 'Changed' });
+    await call(owner, 'delete', `/api/v1/links/${link.id}`);
+    await deliver();
+
+    // Two deliveries of a webhook go at once, so they may arrive in any order: each says what it is.
+    const events = receiver.verified(secret, clock.now()) as Event[];
+    const ofType = (type: string) => events.filter((event) => event.type === type);
+    expect(events.map((event) => event.type).sort()).toEqual([
+      'link.created',
+      'link.deleted',
+      'link.updated',
+    ]);
+    expect(ofType('link.created')[0].data).toEqual(link);
+    expect(ofType('link.updated')[0].data).toEqual(updated.body.data);
+    expect(ofType('link.deleted')[0].data).toEqual({ id: link.id });
+    expect(ofType('link.created')[0].created_at <= ofType('link.deleted')[0].created_at).toBe(true);
+    for (const [index, event] of events.entries()) {
+      expect(event.id).toMatch(/^evt_[0-9a-f]{32}$/);
+      expect(receiver.received.some((request) => request.headers['webhook-id'] === event.id)).toBe(true);
+      expect(receiver.received[index].headers['content-type']).toBe('application/json');
+      const timestamp = Number(receiver.received[index].headers['webhook-timestamp']);
+      // Verified against the real clock too: the first test moves no time.
+      expect(receiver.verified(secret)).toHaveLength(3);
+      expect(Math.abs(timestamp - clock.now() / 1000)).toBeLessThan(5);
+    }
+    expect(new Set(events.map((event) => event.id)).size).toBe(3);
+  });
+
+  it('sends nothing an account’s webhooks do not take, and nothing of another account', async () => {
+    const { receiver } = await webhookTo(owner, ['link.deleted']);
+    const other = await createAccount(t);
+    await createLink(t, owner, { url: 'https://example.com/kept' });
+    const theirs = await createLink(t, other, { url: 'https://example.com/theirs' });
+    await call(other, 'delete', `/api/v1/links/${theirs.id}`);
+    await deliver();
+    expect(receiver.received).toEqual([]);
+  });
+
+  it('sends one event per link of a bulk create and of an import', async () => {
+    const { receiver } = await webhookTo(owner, ['link.created']);
+    const bulk = await json(owner, 'post', '/api/v1/links/bulk', {
+      links: [1, 2, 3].map((n) => ({ url: `https://example.com/bulk/${n}` })),
+    });
+    expect(bulk.status).toBe(201);
+    const imported = await call(owner, 'post', '/api/v1/links/import')
+      .type('text/csv')
+      .send('url\nhttps://example.com/i/1\nhttps://example.com/i/2\n');
+    expect(imported.status).toBe(201);
+    await deliver();
+    const made = [...(bulk.body.data as { id: number }[]), ...(imported.body.data as { id: number }[])];
+    const events = receiver.events<Event>();
+    expect(events.map((event) => event.type)).toEqual(made.map(() => 'link.created'));
+    expect(events.map((event) => event.data.id).sort()).toEqual(made.map((link) => link.id).sort());
+  });
+
+  it('leaves no event of a change that rolls back', async () => {
+    const { receiver } = await webhookTo(owner, ['link.created']);
+    const refused = await json(owner, 'post', '/api/v1/links/bulk', {
+      links: [
+        { url: 'https://example.com/ok' },
+        { url: 'https://example.com/taken', alias: 'taken-twice' },
+        { url: 'https://example.com/again', alias: 'taken-twice' },
+      ],
+    });
+    expect(refused.status).toBe(422);
+    const [{ count }] = await t.dataSource.query<{ count: number }[]>(
+      `SELECT count(*)::int AS count FROM events WHERE account_id = $1 AND type = 'link.created' AND NOT dispatched`,
+      [owner.id],
+    );
+    expect(count).toBe(0);
+    await deliver();
+    expect(receiver.received).toEqual([]);
+  });
+
+  it('retries after a 500 and after a timeout with the same event id, as the schedule says, and logs each attempt', async () => {
+    const { id, secret, receiver } = await webhookTo(owner, ['link.created']);
+    receiver.answer(500, 'hang', 200);
+    const link = await createLink(t, owner, { url: 'https://example.com/retried' });
+    await deliver();
+    expect(receiver.received).toHaveLength(1);
+    // Not before its time: 4 s on, nothing; the first retry comes within 10 s.
+    clock.advance(4000);
+    await deliver();
+    expect(receiver.received).toHaveLength(1);
+    clock.advance(RETRY_DELAYS_MS[0] - 4000);
+    await deliver();
+    expect(receiver.received).toHaveLength(2);
+    clock.advance(RETRY_DELAYS_MS[1]);
+    await deliver();
+    expect(receiver.received).toHaveLength(3);
+    const events = receiver.verified(secret, 'as-sent') as Event[];
+    expect(new Set(events.map((event) => event.id)).size).toBe(1);
+    expect(events[0].data.id).toBe(link.id);
+
+    const log = await deliveryLog(owner, id);
+    expect(log.map((row) => [row.attempt, row.status])).toEqual([
+      [3, 200],
+      [2, null],
+      [1, 500],
+    ]);
+    expect(log[1].error).toMatch(/timeout/i);
+    expect(log[2].error).toMatch(/500/);
+    const shown = (await call(owner, 'get', `/api/v1/webhooks/${id}`)).body.data as Record<string, unknown>;
+    expect(shown).toMatchObject({ failures: 0, last_status: 200, enabled: 1 });
+  });
+
+  it('delivers everything to a receiver that was down for an hour, once it is back', async () => {
+    const { id, secret, receiver } = await webhookTo(owner, ['link.created', 'link.clicked']);
+    const made: number[] = [];
+    receiver.answer(...Array.from({ length: 10_000 }, () => 503));
+    for (let minute = 0; minute < 60; minute += 1) {
+      if (minute % 10 === 0)
+        made.push((await createLink(t, owner, { url: `https://example.com/down/${minute}` })).id);
+      await deliver();
+      clock.advance(MINUTE);
+    }
+    const failedSoFar = receiver.received.length;
+    expect(failedSoFar).toBeGreaterThan(made.length);
+    receiver.recover();
+    for (let minute = 0; minute < 4 * 60; minute += 5) {
+      clock.advance(5 * MINUTE);
+      await deliver();
+    }
+    const delivered = receiver.received.slice(failedSoFar);
+    const ids = new Set(
+      (receiver.verified(secret, 'as-sent') as Event[]).slice(failedSoFar).map((event) => event.data.id),
+    );
+    expect([...ids].sort()).toEqual([...made].sort());
+    expect(delivered.length).toBe(made.length);
+    const shown = (await call(owner, 'get', `/api/v1/webhooks/${id}`)).body.data as Record<string, unknown>;
+    expect(shown).toMatchObject({ enabled: 1, failures: 0, last_status: 200 });
+  });
+
+  it('gives up on a delivery after its last attempt, and disables a webhook after five days of failures', async () => {
+    const { id, receiver } = await webhookTo(owner, ['link.created']);
+    receiver.answer(...Array.from({ length: 1000 }, () => 500));
+    await createLink(t, owner, { url: 'https://example.com/never' });
+    await deliver();
+    for (const delay of RETRY_DELAYS_MS) {
+      clock.advance(delay);
+      await deliver();
+    }
+    expect(receiver.received).toHaveLength(MAX_ATTEMPTS);
+    clock.advance(30 * 86_400_000);
+    await deliver();
+    expect(receiver.received).toHaveLength(MAX_ATTEMPTS);
+    // Five days after the first failure, the next failure disables it.
+    await createLink(t, owner, { url: 'https://example.com/never-again' });
+    await deliver();
+    const shown = (await call(owner, 'get', `/api/v1/webhooks/${id}`)).body.data as Record<string, unknown>;
+    expect(shown).toMatchObject({ enabled: 0, last_status: 500 });
+    expect(shown.failures).toBe(MAX_ATTEMPTS + 1);
+    const before = receiver.received.length;
+    await createLink(t, owner, { url: 'https://example.com/disabled' });
+    clock.advance(MINUTE);
+    await deliver();
+    expect(receiver.received).toHaveLength(before);
+  });
+
+  it('delivers link.clicked with every click, and link.limit_reached with the link when its limit was reached', async () => {
+    const { secret, receiver } = await webhookTo(owner, ['link.clicked', 'link.limit_reached']);
+    const link = await createLink(t, owner, { url: 'https://example.com/capped', clicks_limit: '3' });
+    for (let n = 0; n < 5; n += 1) await t.http().get(`/${link.alias}`).set('User-Agent', UA.macSafari);
+    await t.app.get(ClickWriter).settle();
+    await deliver();
+    const events = receiver.verified(secret, 'as-sent') as Event[];
+    const clicks = events
+      .filter((event) => event.type === 'link.clicked')
+      .flatMap((event) => (event.data as { clicks: Record<string, unknown>[] }).clicks);
+    expect(clicks).toHaveLength(3);
+    expect(Object.keys(clicks[0])).toEqual([
+      'link_id',
+      'alias',
+      'created_at',
+      'referrer',
+      'country',
+      'city',
+      'continent',
+      'browser',
+      'operating_system',
+      'device',
+      'language',
+    ]);
+    expect(clicks.every((click) => click.link_id === link.id && click.alias === link.alias)).toBe(true);
+    const reached = events.filter((event) => event.type === 'link.limit_reached');
+    expect(reached).toHaveLength(1);
+    expect(reached[0].data).toMatchObject({ id: link.id, clicks: 3, clicks_limit: 3 });
+  });
+});
