@@ -17,6 +17,8 @@ import { DatabaseModule } from './database/database.module';
 import { PreparedStatementsModule } from './database/prepared-statements';
 import { DomainsModule } from './domains/domains.module';
 import { HealthModule } from './health/health.module';
+import { LimitsModule } from './limits/limits.module';
+import { LimitsStorage } from './limits/limits-storage';
 import { LinksModule } from './links/links.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { PixelsModule } from './pixels/pixels.module';
@@ -30,10 +32,12 @@ import { StatsModule } from './stats/stats.module';
     LoggingModule,
     MetricsModule,
     ThrottlerModule.forRootAsync({
-      inject: [authConfig.KEY],
-      useFactory: (config: AuthConfig) => ({
+      imports: [LimitsModule],
+      inject: [authConfig.KEY, LimitsStorage],
+      useFactory: (config: AuthConfig, storage: LimitsStorage) => ({
         throttlers: [{ name: 'default', ttl: 60_000, limit: config.rateLimitPerMinute }],
         skipIf: () => config.rateLimitPerMinute === 0,
+        storage,
       }),
     }),
     DatabaseModule.forRoot(),
