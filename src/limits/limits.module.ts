@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { limitsConfig, type LimitsConfig } from '../config/app-config';
 import { MetricsService } from '../metrics/metrics.service';
+import { LeasedBudgets } from './leased-budgets';
 import { LimitsRedis } from './limits-redis';
 import { LimitsStorage } from './limits-storage';
 import { connectRedis } from './redis-connection';
@@ -8,7 +9,7 @@ import { connectRedis } from './redis-connection';
 /**
  * Where every limit is counted: in Redis when REDIS_URL is set, shared by the instances, else in each instance's
  * memory. The throttler's module takes LimitsStorage as its storage, so that whatever injects the throttler's storage
- * counts there.
+ * counts there; the visitor limit takes its hits through LeasedBudgets.
  */
 @Module({
   providers: [
@@ -23,7 +24,8 @@ import { connectRedis } from './redis-connection';
         ),
     },
     LimitsStorage,
+    LeasedBudgets,
   ],
-  exports: [LimitsStorage],
+  exports: [LimitsStorage, LeasedBudgets],
 })
 export class LimitsModule {}

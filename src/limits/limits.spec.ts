@@ -11,6 +11,7 @@ import {
 } from '../../test/support/redis';
 import { sleep } from '../../test/support/sleep';
 import { TcpProxy } from '../../test/support/tcp-proxy';
+import { LeasedBudgets } from './leased-budgets';
 import { LimitsRedis, LimitsStore } from './limits-redis';
 import { LimitsStorage } from './limits-storage';
 import { connectRedis } from './redis-connection';
@@ -22,6 +23,7 @@ const MINUTE = 60_000;
 interface Instance {
   redis: LimitsRedis;
   storage: LimitsStorage;
+  budgets: LeasedBudgets;
   registry: Registry;
   close(): Promise<void>;
 }
@@ -36,11 +38,14 @@ function instance(url: string | null, keyPrefix = 'unused:'): Instance {
       : connectRedis({ redisUrl: url, redisKeyPrefix: keyPrefix, redisTimeoutMs: TIMEOUT_MS });
   const redis = new LimitsRedis(client, url ?? '', registry);
   const storage = new LimitsStorage(redis);
+  const budgets = new LeasedBudgets(redis, storage);
   const made: Instance = {
     redis,
     storage,
+    budgets,
     registry,
     async close() {
+      budgets.onApplicationShutdown();
       storage.onApplicationShutdown();
       await redis.onApplicationShutdown();
     },
@@ -73,6 +78,11 @@ async function storeGauge(limits: Instance): Promise<Record<string, number>> {
 async function fallbacks(limits: Instance): Promise<number> {
   const metric = await limits.registry.getSingleMetric('shortlink_limits_memory_fallbacks_total')!.get();
   return metric.values[0]?.value ?? 0;
+}
+
+/** The answers of hits taken together, whether each was decided at once or had to ask Redis. */
+function answers(takes: (number | Promise<number>)[]): Promise<number[]> {
+  return Promise.all(takes.map((take) => Promise.resolve(take)));
 }
 
 /** A port nothing listens on. */
@@ -126,6 +136,8 @@ describe('the limits without REDIS_URL', () => {
     expect(await hits(first, 'k', 4, 3)).toEqual([true, true, true, false]);
     // Another instance has a count of its own.
     expect(await hits(second, 'k', 4, 3)).toEqual([true, true, true, false]);
+    const takes = [1, 2, 3, 4].map(() => first.budgets.take('visitor:a', 3, MINUTE, 'visitor'));
+    expect(await answers(takes)).toEqual([0, 0, 0, MINUTE]);
     expect(await fallbacks(first)).toBe(0);
     expect([...lines('log'), ...lines('warn')]).toEqual([]);
   });
@@ -141,7 +153,11 @@ describe('the limits with a Redis that cannot be reached', () => {
     expect(limits.redis.store).toBe(LimitsStore.Memory);
 
     expect(await hits(limits, 'k', 4, 3)).toEqual([true, true, true, false]);
-    expect(await fallbacks(limits)).toBe(4);
+    expect(await answers([1, 2].map(() => limits.budgets.take('visitor:a', 1, MINUTE, 'visitor')))).toEqual([
+      0,
+      MINUTE,
+    ]);
+    expect(await fallbacks(limits)).toBe(6);
     // The client goes on trying in the background; the outage is told once.
     await sleep(600);
     const warnings = lines('warn');
@@ -190,6 +206,60 @@ describeWithRedis('the limits in Redis', () => {
     expect(await fallbacks(first)).toBe(0);
   });
 
+  it('never let more hits than the limit through leases, however they are spread and however many at once', async () => {
+    const [first, second] = [await started(url, prefix), await started(url, prefix)];
+    const takes = Array.from({ length: 1_000 }, (_, index) =>
+      (index % 3 === 0 ? first : second).budgets.take('visitor:flood', 300, MINUTE, 'visitor'),
+    );
+    const waits = await answers(takes);
+    expect(waits.filter((wait) => wait === 0)).toHaveLength(300);
+    for (const wait of waits.filter((wait) => wait > 0)) expect(wait).toBeLessThanOrEqual(MINUTE);
+    expect(await redis.get(`${prefix}visitor:flood:budget`)).toBe('300');
+    // Refused from then on, on both, by what each already knows.
+    expect(first.budgets.take('visitor:flood', 300, MINUTE, 'visitor')).toBeGreaterThan(0);
+    expect(second.budgets.take('visitor:flood', 300, MINUTE, 'visitor')).toBeGreaterThan(0);
+  });
+
+  it('never let more hits than the limit through when they come one by one to each instance in turn', async () => {
+    const [first, second] = [await started(url, prefix), await started(url, prefix)];
+    const passed: number[] = [];
+    for (let hit = 0; hit < 150; hit += 1) {
+      passed.push(
+        await (hit % 2 === 0 ? first : second).budgets.take('visitor:turns', 100, MINUTE, 'visitor'),
+      );
+    }
+    expect(passed.filter((wait) => wait === 0)).toHaveLength(100);
+    expect(passed.slice(100).every((wait) => wait > 0)).toBe(true);
+  });
+
+  it('ask Redis now and then, not for every hit, for a busy key', async () => {
+    const limits = await started(url, prefix);
+    const asked = jest.spyOn(LeasedBudgets.prototype as unknown as { ask: () => void }, 'ask');
+    let decidedAtOnce = 0;
+    for (let hit = 0; hit < 1_000; hit += 1) {
+      const wait = limits.budgets.take('visitor:busy', 1_000_000, MINUTE, 'visitor');
+      if (!(wait instanceof Promise)) decidedAtOnce += 1;
+      expect(await wait).toBe(0);
+    }
+    // A lease of 100 hits at most, the next one asked for ahead of need.
+    expect(asked.mock.calls.length).toBeGreaterThanOrEqual(10);
+    expect(asked.mock.calls.length).toBeLessThanOrEqual(15);
+    expect(decidedAtOnce).toBeGreaterThanOrEqual(980);
+    asked.mockRestore();
+  });
+
+  it('give a key a fresh budget when its window ends, and not before', async () => {
+    const limits = await started(url, prefix);
+    const take = () => limits.budgets.take('visitor:window', 3, 500, 'visitor');
+    expect([await take(), await take(), await take()]).toEqual([0, 0, 0]);
+    const refused = await take();
+    expect(refused).toBeGreaterThan(0);
+    expect(refused).toBeLessThanOrEqual(500);
+    await sleep(550);
+    expect([await take(), await take(), await take()]).toEqual([0, 0, 0]);
+    expect(await take()).toBeGreaterThan(0);
+  });
+
   describe('through a proxy that can cut or stall the connection', () => {
     let proxy: TcpProxy;
     beforeEach(async () => {
@@ -211,6 +281,7 @@ describeWithRedis('the limits in Redis', () => {
       expect(await hits(cutOff, 'k', 6, 5)).toEqual([true, true, true, true, true, false]);
       expect(cutOff.redis.store).toBe(LimitsStore.Memory);
       expect(await storeGauge(cutOff)).toEqual({ redis: 0, memory: 1 });
+      expect(await cutOff.budgets.take('visitor:a', 5, MINUTE, 'visitor')).toBe(0);
       // The other instance still counts in Redis, where 2 were counted.
       expect(await hits(other, 'k', 1, 5)).toEqual([true]);
 
@@ -223,7 +294,7 @@ describeWithRedis('the limits in Redis', () => {
       expect(lines('log')).toContainEqual(
         expect.stringContaining('answers again: the limits are shared again'),
       );
-      expect(await fallbacks(cutOff)).toBe(6);
+      expect(await fallbacks(cutOff)).toBe(7);
     });
 
     it('count in memory while Redis stalls, no check waiting longer than the timeout, then are shared again', async () => {
@@ -237,6 +308,8 @@ describeWithRedis('the limits in Redis', () => {
       expect(stalled.redis.store).toBe(LimitsStore.Memory);
       begun = Date.now();
       expect(await hits(stalled, 'k', 5, 5)).toEqual([true, true, true, true, false]);
+      const wait = stalled.budgets.take('visitor:a', 5, MINUTE, 'visitor');
+      expect(await wait).toBe(0);
       expect(Date.now() - begun).toBeLessThan(50);
 
       proxy.restore();
