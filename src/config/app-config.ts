@@ -315,7 +315,7 @@ export const visitsConfig = settings('visits', (env) => {
     redirectStatus: redirectStatus as RedirectStatus,
     /** Requests per minute per client address (IPv6: per /64) on the visitor routes; 0 turns the limit off. */
     // Ten a second for a whole minute: no person comes near it; an office behind one address rarely does.
-    visitorRateLimitPerMinute: integer(env, 'VISITOR_RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000),
+    visitorRateLimitPerMinute: integer(env, 'VISITOR_RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000_000),
     /** Links kept in each instance's memory for visits; 0 turns the cache off. */
     linkCacheSize: integer(env, 'LINK_CACHE_SIZE', 100_000, 0, 10_000_000),
     /** A visitor who sends `Sec-GPC: 1` or `DNT: 1` is counted without referrer and city. */
