@@ -5,13 +5,14 @@
  * - `common/` what every feature shares (envelopes, errors, validation, lists); imports `config/` only.
  * - `database/` the data source, migrations and the embedded database; imports `config/` and `common/`, never an
  *   entity: entities and migrations are found by file name.
- * - `auth/` accounts, keys and the guards; `targeting/`, `metrics/`, `qr/`, `clicks/`: services the features use.
+ * - `auth/` accounts, keys and the guards; `targeting/`, `metrics/`, `qr/`, `clicks/`, `limits/`: services the
+ *   features use.
  * - the features (`spaces/`, `domains/`, `pixels/`, `links/`, `stats/`, `account/`, `health/`).
  * - `redirect/` the visitor routes, which nothing imports but the application's wiring (`src/*.ts`).
  * - `cli/` the commands of the CLI, which nothing imports but its wiring (`src/cli.ts`, `src/cli.module.ts`).
  */
 const FEATURES =
-  'src/(account|domains|health|links|pixels|spaces|stats|redirect|qr|clicks|metrics|targeting|auth)/';
+  'src/(account|domains|health|links|pixels|spaces|stats|redirect|qr|clicks|metrics|targeting|auth|limits)/';
 
 module.exports = {
   forbidden: [

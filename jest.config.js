@@ -22,6 +22,7 @@ const PROCESS_SPECS = [
   'npm-start',
   'shutdown',
   'two-instances',
+  'two-instances-limits',
 ].map((name) => `<rootDir>/test/${name}.e2e-spec.ts`);
 
 const common = {

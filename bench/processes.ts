@@ -66,6 +66,10 @@ export interface ServiceSettings {
   logFile: string;
   /** Where node --cpu-prof writes a profile of each start; null for none. */
   cpuProfileDir: string | null;
+  /** The visitor limit per address and minute; 0 turns it off. */
+  visitorRateLimitPerMinute: number;
+  /** The Redis the limits are counted in (REDIS_URL), with the run's own key prefix; null: in memory. */
+  redis: { url: string; keyPrefix: string } | null;
 }
 
 /** The service as production runs it: `node dist/main.js`, its own process, configured by its environment. */
@@ -96,7 +100,9 @@ export class Service {
           APP_URL: this.origin,
           LOG_LEVEL: 'warn',
           RATE_LIMIT_PER_MINUTE: '0',
-          VISITOR_RATE_LIMIT_PER_MINUTE: '0',
+          VISITOR_RATE_LIMIT_PER_MINUTE: String(this.settings.visitorRateLimitPerMinute),
+          REDIS_URL: this.settings.redis?.url ?? '',
+          REDIS_KEY_PREFIX: this.settings.redis?.keyPrefix ?? '',
           // The seeded account holds up to millions of links: a limit far above them keeps the check in every create.
           MAX_LINKS_PER_ACCOUNT: '1000000000',
           INITIAL_API_KEY: this.settings.apiKey,

@@ -50,6 +50,20 @@ const LEGEND = [
   'of the HTML and the JSON answer.',
 ].join('\n');
 
+/**
+ * The visitor limit of a run with Redis: on, so that every visit pays for its check in Redis, at a rate no run
+ * reaches, so that every visit is still answered. Without Redis it stays off: the memory storage keeps a timestamp
+ * per hit, which a limit this high would turn into the bench's bottleneck.
+ */
+const UNREACHED_VISITOR_LIMIT = 1_000_000_000;
+
+/** REDIS_URL as the bench was given it, with a key prefix of the run's own (its keys expire within a minute). */
+function limitsRedis(): { url: string; keyPrefix: string } | null {
+  const url = process.env.REDIS_URL?.trim();
+  if (url === undefined || url === '') return null;
+  return { url, keyPrefix: `shortlink-bench-${Date.now()}:` };
+}
+
 function say(message: string): void {
   process.stderr.write(`[bench] ${message}\n`);
 }
@@ -121,12 +135,22 @@ async function bench(
   await database.create();
   say(`database ${database.name}`);
   const apiKey = `bench_${randomBytes(24).toString('base64url')}`;
+  const redis = limitsRedis();
+  notes.push(
+    redis === null
+      ? 'Limits in memory; the visitor limit off.'
+      : `Limits in Redis (REDIS_URL), keys under ${redis.keyPrefix}; the visitor limit on, at ` +
+          `${grouped(UNREACHED_VISITOR_LIMIT)} a minute per address: every visit is counted there.`,
+  );
+  say(notes[notes.length - 1]);
   const service = new Service({
     databaseUrl: database.url,
     port: await freePort(),
     apiKey,
     logFile: join(scratch, 'service.log'),
     cpuProfileDir: options.cpuProfileDir,
+    visitorRateLimitPerMinute: redis === null ? 0 : UNREACHED_VISITOR_LIMIT,
+    redis,
   });
 
   // The first start migrates the database and makes the account of the key; the API makes the rest.

@@ -20,6 +20,8 @@ import { DomainsModule } from './domains/domains.module';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { KeysModule } from './keys/keys.module';
+import { LimitsModule } from './limits/limits.module';
+import { LimitsStorage } from './limits/limits-storage';
 import { LinksModule } from './links/links.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { PixelsModule } from './pixels/pixels.module';
@@ -34,10 +36,12 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     LoggingModule,
     MetricsModule,
     ThrottlerModule.forRootAsync({
-      inject: [authConfig.KEY],
-      useFactory: (config: AuthConfig) => ({
+      imports: [LimitsModule],
+      inject: [authConfig.KEY, LimitsStorage],
+      useFactory: (config: AuthConfig, storage: LimitsStorage) => ({
         throttlers: [{ name: 'default', ttl: 60_000, limit: config.rateLimitPerMinute }],
         skipIf: () => config.rateLimitPerMinute === 0,
+        storage,
       }),
     }),
     DatabaseModule.forRoot(),

@@ -36,6 +36,9 @@ describe('loadConfig', () => {
       initialApiKey: undefined,
       rateLimitPerMinute: 120,
       visitorRateLimitPerMinute: 600,
+      redisUrl: undefined,
+      redisKeyPrefix: 'shortlink:',
+      redisTimeoutMs: 200,
       clickFlushMs: 100,
       clickRetentionDays: 0,
       clickDurability: 'buffered',
@@ -92,7 +95,10 @@ describe('loadConfig', () => {
         DATA_DIR: '/var/lib/shortlink',
         INITIAL_API_KEY: key,
         RATE_LIMIT_PER_MINUTE: '0',
-        VISITOR_RATE_LIMIT_PER_MINUTE: '0',
+        VISITOR_RATE_LIMIT_PER_MINUTE: '1000000000',
+        REDIS_URL: 'rediss://limits:s3cret@redis.internal:6380/2',
+        REDIS_KEY_PREFIX: 'sho.rt:limits:',
+        REDIS_TIMEOUT_MS: '50',
         CLICK_FLUSH_MS: '20',
         CLICK_DURABILITY: 'Strict',
         CLICK_BUFFER_MAX: '500',
@@ -135,7 +141,10 @@ describe('loadConfig', () => {
       dataDir: '/var/lib/shortlink',
       initialApiKey: key,
       rateLimitPerMinute: 0,
-      visitorRateLimitPerMinute: 0,
+      visitorRateLimitPerMinute: 1_000_000_000,
+      redisUrl: 'rediss://limits:s3cret@redis.internal:6380/2',
+      redisKeyPrefix: 'sho.rt:limits:',
+      redisTimeoutMs: 50,
       clickFlushMs: 20,
       clickRetentionDays: 90,
       clickDurability: 'strict',
@@ -197,6 +206,16 @@ describe('loadConfig', () => {
     ['RATE_LIMIT_PER_MINUTE', 'many'],
     ['VISITOR_RATE_LIMIT_PER_MINUTE', '-5'],
     ['VISITOR_RATE_LIMIT_PER_MINUTE', 'lots'],
+    ['VISITOR_RATE_LIMIT_PER_MINUTE', '1000000001'],
+    ['REDIS_URL', 'http://redis:6379'],
+    ['REDIS_URL', 'redis.internal:6379'],
+    ['REDIS_URL', 'redis://'],
+    ['REDIS_URL', 'redis://redis:6379/limits'],
+    ['REDIS_KEY_PREFIX', 'with spaces:'],
+    ['REDIS_KEY_PREFIX', 'x'.repeat(101)],
+    ['REDIS_TIMEOUT_MS', '9'],
+    ['REDIS_TIMEOUT_MS', '10001'],
+    ['REDIS_TIMEOUT_MS', 'fast'],
     ['CLICK_FLUSH_MS', '0'],
     ['CLICK_FLUSH_MS', '5000'],
     ['CLICK_DURABILITY', 'sometimes'],
@@ -280,6 +299,17 @@ describe('loadConfig', () => {
     const error = configError({ METRICS_TOKEN: 'secret token value that has spaces' });
     expect(error.variable).toBe('METRICS_TOKEN');
     expect(error.message).not.toContain('secret token');
+  });
+
+  it.each([
+    'http://admin:s3cretPassw0rd@redis.internal:6379',
+    'redis://admin:s3cretPassw0rd@redis.internal:6379/limits',
+    'redis://admin:s3cretPassw0rd@redis internal',
+  ])('never echoes a REDIS_URL password (%#)', (value) => {
+    const error = configError({ REDIS_URL: value });
+    expect(error.variable).toBe('REDIS_URL');
+    expect(error.message).not.toContain('s3cretPassw0rd');
+    expect(error.message).not.toContain('admin');
   });
 
   it.each([

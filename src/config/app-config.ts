@@ -117,6 +117,39 @@ function databaseUrl(env: Env): string | undefined {
   return `${raw.slice(0, at)}:${encodeURIComponent(password)}${raw.slice(at)}`;
 }
 
+const NOT_A_REDIS_URL =
+  'must be a redis:// or rediss:// URL with a host, and at most a database number as its path ' +
+  '(a password with / # @ : % or spaces in it must be percent-encoded)';
+
+/** `REDIS_URL`: where the limits are shared. Never echoed, as it may carry a password. */
+function redisUrl(env: Env): string | undefined {
+  const raw = read(env, 'REDIS_URL');
+  if (raw === undefined) return undefined;
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError('REDIS_URL', NOT_A_REDIS_URL);
+  }
+  if (
+    (url.protocol !== 'redis:' && url.protocol !== 'rediss:') ||
+    url.hostname === '' ||
+    !/^\/?\d*$/.test(url.pathname)
+  ) {
+    throw new ConfigError('REDIS_URL', NOT_A_REDIS_URL);
+  }
+  return raw;
+}
+
+/** What every key of the limits in Redis begins with: printable, without spaces, so that it is one Redis word. */
+function redisKeyPrefix(env: Env): string {
+  const prefix = read(env, 'REDIS_KEY_PREFIX') ?? 'shortlink:';
+  if (!/^[\x21-\x7e]{1,100}$/.test(prefix)) {
+    throw new ConfigError('REDIS_KEY_PREFIX', 'must be 1 to 100 printable characters without spaces');
+  }
+  return prefix;
+}
+
 function initialApiKey(env: Env): string | undefined {
   const raw = read(env, 'INITIAL_API_KEY');
   if (raw === undefined) return undefined;
@@ -246,6 +279,16 @@ export const authConfig = settings('auth', (env) => ({
   rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 120, 0, 1_000_000),
 }));
 
+/** Where the API, visitor and password-attempt limits are counted: one Redis for all instances, or memory. */
+export const limitsConfig = settings('limits', (env) => ({
+  /** A Redis that every instance shares; undefined counts the limits in each instance's memory. */
+  redisUrl: redisUrl(env),
+  /** Before every key the limits write, so that a Redis shared with other programs keeps them apart. */
+  redisKeyPrefix: redisKeyPrefix(env),
+  /** A limit check that Redis has not answered by then is counted in memory, and Redis is taken for down. */
+  redisTimeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 200, 10, 10_000),
+}));
+
 export const clicksConfig = settings('clicks', (env) => ({
   /** How often buffered clicks are written; what a kill -9 can lose at most. */
   clickFlushMs: integer(env, 'CLICK_FLUSH_MS', 100, 1, 1000),
@@ -272,7 +315,7 @@ export const visitsConfig = settings('visits', (env) => {
     redirectStatus: redirectStatus as RedirectStatus,
     /** Requests per minute per client address (IPv6: per /64) on the visitor routes; 0 turns the limit off. */
     // Ten a second for a whole minute: no person comes near it; an office behind one address rarely does.
-    visitorRateLimitPerMinute: integer(env, 'VISITOR_RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000),
+    visitorRateLimitPerMinute: integer(env, 'VISITOR_RATE_LIMIT_PER_MINUTE', 600, 0, 1_000_000_000),
     /** Links kept in each instance's memory for visits; 0 turns the cache off. */
     linkCacheSize: integer(env, 'LINK_CACHE_SIZE', 100_000, 0, 10_000_000),
     /** A visitor who sends `Sec-GPC: 1` or `DNT: 1` is counted without referrer and city. */
@@ -355,6 +398,7 @@ export const webhooksConfig = settings('webhooks', (env) => ({
 export type ServerConfig = ConfigType<typeof serverConfig>;
 export type DatabaseConfig = ConfigType<typeof databaseConfig>;
 export type AuthConfig = ConfigType<typeof authConfig>;
+export type LimitsConfig = ConfigType<typeof limitsConfig>;
 export type ClicksConfig = ConfigType<typeof clicksConfig>;
 export type VisitsConfig = ConfigType<typeof visitsConfig>;
 export type TargetingConfig = ConfigType<typeof targetingConfig>;
@@ -369,6 +413,7 @@ export const CONFIG_SECTIONS = [
   serverConfig,
   databaseConfig,
   authConfig,
+  limitsConfig,
   clicksConfig,
   visitsConfig,
   targetingConfig,
@@ -383,6 +428,7 @@ export const CONFIG_SECTIONS = [
 export type AppConfig = ServerConfig &
   DatabaseConfig &
   AuthConfig &
+  LimitsConfig &
   ClicksConfig &
   VisitsConfig &
   TargetingConfig &

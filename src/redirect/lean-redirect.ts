@@ -51,6 +51,11 @@ export function rememberedTrust(trust: TrustProxy): TrustProxy {
   };
 }
 
+/** Whether the fast path answers a visit of the link: no password, consent or pixels, inside its period. */
+function isLeanVisit(link: VisitLink): boolean {
+  return !link.hasPixels && firstStep(link, null) === VisitStep.Visit;
+}
+
 /**
  * The redirect's fast path, in front of Express on the same HTTP server and with the same providers: a visit that
  * ends in a plain redirect (no password, consent or pixels, inside its period) is answered here, with the visit
@@ -109,17 +114,31 @@ export class LeanRedirect {
     const alias = match[1];
     const query = mark === -1 ? '' : url.slice(mark + 1);
     if (!visitorQueryFits(query)) return false;
-    // Everything in memory (the usual case): answered in this turn, unless the click waits for its claim.
+    // Everything in memory (the usual case): answered in this turn, unless the visitor limit must ask the shared
+    // store or the click waits for its claim.
     const domain = this.domains.cachedForHost(request.headers.host);
     const cached = domain === undefined ? undefined : this.links.peek(domain.id, alias);
-    if (cached !== undefined && !this.limit.enabled) {
-      const answered = this.answer(request, response, cached, query, trust, started);
-      if (answered === false) return false;
-      if (answered === true) return true;
+    if (cached === undefined) {
+      this.settle(this.serve(request, response, alias, query, trust, started), request, response, routes);
+      return true;
+    }
+    // Not a plain redirect: the routes answer it, and count it against the visitor limit themselves.
+    if (cached === null || !isLeanVisit(cached)) return false;
+    const address = proxyAddr(request, trust);
+    const wait = this.limit.enabled ? this.limit.hit(address) : 0;
+    if (wait instanceof Promise) {
+      const answered = wait.then(
+        (left) => left === 0 && this.answer(request, response, cached, query, address, started),
+      );
       this.settle(answered, request, response, routes);
       return true;
     }
-    this.settle(this.serve(request, response, alias, query, trust, started), request, response, routes);
+    // Over the limit: the routes count it too, and answer with the 429 page.
+    if (wait > 0) return false;
+    const answered = this.answer(request, response, cached, query, address, started);
+    if (answered === false) return false;
+    if (answered === true) return true;
+    this.settle(answered, request, response, routes);
     return true;
   }
 
@@ -152,27 +171,26 @@ export class LeanRedirect {
   ): Promise<boolean> {
     const domain = await this.domains.forHost(request.headers.host);
     const link = await this.links.get(domain.id, alias);
-    if (link === null) return false;
+    if (link === null || !isLeanVisit(link)) return false;
+    const address = proxyAddr(request, trust);
     // Over the limit: the routes count it too, and answer with the 429 page.
-    if (this.limit.enabled && (await this.limit.hit(proxyAddr(request, trust))) > 0) return false;
-    return this.answer(request, response, link, query, trust, started);
+    if (this.limit.enabled && (await this.limit.hit(address)) > 0) return false;
+    return this.answer(request, response, link, query, address, started);
   }
 
   /**
-   * The visit of a link in memory: false when the routes must answer it (unknown, not a plain redirect, limit
-   * reached), else true once answered; a promise when the click waits for its claim.
+   * The visit of a plain link in memory, let through by the visitor limit: false when the routes must answer it
+   * after all, else true once answered; a promise when the click waits for its claim.
    */
   private answer(
     request: IncomingMessage,
     response: ServerResponse,
-    link: VisitLink | null,
+    link: VisitLink,
     query: string,
-    trust: TrustProxy,
+    address: string,
     started: bigint,
   ): boolean | Promise<boolean> {
-    if (link === null || link.hasPixels || firstStep(link, null) !== VisitStep.Visit) return false;
     if (link.exhausted) return this.expired(request, response, link, started);
-    const address = proxyAddr(request, trust);
     const visitor = profileVisitor(
       {
         userAgent: request.headers['user-agent'],

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { AuthModule } from '../auth/auth.module';
 import { ClicksModule } from '../clicks/clicks.module';
 import { DomainsModule } from '../domains/domains.module';
+import { LimitsModule } from '../limits/limits.module';
 import { LinksModule } from '../links/links.module';
 import { QrModule } from '../qr/qr.module';
 import { StatsModule } from '../stats/stats.module';
@@ -18,7 +19,16 @@ import { VisitsService } from './visits.service';
 
 /** The public visitor routes. Imported last: its `/:alias` routes come after every other route. */
 @Module({
-  imports: [AuthModule, ClicksModule, DomainsModule, LinksModule, QrModule, StatsModule, TargetingModule],
+  imports: [
+    AuthModule,
+    ClicksModule,
+    DomainsModule,
+    LimitsModule,
+    LinksModule,
+    QrModule,
+    StatsModule,
+    TargetingModule,
+  ],
   controllers: [RedirectController],
   providers: [
     VisitsService,

@@ -1,20 +1,27 @@
 import { Inject, Injectable, type CanActivate, type ExecutionContext } from '@nestjs/common';
-import { InjectThrottlerStorage, type ThrottlerStorage } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
 import { clientKey } from '../common/client-address';
 import { visitsConfig, type VisitsConfig } from '../config/app-config';
+import { LeasedBudgets } from '../limits/leased-budgets';
 import { Pages } from './pages';
 
 const WINDOW_MS = 60_000;
 
+/** The most addresses whose keys are remembered: a flood of new ones replaces them. */
+const KEY_MEMO_SIZE = 10_000;
+
 /**
- * Requests per minute per client address (IPv6: per /64) on the visitor routes, kept in the throttler's storage
- * beside the API's limits: no person reaches it, a script hammering links waits until the minute ends.
+ * Requests per minute per client address (IPv6: per /64) on the visitor routes, counted where the other limits are
+ * (shared by the instances through Redis, or in memory): no person reaches it, a script hammering links waits until
+ * the minute ends. In Redis it is counted by leases, so that most visits are decided without a round trip.
  */
 @Injectable()
 export class VisitorRateLimit {
+  /** The key of each address seen lately: parsing an address costs more than the rest of a check in a lease. */
+  private readonly keys = new Map<string, string>();
+
   constructor(
-    @InjectThrottlerStorage() private readonly storage: ThrottlerStorage,
+    private readonly budgets: LeasedBudgets,
     @Inject(visitsConfig.KEY) private readonly config: VisitsConfig,
   ) {}
 
@@ -22,18 +29,24 @@ export class VisitorRateLimit {
     return this.config.visitorRateLimitPerMinute > 0;
   }
 
-  /** Counts a request of the address: 0 when it may go on, else how many milliseconds it must wait. */
-  async hit(address: string | undefined): Promise<number> {
+  /**
+   * Counts a request of the address: 0 when it may go on, else how many milliseconds it must wait. A number at once
+   * when this instance can decide alone; a promise when the shared store must be asked.
+   */
+  hit(address: string | undefined): number | Promise<number> {
     const limit = this.config.visitorRateLimitPerMinute;
     if (limit === 0) return 0;
-    const record = await this.storage.increment(
-      `visitor:${clientKey(address)}`,
-      WINDOW_MS,
-      limit,
-      WINDOW_MS,
-      'visitor',
-    );
-    return record.isBlocked ? record.timeToBlockExpire * 1000 : 0;
+    return this.budgets.take(this.keyOf(address ?? ''), limit, WINDOW_MS, 'visitor');
+  }
+
+  private keyOf(address: string): string {
+    let key = this.keys.get(address);
+    if (key === undefined) {
+      key = `visitor:${clientKey(address === '' ? undefined : address)}`;
+      if (this.keys.size >= KEY_MEMO_SIZE) this.keys.clear();
+      this.keys.set(address, key);
+    }
+    return key;
   }
 }
 

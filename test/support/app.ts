@@ -13,6 +13,7 @@ import {
   type TitleFetchOptions,
 } from '../../src/links/title-fetcher';
 import { checkAgainstDocument } from './openapi-responses';
+import { testRedisUrl, uniqueKeyPrefix } from './redis';
 
 /** No test reaches the internet: title fetches resolve no name unless a test says otherwise. */
 export const OFFLINE_TITLE_FETCH: TitleFetchOptions = {
@@ -59,6 +60,10 @@ export async function createTestApp(
   env: Record<string, string> = {},
   options: TestAppOptions = {},
 ): Promise<TestApp> {
+  // In Redis, each app counts its limits under keys of its own, as each counts in a memory of its own without it.
+  if (testRedisUrl() !== undefined && env.REDIS_KEY_PREFIX === undefined) {
+    env = { ...env, REDIS_KEY_PREFIX: uniqueKeyPrefix('app') };
+  }
   const saved = Object.fromEntries(Object.keys(env).map((key) => [key, process.env[key]]));
   Object.assign(process.env, env);
   try {

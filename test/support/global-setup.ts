@@ -2,6 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import { openMemoryDatabase, type EmbeddedDatabase } from '../../src/database/embedded-database';
+import { testRedisUrl } from './redis';
 import { createDatabase, migrate } from './test-database';
 
 declare global {
@@ -32,6 +33,11 @@ export default async function globalSetup(): Promise<void> {
   process.env.VISITOR_RATE_LIMIT_PER_MINUTE = '0';
   // Every app and server of the run gets a metrics port of its own: any free one.
   process.env.METRICS_PORT = '0';
+  // With REDIS_URL, the limits of the run's apps and servers are in Redis, under keys of the run's own (each app and
+  // each group of servers below them, see app.ts and process.ts), deleted by the teardown.
+  if (testRedisUrl() !== undefined) {
+    process.env.REDIS_KEY_PREFIX = `shortlink-test-${Date.now()}-${randomBytes(3).toString('hex')}:`;
+  }
   // The process tests (CLI, embedded server) run the built program.
   execFileSync(process.execPath, [join(__dirname, '..', '..', 'scripts', 'ensure-build.js')], {
     stdio: 'inherit',

@@ -1,3 +1,4 @@
+import { deleteKeys } from './redis';
 import { dropDatabase } from './test-database';
 
 export default async function globalTeardown(): Promise<void> {
@@ -9,4 +10,6 @@ export default async function globalTeardown(): Promise<void> {
     await dropDatabase(serverUrl, process.env.DATABASE_URL);
   }
   await globalThis.testEmbeddedDatabase?.close();
+  const prefix = process.env.REDIS_KEY_PREFIX;
+  if (prefix !== undefined && prefix.startsWith('shortlink-test-')) await deleteKeys(prefix);
 }

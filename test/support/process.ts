@@ -4,6 +4,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from 'pg';
+import { testRedisUrl, uniqueKeyPrefix } from './redis';
 import { sleep } from './sleep';
 
 /**
@@ -24,7 +25,8 @@ const DATABASE_VARIABLES = ['DATABASE_URL', 'TEST_DATABASE_SERVER_URL', 'INITIAL
 
 /**
  * The environment of a child: the parent's (which carries the run's DATABASE_URL, INITIAL_API_KEY and LOG_LEVEL),
- * or with `embedded` the parent's without any database setting, then `overrides`.
+ * or with `embedded` the parent's without any database setting, then `overrides`. With REDIS_URL, the servers of
+ * one environment share their limits under a key prefix of their own, as one deployment does.
  */
 export function childEnv(
   overrides: EnvOverrides = {},
@@ -32,6 +34,7 @@ export function childEnv(
 ): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   if (options.embedded === true) for (const name of DATABASE_VARIABLES) delete env[name];
+  if (testRedisUrl() !== undefined) env.REDIS_KEY_PREFIX = uniqueKeyPrefix('servers');
   // No colours in captured output, so that messages can be matched as plain text.
   env.NO_COLOR = '1';
   delete env.FORCE_COLOR;
