@@ -19,8 +19,8 @@ import type { EventSink } from './sinks/event-sink';
 
 /** What the worker is told: how often it looks, how long a delivery may take, what it keeps. */
 export interface EventWorkerOptions {
-  /** Between two looks at the outbox when there was nothing to do. */
-  pollMs: number;
+  /** Between two looks at the outbox when there was nothing to do; null: none but those a caller asks for. */
+  pollMs: number | null;
   /** The longest a webhook attempt may take (the sender's deadline): a claim's lease is three times as long. */
   webhookTimeoutMs: number;
   /** How long delivered events and the delivery log are kept. */
@@ -96,7 +96,7 @@ export class EventWorker implements OnApplicationBootstrap, BeforeApplicationShu
   }
 
   onApplicationBootstrap(): void {
-    this.schedule(0);
+    if (this.options.pollMs !== null) this.schedule(0);
   }
 
   /** Stops looking, lets the deliveries in flight end (each within its deadline), then closes the streams. */
@@ -108,19 +108,20 @@ export class EventWorker implements OnApplicationBootstrap, BeforeApplicationShu
     await Promise.all([...this.streamsOf.values()].map((sink) => sink.close().catch(() => undefined)));
   }
 
-  /** Waits for the webhook deliveries this instance has started. */
+  /** Waits for the pass under way and the webhook deliveries this instance has started. */
   async drain(): Promise<void> {
+    await this.running;
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
   private schedule(delayMs: number): void {
-    if (this.closing) return;
+    if (this.closing || this.options.pollMs === null) return;
     this.timer = setTimeout(() => {
       this.running = this.tick()
         .catch((error: unknown) => this.logger.warn(`Event delivery paused: ${(error as Error).message}`))
         .then((busy) => {
           this.running = null;
-          this.schedule(busy === true ? 0 : this.options.pollMs);
+          this.schedule(busy === true ? 0 : (this.options.pollMs ?? 0));
         });
     }, delayMs);
     this.timer.unref();
