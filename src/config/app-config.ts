@@ -193,6 +193,25 @@ function metricsHost(env: Env): string {
   return host;
 }
 
+/** A broker's URL, one of `schemes` (in lower case, as its client reads them); never echoed: it may hold a password. */
+function brokerUrl(env: Env, name: string, schemes: readonly string[]): string | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  const expected =
+    `must be a URL with a host, starting with ${schemes.map((scheme) => `${scheme}://`).join(' or ')} ` +
+    '(a password with / # @ : % ? or spaces in it percent-encoded)';
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, expected);
+  }
+  if (!schemes.some((scheme) => raw.startsWith(`${scheme}://`)) || url.hostname === '') {
+    throw new ConfigError(name, expected);
+  }
+  return raw;
+}
+
 function appName(env: Env, appUrl: string): string {
   const name = read(env, 'APP_NAME');
   if (name === undefined) return new URL(appUrl).host;
@@ -337,6 +356,16 @@ export const exportsConfig = settings('exports', (env) => {
   };
 });
 
+/** Event streams for pipelines (contract §10): each broker gets every event when its URL is set. */
+export const eventsConfig = settings('events', (env) => ({
+  /** Each event is added to the Redis stream `shortlink:events`. */
+  eventsRedisUrl: brokerUrl(env, 'EVENTS_REDIS_URL', ['redis', 'rediss']),
+  /** The stream is trimmed to about this many entries. */
+  eventsRedisMaxLength: integer(env, 'EVENTS_REDIS_MAXLEN', 1_000_000, 1000, 1_000_000_000),
+  /** Each event is published to the topic exchange `shortlink.events`, its type as the routing key. */
+  eventsAmqpUrl: brokerUrl(env, 'EVENTS_AMQP_URL', ['amqp', 'amqps']),
+}));
+
 export type ServerConfig = ConfigType<typeof serverConfig>;
 export type DatabaseConfig = ConfigType<typeof databaseConfig>;
 export type AuthConfig = ConfigType<typeof authConfig>;
@@ -347,6 +376,7 @@ export type MetricsConfig = ConfigType<typeof metricsConfig>;
 export type QuotasConfig = ConfigType<typeof quotasConfig>;
 export type TitlesConfig = ConfigType<typeof titlesConfig>;
 export type ExportsConfig = ConfigType<typeof exportsConfig>;
+export type EventsConfig = ConfigType<typeof eventsConfig>;
 
 /** Every group, as @nestjs/config loads them. */
 export const CONFIG_SECTIONS = [
@@ -360,6 +390,7 @@ export const CONFIG_SECTIONS = [
   quotasConfig,
   titlesConfig,
   exportsConfig,
+  eventsConfig,
 ] as const;
 
 /** Every setting of the service. */
@@ -372,7 +403,8 @@ export type AppConfig = ServerConfig &
   MetricsConfig &
   QuotasConfig &
   TitlesConfig &
-  ExportsConfig;
+  ExportsConfig &
+  EventsConfig;
 
 /** All settings at once, validated: a bad value throws a ConfigError that names its variable. */
 export function loadConfig(env: Env = process.env): AppConfig {
