@@ -4,6 +4,7 @@ import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../src/events/retry-schedule';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { apiClient } from './support/api';
 import { Receiver } from './support/receiver';
+import { scratchDatabase, type ScratchDatabase } from './support/scratch-database';
 import { ClickWriter } from '../src/clicks/click-writer';
 import { createLink, UA, unique } from './support/visitors';
 
@@ -38,6 +39,7 @@ describe('webhook deliveries', () => {
   let t: TestApp;
   let owner: TestAccount;
   let worker: EventWorker;
+  let scratch: ScratchDatabase;
   const clock = new TestClock();
   const { call, json } = apiClient(() => t);
   const receivers: Receiver[] = [];
@@ -77,6 +79,8 @@ describe('webhook deliveries', () => {
   }
 
   beforeAll(async () => {
+    // A database of its own: no other file's app or server sends (or fans out) these events.
+    scratch = await scratchDatabase('shortlink_webhooks');
     const options: EventWorkerOptions = {
       // The test drives every pass: the worker makes none of its own.
       pollMs: null,
@@ -86,7 +90,12 @@ describe('webhook deliveries', () => {
       perWebhook: 2,
     };
     t = await createTestApp(
-      { RATE_LIMIT_PER_MINUTE: '0', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true', WEBHOOK_TIMEOUT_MS: '1000' },
+      {
+        DATABASE_URL: scratch.url,
+        RATE_LIMIT_PER_MINUTE: '0',
+        WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
+        WEBHOOK_TIMEOUT_MS: '1000',
+      },
       {
         override: (builder) =>
           builder
@@ -103,6 +112,7 @@ describe('webhook deliveries', () => {
   afterAll(async () => {
     for (const receiver of receivers) await receiver.close();
     await t?.close();
+    await scratch?.drop();
   });
 
   it('delivers a created, updated and deleted link, signed per Standard Webhooks, the data as the API shows it', async () => {

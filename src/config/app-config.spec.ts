@@ -3,6 +3,7 @@ import { Client } from 'pg';
 import {
   clicksConfig,
   ConfigError,
+  eventsConfig,
   loadConfig,
   parseTrustProxy,
   serverConfig,
@@ -69,6 +70,9 @@ describe('loadConfig', () => {
       webhookTimeoutMs: 10_000,
       webhookBacklogMax: 100_000,
       eventRetentionDays: 7,
+      eventsRedisUrl: undefined,
+      eventsRedisMaxLength: 1_000_000,
+      eventsAmqpUrl: undefined,
     });
   });
 
@@ -129,6 +133,9 @@ describe('loadConfig', () => {
         EXPORT_STALL_TIMEOUT_MS: '500',
         WEBHOOK_CONCURRENCY: '1',
         WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
+        EVENTS_REDIS_URL: 'rediss://:pw@cache:6380/2',
+        EVENTS_REDIS_MAXLEN: '1000',
+        EVENTS_AMQP_URL: ' amqps://user:pw@mq/events ',
       }),
     ).toEqual({
       port: 8080,
@@ -175,6 +182,9 @@ describe('loadConfig', () => {
       webhookTimeoutMs: 2500,
       webhookBacklogMax: 500,
       eventRetentionDays: 30,
+      eventsRedisUrl: 'rediss://:pw@cache:6380/2',
+      eventsRedisMaxLength: 1000,
+      eventsAmqpUrl: 'amqps://user:pw@mq/events',
     });
   });
 
@@ -260,6 +270,17 @@ describe('loadConfig', () => {
     ['EVENT_RETENTION_DAYS', '0'],
     ['MAX_WEBHOOKS_PER_ACCOUNT', 'x'],
     ['WEBHOOK_ALLOW_PRIVATE_ADDRESSES', 'yes'],
+    ['EVENTS_REDIS_URL', 'http://cache:6379'],
+    ['EVENTS_REDIS_URL', 'cache:6379'],
+    ['EVENTS_REDIS_URL', 'REDIS://cache:6379'],
+    ['EVENTS_REDIS_URL', 'redis://'],
+    ['EVENTS_REDIS_URL', 'redis://:pass#word@cache:6379'],
+    ['EVENTS_REDIS_MAXLEN', '999'],
+    ['EVENTS_REDIS_MAXLEN', '1000000001'],
+    ['EVENTS_REDIS_MAXLEN', '1e6'],
+    ['EVENTS_AMQP_URL', 'redis://mq:5672'],
+    ['EVENTS_AMQP_URL', 'amqp:mq'],
+    ['EVENTS_AMQP_URL', 'not a url'],
   ])('refuses %s=%s with an error naming the variable', (variable, value) => {
     const error = configError({ [variable]: value });
     expect(error.variable).toBe(variable);
@@ -320,6 +341,43 @@ describe('loadConfig', () => {
     expect(error.variable).toBe('DATABASE_URL');
     expect(error.message).not.toContain('s3cretPassw0rd');
     expect(error.message).not.toContain('admin');
+  });
+});
+
+describe('the event broker URLs', () => {
+  it.each([
+    ['EVENTS_REDIS_URL', 'http://admin:s3cretPassw0rd@cache:6379'],
+    ['EVENTS_REDIS_URL', 'redis://admin:s3cretPassw0rd@cache:port'],
+    ['EVENTS_AMQP_URL', 'mqtt://admin:s3cretPassw0rd@mq:5672'],
+    ['EVENTS_AMQP_URL', 'amqp://admin:s3cretPassw0rd@mq:port'],
+  ])('never echo a refused %s with its password (%#)', (variable, value) => {
+    const error = configError({ [variable]: value });
+    expect(error.variable).toBe(variable);
+    expect(error.message).not.toContain('s3cretPassw0rd');
+    expect(error.message).not.toContain('admin');
+  });
+
+  it('are in a group of their own, off by default', () => {
+    expect(eventsConfig.from({})).toEqual({
+      eventsRedisUrl: undefined,
+      eventsRedisMaxLength: 1_000_000,
+      eventsAmqpUrl: undefined,
+    });
+  });
+
+  it('stop the boot when one is bad, naming its variable and not its password', async () => {
+    const saved = process.env.EVENTS_AMQP_URL;
+    process.env.EVENTS_AMQP_URL = 'amqp://shortlink:s3cretPassw0rd@mq:port';
+    try {
+      const boot = Test.createTestingModule({ imports: [AppConfigModule] }).compile();
+      await expect(boot).rejects.toThrow(
+        /^Invalid configuration: EVENTS_AMQP_URL must be a URL with a host, starting with amqp:\/\/ or amqps:\/\//,
+      );
+      await expect(boot).rejects.not.toThrow(/s3cretPassw0rd/);
+    } finally {
+      if (saved === undefined) delete process.env.EVENTS_AMQP_URL;
+      else process.env.EVENTS_AMQP_URL = saved;
+    }
   });
 });
 

@@ -226,6 +226,25 @@ function metricsHost(env: Env): string {
   return host;
 }
 
+/** A broker's URL, one of `schemes` (in lower case, as its client reads them); never echoed: it may hold a password. */
+function brokerUrl(env: Env, name: string, schemes: readonly string[]): string | undefined {
+  const raw = read(env, name);
+  if (raw === undefined) return undefined;
+  const expected =
+    `must be a URL with a host, starting with ${schemes.map((scheme) => `${scheme}://`).join(' or ')} ` +
+    '(a password with / # @ : % ? or spaces in it percent-encoded)';
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw new ConfigError(name, expected);
+  }
+  if (!schemes.some((scheme) => raw.startsWith(`${scheme}://`)) || url.hostname === '') {
+    throw new ConfigError(name, expected);
+  }
+  return raw;
+}
+
 function appName(env: Env, appUrl: string): string {
   const name = read(env, 'APP_NAME');
   if (name === undefined) return new URL(appUrl).host;
@@ -395,6 +414,16 @@ export const webhooksConfig = settings('webhooks', (env) => ({
   eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 7, 1, 3650),
 }));
 
+/** Event streams for pipelines (contract §10): each broker gets every event when its URL is set. */
+export const eventsConfig = settings('events', (env) => ({
+  /** Each event is added to the Redis stream `shortlink:events`. */
+  eventsRedisUrl: brokerUrl(env, 'EVENTS_REDIS_URL', ['redis', 'rediss']),
+  /** The stream is trimmed to about this many entries. */
+  eventsRedisMaxLength: integer(env, 'EVENTS_REDIS_MAXLEN', 1_000_000, 1000, 1_000_000_000),
+  /** Each event is published to the topic exchange `shortlink.events`, its type as the routing key. */
+  eventsAmqpUrl: brokerUrl(env, 'EVENTS_AMQP_URL', ['amqp', 'amqps']),
+}));
+
 export type ServerConfig = ConfigType<typeof serverConfig>;
 export type DatabaseConfig = ConfigType<typeof databaseConfig>;
 export type AuthConfig = ConfigType<typeof authConfig>;
@@ -407,6 +436,7 @@ export type QuotasConfig = ConfigType<typeof quotasConfig>;
 export type TitlesConfig = ConfigType<typeof titlesConfig>;
 export type ExportsConfig = ConfigType<typeof exportsConfig>;
 export type WebhooksConfig = ConfigType<typeof webhooksConfig>;
+export type EventsConfig = ConfigType<typeof eventsConfig>;
 
 /** Every group, as @nestjs/config loads them. */
 export const CONFIG_SECTIONS = [
@@ -422,6 +452,7 @@ export const CONFIG_SECTIONS = [
   titlesConfig,
   exportsConfig,
   webhooksConfig,
+  eventsConfig,
 ] as const;
 
 /** Every setting of the service. */
@@ -436,7 +467,8 @@ export type AppConfig = ServerConfig &
   QuotasConfig &
   TitlesConfig &
   ExportsConfig &
-  WebhooksConfig;
+  WebhooksConfig &
+  EventsConfig;
 
 /** All settings at once, validated: a bad value throws a ConfigError that names its variable. */
 export function loadConfig(env: Env = process.env): AppConfig {

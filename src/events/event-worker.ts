@@ -156,15 +156,17 @@ export class EventWorker implements OnApplicationBootstrap, BeforeApplicationShu
     const claimed = await this.repository.claimStream(sink, BATCH, new Date(now), this.leaseUntil(now));
     if (claimed.length === 0) return false;
     const events = await this.payloads.outgoing(claimed.map((delivery) => delivery.event_id));
-    const ids = claimed.map((delivery) => delivery.id);
+    const sendable = await this.withEvents(claimed, events);
+    if (sendable.length === 0) return claimed.length === BATCH;
+    const ids = sendable.map((delivery) => delivery.id);
     try {
-      await target.publish(claimed.map((delivery) => events.get(delivery.event_id)!));
+      await target.publish(sendable.map((delivery) => events.get(delivery.event_id)!));
       await this.repository.finish(ids, Outcome.Delivered);
-      this.sent.labels(target.name, 'delivered').inc(claimed.length);
+      this.sent.labels(target.name, 'delivered').inc(sendable.length);
     } catch (error) {
-      const attempts = Math.max(...claimed.map((delivery) => delivery.attempts));
+      const attempts = Math.max(...sendable.map((delivery) => delivery.attempts));
       await this.repository.retryAt(ids, nextStreamAttempt(attempts, this.clock.now()));
-      this.sent.labels(target.name, 'failed').inc(claimed.length);
+      this.sent.labels(target.name, 'failed').inc(sendable.length);
       this.logger.warn(`Events kept for ${target.name}, which refused them: ${(error as Error).message}`);
     }
     return claimed.length === BATCH;
@@ -186,7 +188,7 @@ export class EventWorker implements OnApplicationBootstrap, BeforeApplicationShu
     if (claimed.length === 0) return 0;
     const events = await this.payloads.outgoing(claimed.map((delivery) => delivery.event_id));
     const refused: string[] = [];
-    for (const delivery of claimed) {
+    for (const delivery of await this.withEvents(claimed, events)) {
       const slot = this.slots.tryAcquire(delivery.webhook_id!);
       if (slot === null) {
         refused.push(delivery.id);
@@ -219,6 +221,22 @@ export class EventWorker implements OnApplicationBootstrap, BeforeApplicationShu
       delivery.attempts >= MAX_ATTEMPTS ? null : nextWebhookAttempt(delivery.attempts, this.clock.now());
     if (next === null) return this.repository.finish([delivery.id], Outcome.Failed);
     return this.repository.retryAt([delivery.id], next);
+  }
+
+  /**
+   * The claimed deliveries whose event is still there; those of an event removed meanwhile (its account deleted)
+   * are done, with nothing to send.
+   */
+  private async withEvents<T extends ClaimedDelivery>(
+    claimed: readonly T[],
+    events: ReadonlyMap<string, unknown>,
+  ): Promise<T[]> {
+    const gone = claimed.filter((delivery) => !events.has(delivery.event_id));
+    await this.repository.finish(
+      gone.map((delivery) => delivery.id),
+      Outcome.Dropped,
+    );
+    return claimed.filter((delivery) => events.has(delivery.event_id));
   }
 
   /** A claim is held three times the longest attempt: past it, another instance may take it again. */

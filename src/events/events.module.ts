@@ -1,11 +1,12 @@
 import { Module } from '@nestjs/common';
-import { webhooksConfig, type WebhooksConfig } from '../config/app-config';
+import { eventsConfig, webhooksConfig, type EventsConfig, type WebhooksConfig } from '../config/app-config';
 import { LinksModule } from '../links/links.module';
 import { DELIVERIES_PER_WEBHOOK } from '../webhooks/delivery-slots';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 import { EventPayloads } from './event-payloads';
 import { EVENT_SINKS, EVENT_WORKER_OPTIONS, EventWorker, type EventWorkerOptions } from './event-worker';
 import { EventsRepository } from './events.repository';
+import { eventSinks } from './sinks/sinks';
 
 /** The outbox's read side: the worker that sends events to webhooks and streams. */
 @Module({
@@ -14,7 +15,11 @@ import { EventsRepository } from './events.repository';
     EventsRepository,
     EventPayloads,
     EventWorker,
-    { provide: EVENT_SINKS, useValue: [] },
+    {
+      provide: EVENT_SINKS,
+      inject: [eventsConfig.KEY],
+      useFactory: (config: EventsConfig) => eventSinks(config),
+    },
     {
       provide: EVENT_WORKER_OPTIONS,
       inject: [webhooksConfig.KEY],

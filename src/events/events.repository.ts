@@ -109,12 +109,15 @@ export class EventsRepository {
   /** Claims up to `limit` due deliveries to a stream, in event order, leased until `leaseUntil`. */
   async claimStream(sink: Sink, limit: number, now: Date, leaseUntil: Date): Promise<ClaimedDelivery[]> {
     return this.dataSource.query<ClaimedDelivery[]>(
-      `UPDATE event_deliveries d SET attempts = d.attempts + 1, next_attempt_at = $4
-         FROM (SELECT id FROM event_deliveries
-                WHERE sink = $1 AND next_attempt_at IS NOT NULL AND next_attempt_at <= $3
-                ORDER BY next_attempt_at, id LIMIT $2 FOR UPDATE SKIP LOCKED) due
-        WHERE d.id = due.id
-       RETURNING d.id::text, d.event_id::text, d.webhook_id, d.attempts`,
+      `WITH claimed AS (
+         UPDATE event_deliveries d SET attempts = d.attempts + 1, next_attempt_at = $4
+           FROM (SELECT id FROM event_deliveries
+                  WHERE sink = $1 AND next_attempt_at IS NOT NULL AND next_attempt_at <= $3
+                  ORDER BY next_attempt_at, id LIMIT $2 FOR UPDATE SKIP LOCKED) due
+          WHERE d.id = due.id
+         RETURNING d.id, d.event_id, d.webhook_id, d.attempts
+       )
+       SELECT id::text, event_id::text, webhook_id, attempts FROM claimed ORDER BY id`,
       [sink, limit, now, leaseUntil],
     );
   }

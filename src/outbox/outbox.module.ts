@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { eventsConfig, type EventsConfig } from '../config/app-config';
 import { EVENT_STREAMS, EventInterest } from './event-interest';
 import { EventOutbox } from './event-outbox';
 
@@ -8,7 +9,16 @@ import { EventOutbox } from './event-outbox';
  */
 @Global()
 @Module({
-  providers: [EventInterest, EventOutbox, { provide: EVENT_STREAMS, useValue: false }],
+  providers: [
+    EventInterest,
+    EventOutbox,
+    {
+      provide: EVENT_STREAMS,
+      inject: [eventsConfig.KEY],
+      useFactory: (config: EventsConfig) =>
+        config.eventsRedisUrl !== undefined || config.eventsAmqpUrl !== undefined,
+    },
+  ],
   exports: [EventInterest, EventOutbox, EVENT_STREAMS],
 })
 export class OutboxModule {}

@@ -7,6 +7,7 @@ import { DataSource } from 'typeorm';
 import { configureApp } from '../../src/app';
 import { AppModule } from '../../src/app.module';
 import { AccountsService } from '../../src/auth/accounts.service';
+import { EVENT_WORKER_OPTIONS, type EventWorkerOptions } from '../../src/events/event-worker';
 import {
   DEFAULT_TITLE_FETCH_OPTIONS,
   TITLE_FETCH_OPTIONS,
@@ -19,6 +20,15 @@ import { testRedisUrl, uniqueKeyPrefix } from './redis';
 export const OFFLINE_TITLE_FETCH: TitleFetchOptions = {
   ...DEFAULT_TITLE_FETCH_OPTIONS,
   resolve: () => Promise.reject(new Error('no DNS in tests')),
+};
+
+/** An event worker that makes no pass of its own: a test calls `tick()` and `drain()`. */
+export const MANUAL_EVENT_WORKER: EventWorkerOptions = {
+  pollMs: null,
+  webhookTimeoutMs: 1000,
+  retentionMs: 7 * 86_400_000,
+  backlogMax: 100_000,
+  perWebhook: 2,
 };
 
 export interface TestAppOptions {
@@ -69,7 +79,11 @@ export async function createTestApp(
   try {
     const builder = Test.createTestingModule({ imports: [AppModule] })
       .overrideProvider(TITLE_FETCH_OPTIONS)
-      .useValue(OFFLINE_TITLE_FETCH);
+      .useValue(OFFLINE_TITLE_FETCH)
+      // Apps of different files share the run's database: none sends the others' events unless its file says so
+      // (the event tests drive their own worker, on a database of their own).
+      .overrideProvider(EVENT_WORKER_OPTIONS)
+      .useValue(MANUAL_EVENT_WORKER);
     const moduleRef = await (options.override?.(builder) ?? builder).compile();
     const app = moduleRef.createNestApplication<NestExpressApplication>({
       bodyParser: false,
