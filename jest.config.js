@@ -19,6 +19,7 @@ const PROCESS_SPECS = [
   'database-faults',
   'database-refused',
   'embedded',
+  'event-delivery-processes',
   'npm-start',
   'shutdown',
   'two-instances',

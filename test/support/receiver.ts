@@ -12,10 +12,15 @@ import { Webhook } from 'standardwebhooks';
 export interface Received {
   headers: IncomingHttpHeaders;
   body: string;
+  /** The status it answered with; unset while the answer is held, or when the sender left before it. */
+  answered?: number;
 }
 
-/** How the receiver answers the next request: a status, or never (it holds the request until closed). */
-export type Answer = number | 'hang';
+/**
+ * How the receiver answers the next request: a status, a status after a delay (a slow receiver), or never (it holds
+ * the request until closed).
+ */
+export type Answer = number | 'hang' | { status: number; afterMs: number };
 
 /**
  * A webhook receiver on a loopback port: it records every request and answers with the statuses it is told, in
@@ -35,13 +40,30 @@ export class Receiver {
       const chunks: Buffer[] = [];
       request.on('data', (chunk: Buffer) => chunks.push(chunk));
       request.on('end', () => {
-        receiver.received.push({ headers: request.headers, body: Buffer.concat(chunks).toString('utf8') });
+        const received: Received = { headers: request.headers, body: Buffer.concat(chunks).toString('utf8') };
+        receiver.received.push(received);
         const answer = receiver.answers.shift() ?? 200;
         if (answer === 'hang') {
           receiver.held.add(() => response.destroy());
           return;
         }
-        response.writeHead(answer, { 'content-type': 'text/plain' }).end('ok');
+        const { status, afterMs } = typeof answer === 'number' ? { status: answer, afterMs: 0 } : answer;
+        const send = () => {
+          // A sender that is gone (it timed out, or its process died) is not answered: the answer would reach nobody.
+          if (!request.socket.writable) return;
+          response.once('finish', () => (received.answered = status));
+          response.writeHead(status, { 'content-type': 'text/plain' }).end('ok');
+        };
+        if (afterMs === 0) return send();
+        const timer = setTimeout(() => {
+          receiver.held.delete(release);
+          send();
+        }, afterMs);
+        const release = () => {
+          clearTimeout(timer);
+          response.destroy();
+        };
+        receiver.held.add(release);
       });
     });
     await new Promise<void>((resolve) => receiver.server.listen(0, '127.0.0.1', resolve));
