@@ -63,6 +63,8 @@ export class EventWorker implements OnApplicationBootstrap, BeforeApplicationShu
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
   private closing = false;
+  /** A slot was freed during the pass under way: the next starts at once. */
+  private rerun = false;
   private lastMaintenance = 0;
   private readonly sent: Counter<'sink' | 'result'>;
   private readonly backlog: Gauge<'sink'>;
@@ -114,6 +116,17 @@ export class EventWorker implements OnApplicationBootstrap, BeforeApplicationShu
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
+  /** A pass as soon as the one under way ends (now, if none is), unless the worker is driven by hand. */
+  private wake(): void {
+    if (this.closing || this.options.pollMs === null) return;
+    if (this.running !== null) {
+      this.rerun = true;
+      return;
+    }
+    if (this.timer !== null) clearTimeout(this.timer);
+    this.schedule(0);
+  }
+
   private schedule(delayMs: number): void {
     if (this.closing || this.options.pollMs === null) return;
     this.timer = setTimeout(() => {
@@ -121,7 +134,9 @@ export class EventWorker implements OnApplicationBootstrap, BeforeApplicationShu
         .catch((error: unknown) => this.logger.warn(`Event delivery paused: ${(error as Error).message}`))
         .then((busy) => {
           this.running = null;
-          this.schedule(busy === true ? 0 : (this.options.pollMs ?? 0));
+          const again = busy === true || this.rerun;
+          this.rerun = false;
+          this.schedule(again ? 0 : (this.options.pollMs ?? 0));
         });
     }, delayMs);
     this.timer.unref();
@@ -201,6 +216,8 @@ export class EventWorker implements OnApplicationBootstrap, BeforeApplicationShu
         .finally(() => {
           slot.release();
           this.inFlight.delete(run);
+          // A freed slot is work for the next pass at once: a fast receiver is not held to one pass per poll.
+          this.wake();
         });
       this.inFlight.add(run);
     }
