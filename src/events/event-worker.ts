@@ -145,7 +145,8 @@ export class EventWorker implements OnApplicationBootstrap, BeforeApplicationShu
   /** One pass over the outbox; true when there may be more to do at once. */
   async tick(): Promise<boolean> {
     const now = this.clock.now();
-    if (now - this.lastMaintenance >= MAINTENANCE_MS) {
+    // A clock set back (NTP, a test) must not hold maintenance off until it catches up.
+    if (now - this.lastMaintenance >= MAINTENANCE_MS || now < this.lastMaintenance) {
       this.lastMaintenance = now;
       await this.maintain(now);
     }
