@@ -1,5 +1,6 @@
-import { CLOCK, type Clock } from '../src/common/clock';
+import { CLOCK } from '../src/common/clock';
 import { EVENT_WORKER_OPTIONS, EventWorker, type EventWorkerOptions } from '../src/events/event-worker';
+import { TestClock } from './support/clock';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { apiClient } from './support/api';
 import { Receiver } from './support/receiver';
@@ -12,19 +13,6 @@ import { createLink } from './support/visitors';
  */
 
 const DAY = 86_400_000;
-
-class TestClock implements Clock {
-  private at = Date.now();
-  now(): number {
-    return this.at;
-  }
-  advance(ms: number): void {
-    this.at += ms;
-  }
-  reset(): void {
-    this.at = Date.now();
-  }
-}
 
 describe('outbox retention and the backlog cap', () => {
   let t: TestApp;

@@ -1,8 +1,9 @@
 import { connect, type Channel, type ChannelModel, type ConsumeMessage } from 'amqplib';
 import Redis from 'ioredis';
-import { CLOCK, type Clock } from '../src/common/clock';
+import { CLOCK } from '../src/common/clock';
 import { EVENT_WORKER_OPTIONS, EventWorker } from '../src/events/event-worker';
 import { ClickWriter } from '../src/clicks/click-writer';
+import { TestClock } from './support/clock';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { apiClient } from './support/api';
 import { eventually, proxyFor } from './support/event-brokers';
@@ -26,16 +27,6 @@ interface Event {
   type: string;
   created_at: string;
   data: Record<string, unknown>;
-}
-
-class TestClock implements Clock {
-  private at = Date.now();
-  now(): number {
-    return this.at;
-  }
-  advance(ms: number): void {
-    this.at += ms;
-  }
 }
 
 describeWithBrokers('event streams from the outbox (EVENTS_TEST_REDIS_URL and EVENTS_TEST_AMQP_URL)', () => {

@@ -1,6 +1,7 @@
-import { CLOCK, type Clock } from '../src/common/clock';
+import { CLOCK } from '../src/common/clock';
 import { EVENT_WORKER_OPTIONS, EventWorker, type EventWorkerOptions } from '../src/events/event-worker';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../src/events/retry-schedule';
+import { TestClock } from './support/clock';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { apiClient } from './support/api';
 import { Receiver } from './support/receiver';
@@ -15,18 +16,6 @@ import { createLink, UA, unique } from './support/visitors';
  */
 
 const MINUTE = 60_000;
-
-class TestClock implements Clock {
-  private at = Date.now();
-
-  now(): number {
-    return this.at;
-  }
-
-  advance(ms: number): void {
-    this.at += ms;
-  }
-}
 
 interface Event {
   id: string;
