@@ -1,6 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { SCOPE_EXTENSION } from './auth/requires-scope.decorator';
+import { EVENT_SCHEMAS } from './webhooks/event-schemas';
 import { RATE_LIMIT_HEADERS, registeredSchemas } from './common/openapi';
 
 /** The server URL of the committed document (`docs/openapi.json`): APP_URL's default. */
@@ -156,7 +157,8 @@ export function openApiDocument(app: INestApplication, serverUrl: string): OpenA
     )
     .addSecurityRequirements(API_KEY);
   for (const [name, description] of TAGS) builder.addTag(name, description);
-  const document = SwaggerModule.createDocument(app, builder.build());
+  // The events deliveries and streams carry are no route's answer: they are listed as components of their own.
+  const document = SwaggerModule.createDocument(app, builder.build(), { extraModels: EVENT_SCHEMAS });
 
   for (const item of Object.values(document.paths)) {
     for (const operation of [item.get, item.put, item.post, item.delete, item.patch]) {

@@ -4,6 +4,7 @@ import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../src/events/retry-schedule';
 import { TestClock } from './support/clock';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { apiClient } from './support/api';
+import { responseValidator } from './support/openapi-responses';
 import { Receiver } from './support/receiver';
 import { scratchDatabase, type ScratchDatabase } from './support/scratch-database';
 import { ClickWriter } from '../src/clicks/click-writer';
@@ -122,6 +123,12 @@ describe('webhook deliveries', () => {
     expect(ofType('link.created')[0].data).toEqual(link);
     expect(ofType('link.updated')[0].data).toEqual(updated.body.data);
     expect(ofType('link.deleted')[0].data).toEqual({ id: link.id });
+    // Each as the OpenAPI document's components describe it.
+    const schemas = responseValidator();
+    expect(schemas.schemaProblem('LinkEvent', ofType('link.created')[0])).toBeNull();
+    expect(schemas.schemaProblem('LinkEvent', ofType('link.updated')[0])).toBeNull();
+    expect(schemas.schemaProblem('LinkDeletedEvent', ofType('link.deleted')[0])).toBeNull();
+    expect(schemas.schemaProblem('LinkClickedEvent', ofType('link.deleted')[0])).not.toBeNull();
     expect(ofType('link.created')[0].created_at <= ofType('link.deleted')[0].created_at).toBe(true);
     for (const [index, event] of events.entries()) {
       expect(event.id).toMatch(/^evt_[0-9a-f]{32}$/);
@@ -291,6 +298,10 @@ describe('webhook deliveries', () => {
       'language',
     ]);
     expect(clicks.every((click) => click.link_id === link.id && click.alias === link.alias)).toBe(true);
+    for (const event of events) {
+      const schema = event.type === 'link.clicked' ? 'LinkClickedEvent' : 'LinkEvent';
+      expect(responseValidator().schemaProblem(schema, event)).toBeNull();
+    }
     const reached = events.filter((event) => event.type === 'link.limit_reached');
     expect(reached).toHaveLength(1);
     expect(reached[0].data).toMatchObject({ id: link.id, clicks: 3, clicks_limit: 3 });

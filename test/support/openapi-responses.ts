@@ -115,6 +115,12 @@ export class ResponseValidator {
     return validate;
   }
 
+  /** What is wrong with `value` as an instance of the document's component schema `name`, or null. */
+  schemaProblem(name: string, value: unknown): string | null {
+    const validate = this.validator(this.ajv, `openapi#/components/schemas/${name}`);
+    return validate(value) ? null : `not a ${name}: ${this.ajv.errorsText(validate.errors)}`;
+  }
+
   /** What is wrong with a response, or null when the document declares it as it came. */
   problem(method: string, url: string, status: number, contentType: string, body: unknown): string | null {
     const operation = this.operation(method, url);
