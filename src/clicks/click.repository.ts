@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { takenSql } from '../outbox/taken';
 import type { VisitorProfile } from '../targeting/visitor';
 
 /** A click waiting to be written: its link, when it was answered (ms since the epoch), and its visitor. */
@@ -91,8 +92,7 @@ function writeBatch(events: boolean): string {
 
 /** Whether events of `type` of the account in `account` are taken: by the streams ($streams true), or a webhook. */
 function taken(streams: string, account: string, type: string): string {
-  return `(${streams}::boolean OR EXISTS (SELECT 1 FROM webhooks w WHERE w.account_id = ${account} AND w.enabled
-                                            AND '${type}' = ANY (w.events)))`;
+  return takenSql(streams, account, `'${type}'`);
 }
 
 /**

@@ -339,6 +339,18 @@ export function FormDateTime(options: FieldDocs = {}): PropertyDecorator {
 }
 
 /**
+ * A list field as sent: an array, or one value as a list of one; empty entries dropped, and each string entry read
+ * by `read`. Undefined stays undefined (the field was not sent).
+ */
+function sentList(value: unknown, read: (item: string) => unknown): unknown[] | undefined {
+  if (value === undefined) return undefined;
+  const list: unknown[] = Array.isArray(value) ? (value as unknown[]) : [value];
+  return list
+    .filter((item) => item !== null && !(typeof item === 'string' && item.trim() === ''))
+    .map((item) => (typeof item === 'string' ? read(item) : item));
+}
+
+/**
  * A list of ids (`pixel_ids[]=3&pixel_ids[]=4`, a JSON array, or one value). Empty entries are dropped, so
  * `pixel_ids[]=` or `pixel_ids=` sends an empty list.
  */
@@ -349,13 +361,9 @@ export function FormIdList(options: { max: number } & FieldDocs): PropertyDecora
     maxItems: options.max,
   };
   return documented({ ...schema, ...docs(options) }, (target, key) => {
-    Transform(({ value }: { value: unknown }) => {
-      if (value === undefined) return undefined;
-      const list: unknown[] = Array.isArray(value) ? (value as unknown[]) : [value];
-      return list
-        .filter((item) => item !== null && !(typeof item === 'string' && item.trim() === ''))
-        .map((item) => (typeof item === 'string' && /^\s*\d{1,10}\s*$/.test(item) ? Number(item) : item));
-    })(target, key);
+    Transform(({ value }: { value: unknown }) =>
+      sentList(value, (item) => (/^\s*\d{1,10}\s*$/.test(item) ? Number(item) : item)),
+    )(target, key);
     IsArray({ message: (args) => `The ${label(args)} field must be an array.` })(target, key);
     ValidateBy(
       {
@@ -387,13 +395,7 @@ export function FormEnumList(
     maxItems: options.max,
   };
   return documented({ ...schema, ...docs(options) }, (target, key) => {
-    Transform(({ value }: { value: unknown }) => {
-      if (value === undefined) return undefined;
-      const list: unknown[] = Array.isArray(value) ? (value as unknown[]) : [value];
-      return list
-        .filter((item) => item !== null && !(typeof item === 'string' && item.trim() === ''))
-        .map((item) => (typeof item === 'string' ? item.trim() : item));
-    })(target, key);
+    Transform(({ value }: { value: unknown }) => sentList(value, (item) => item.trim()))(target, key);
     IsArray({ message: (args) => `The ${label(args)} field must be an array.` })(target, key);
     ValidateBy(
       {

@@ -11,6 +11,7 @@ import { CLOCK, type Clock } from '../common/clock';
 import { MetricsService } from '../metrics/metrics.service';
 import { DeliverySlots } from '../webhooks/delivery-slots';
 import { WebhookDeliveries } from '../webhooks/webhook-deliveries';
+import type { OutgoingEvent } from '../outbox/event';
 import { EventInterest } from '../outbox/event-interest';
 import { EventPayloads } from './event-payloads';
 import { EventsRepository, Outcome, Sink, type ClaimedDelivery, type WebhookRow } from './events.repository';
@@ -227,10 +228,7 @@ export class EventWorker implements OnApplicationBootstrap, BeforeApplicationShu
     return claimed.length - refused.length;
   }
 
-  private async deliver(
-    delivery: ClaimedDelivery & WebhookRow,
-    event: Parameters<WebhookDeliveries['attempt']>[1],
-  ): Promise<void> {
+  private async deliver(delivery: ClaimedDelivery & WebhookRow, event: OutgoingEvent): Promise<void> {
     const target = { id: delivery.webhook_id!, url: delivery.url, secret: delivery.secret };
     const { delivered } = await this.deliveries.attempt(target, event, delivery.attempts);
     this.sent.labels('webhook', delivered ? 'delivered' : 'failed').inc();

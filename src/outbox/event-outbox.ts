@@ -3,6 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import type { EventType } from './event';
 import { EventInterest } from './event-interest';
+import { takenSql } from './taken';
 
 /** Events written with a change, to be given their data once it is committed: by event id, the link's id. */
 export type PendingEvents = { id: string; link_id: number }[];
@@ -42,8 +43,7 @@ export class EventOutbox {
     return manager.query<PendingEvents>(
       `INSERT INTO events (account_id, type, link_id, ready)
        SELECT $1::int, $2::text, link_id, false FROM unnest($3::int[]) WITH ORDINALITY AS l(link_id, ord)
-        WHERE $4::boolean OR EXISTS (SELECT 1 FROM webhooks w WHERE w.account_id = $1::int AND w.enabled
-                                       AND $2::text = ANY (w.events))
+        WHERE ${takenSql('$4', '$1::int', '$2::text')}
         ORDER BY ord
        RETURNING id::text, link_id`,
       [accountId, type, linkIds, this.interest.streams],
@@ -56,8 +56,7 @@ export class EventOutbox {
     await manager.query(
       `INSERT INTO events (account_id, type, link_id, data)
        SELECT $1::int, 'link.deleted', link_id, jsonb_build_object('id', link_id) FROM unnest($2::int[]) AS l(link_id)
-        WHERE $3::boolean OR EXISTS (SELECT 1 FROM webhooks w WHERE w.account_id = $1 AND w.enabled
-                                       AND 'link.deleted' = ANY (w.events))`,
+        WHERE ${takenSql('$3', '$1::int', "'link.deleted'")}`,
       [accountId, linkIds, this.interest.streams],
     );
   }
