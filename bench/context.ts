@@ -44,6 +44,8 @@ export interface BenchContext {
 export type Verdict = (exitCode: number | null) => Promise<Row[]>;
 
 export interface Scenario {
+  /** Settings the service starts with for this scenario alone; such a scenario runs in a session of its own. */
+  env?: Readonly<Record<string, string>>;
   run(context: BenchContext): Promise<Verdict>;
 }
 

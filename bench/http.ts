@@ -3,7 +3,7 @@ import { performance } from 'node:perf_hooks';
 
 /** A request of the harness's own: API calls, sequential checks and exactly counted bursts. */
 export interface Call {
-  method?: 'GET' | 'POST';
+  method?: 'GET' | 'POST' | 'DELETE';
   path: string;
   headers?: Record<string, string>;
   body?: unknown;

@@ -9,6 +9,7 @@ export const SCENARIOS = [
   'rotating',
   'qr-pressure',
   'pressure',
+  'events',
   'create',
   'lists',
   'stats',

@@ -83,7 +83,8 @@ export class Service {
     this.origin = `http://127.0.0.1:${settings.port}`;
   }
 
-  async start(): Promise<void> {
+  /** Starts it; `overrides` are settings of this start alone (a scenario's own, as the events one's streams). */
+  async start(overrides: Readonly<Record<string, string>> = {}): Promise<void> {
     const log = createWriteStream(this.settings.logFile, { flags: 'a' });
     const child = track(
       spawn(process.execPath, [...this.profileArgs(), join(ROOT, 'dist', 'main.js')], {
@@ -108,6 +109,10 @@ export class Service {
           INITIAL_API_KEY: this.settings.apiKey,
           // The bench is the proxy in front: the targeted scenario says where its visitor is with X-Forwarded-For.
           TRUST_PROXY: 'loopback',
+          // Streams only where a scenario turns them on, whatever the bench's own environment says.
+          EVENTS_REDIS_URL: '',
+          EVENTS_AMQP_URL: '',
+          ...overrides,
         },
       }),
     );
@@ -164,6 +169,17 @@ export class Service {
       return null;
     }
     return code;
+  }
+
+  /** SIGKILL, as a crash: nothing is drained. */
+  async kill(): Promise<void> {
+    const child = this.child;
+    if (child === null) return;
+    if (this.sampler !== null) clearInterval(this.sampler);
+    this.sampler = null;
+    this.child = null;
+    child.kill('SIGKILL');
+    await exited(child);
   }
 
   private sampleMemory(): void {

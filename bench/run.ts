@@ -10,6 +10,7 @@ import { parseOptions, UsageError, type BenchOptions, type ScenarioName } from '
 import { Baseline, buildService, freePort, killAll, Service } from './processes';
 import { formatTable, grouped, MEMORY_LIMIT_MB, type Row } from './report';
 import { createLinks } from './scenarios/create';
+import { eventsScenario, eventStreams } from './scenarios/events';
 import { limitedRedirects } from './scenarios/limited';
 import { qrPressure } from './scenarios/qr-pressure';
 import { listScenarios } from './scenarios/lists';
@@ -20,7 +21,7 @@ import { statsWorkload } from './scenarios/stats';
 import { isPlainSeed, readSchema, seedAlias, seedLinks, seedUrl } from './seed';
 
 /** The scenarios that run on the links seeded first; the list and stats scenarios seed their own data after them. */
-const SCENARIOS: Record<Exclude<ScenarioName, 'lists' | 'stats'>, Scenario> = {
+const SCENARIOS: Record<Exclude<ScenarioName, 'lists' | 'stats' | 'events'>, Scenario> = {
   plain: plainRedirects,
   bot: botRedirects,
   targeted: targetedRedirects,
@@ -48,6 +49,10 @@ const LEGEND = [
   'each with and without search), sequential calls; growth: that p95 over the slowest p95 of the same name at the',
   'link of a tenth of the clicks, met under 2× or at p95 ≤ 5 ms, where noise dominates. stats page rows: the slower',
   'of the HTML and the JSON answer.',
+  'events rows: a webhook on link.clicked and the Redis and RabbitMQ streams on, each counted by event id at a',
+  'receiver in the bench, a queue bound to the exchange and the stream read after the run: every recorded click must',
+  'reach each exactly once; after a kill -9 with webhook deliveries in flight, at least once (what came twice is',
+  'counted).',
 ].join('\n');
 
 /**
@@ -96,13 +101,15 @@ interface Unit {
 
 /**
  * Runs units with the service started before and stopped (SIGTERM) after: in a full run one process per unit,
- * so that each row has its own peak memory and clean counts; in a quick run one process for all.
+ * so that each row has its own peak memory and clean counts; in a quick run one process for all but the scenarios
+ * with settings of their own (`env`), which get one each.
  */
 async function runSessions(context: BenchContext, units: Unit[], rows: Row[]): Promise<void> {
-  const sessions = context.options.quick ? [units] : units.map((unit) => [unit]);
+  const alone = (unit: Unit) => !context.options.quick || unit.scenario.env !== undefined;
+  const sessions = [units.filter((unit) => !alone(unit)), ...units.filter(alone).map((unit) => [unit])];
   for (const session of sessions) {
     if (session.length === 0) continue;
-    await context.service.start();
+    await context.service.start(session[0].scenario.env);
     const verdicts = [];
     for (const unit of session) {
       say(`${unit.name}...`);
@@ -201,9 +208,18 @@ async function bench(
   };
 
   try {
-    const units = options.scenarios.flatMap((name) =>
-      name === 'lists' || name === 'stats' ? [] : [{ name, scenario: SCENARIOS[name] }],
-    );
+    const units: Unit[] = [];
+    for (const name of options.scenarios) {
+      if (name === 'lists' || name === 'stats') continue;
+      if (name !== 'events') {
+        units.push({ name, scenario: SCENARIOS[name] });
+        continue;
+      }
+      const streams = await eventStreams();
+      for (const stream of [streams.redis, streams.amqp])
+        if ('off' in stream) notes.push(`Events: ${stream.off}.`);
+      units.push({ name, scenario: eventsScenario(streams) });
+    }
     await runSessions(context, units, rows);
 
     if (options.scenarios.includes('lists')) {

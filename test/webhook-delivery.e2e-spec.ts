@@ -1,3 +1,8 @@
+import { parse } from 'csv-parse/sync';
+import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { CLOCK } from '../src/common/clock';
 import { EVENT_WORKER_OPTIONS, EventWorker, type EventWorkerOptions } from '../src/events/event-worker';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../src/events/retry-schedule';
@@ -8,7 +13,10 @@ import { responseValidator } from './support/openapi-responses';
 import { Receiver } from './support/receiver';
 import { scratchDatabase, type ScratchDatabase } from './support/scratch-database';
 import { ClickWriter } from '../src/clicks/click-writer';
-import { createLink, UA, unique } from './support/visitors';
+import { ClickRepository } from '../src/clicks/click.repository';
+import { profileVisitor } from '../src/targeting/visitor';
+import { writeMmdb } from './support/mmdb';
+import { createLink, IP, UA, unique } from './support/visitors';
 
 /**
  * Webhook deliveries from the outbox, in one instance, against a real receiver on a loopback port, on a clock the
@@ -33,6 +41,8 @@ describe('webhook deliveries', () => {
   const clock = new TestClock();
   const { call, json } = apiClient(() => t);
   const receivers: Receiver[] = [];
+  const dir = mkdtempSync(join(tmpdir(), 'webhook-city-'));
+  const cities = join(dir, 'city.mmdb');
 
   /** The worker's passes until nothing is left to start, then the deliveries under way. */
   async function deliver(): Promise<void> {
@@ -71,6 +81,7 @@ describe('webhook deliveries', () => {
   beforeAll(async () => {
     // A database of its own: no other file's app or server sends (or fans out) these events.
     scratch = await scratchDatabase('shortlink_webhooks');
+    writeMmdb(cities, { '81.2.69.0/24': { country_code: 'GB', city: 'London' } });
     const options: EventWorkerOptions = {
       // The test drives every pass: the worker makes none of its own.
       pollMs: null,
@@ -85,6 +96,9 @@ describe('webhook deliveries', () => {
         RATE_LIMIT_PER_MINUTE: '0',
         WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
         WEBHOOK_TIMEOUT_MS: '1000',
+        // A visit's X-Forwarded-For gives its country, and this small database its city.
+        TRUST_PROXY: 'true',
+        GEOIP_CITY_DATABASE: cities,
       },
       {
         override: (builder) =>
@@ -103,6 +117,7 @@ describe('webhook deliveries', () => {
     for (const receiver of receivers) await receiver.close();
     await t?.close();
     await scratch?.drop();
+    rmSync(dir, { recursive: true, force: true });
   });
 
   it('delivers a created, updated and deleted link, signed per Standard Webhooks, the data as the API shows it', async () => {
@@ -305,5 +320,102 @@ describe('webhook deliveries', () => {
     const reached = events.filter((event) => event.type === 'link.limit_reached');
     expect(reached).toHaveLength(1);
     expect(reached[0].data).toMatchObject({ id: link.id, clicks: 3, clicks_limit: 3 });
+  });
+
+  it('carries each click as the click export writes it: time, referrer, place, browser, system, device, language', async () => {
+    const { secret, receiver } = await webhookTo(owner, ['link.clicked']);
+    const link = await createLink(t, owner, { url: 'https://example.com/exported' });
+    const visits = [
+      {
+        agent: UA.windowsChrome,
+        from: IP.gb,
+        referer: 'https://news.example.org/a?b="c"',
+        language: 'fr-CH,fr;q=0.9',
+      },
+      { agent: UA.iPhoneSafari, from: IP.us, referer: 'https://xn--bcher-kva.example/', language: 'de' },
+      { agent: UA.linuxFirefox, from: '192.0.2.1', referer: '', language: '' },
+    ];
+    for (const visit of visits) {
+      const request = t
+        .http()
+        .get(`/${link.alias}`)
+        .set('User-Agent', visit.agent)
+        .set('X-Forwarded-For', visit.from);
+      if (visit.referer !== '') void request.set('Referer', visit.referer);
+      if (visit.language !== '') void request.set('Accept-Language', visit.language);
+      expect((await request).status).toBe(302);
+    }
+    await t.app.get(ClickWriter).settle();
+    await deliver();
+    const clicks = (receiver.verified(secret, 'as-sent') as Event[]).flatMap(
+      (event) => (event.data as { clicks: Record<string, unknown>[] }).clicks,
+    );
+    const exported = await call(owner, 'get', `/api/v1/stats/${link.id}/export`)
+      .buffer(true)
+      .parse((response, done) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => done(null, text));
+      });
+    const [header, ...rows] = parse(exported.body as string) as string[][];
+    // The export writes an absent value as an empty cell; the event, as null.
+    const asExported = clicks.map((click) => header.map((name) => (click[name] as string | null) ?? ''));
+    expect(asExported).toEqual(rows);
+    expect(clicks.map((click) => [click.link_id, click.alias, click.country, click.city])).toEqual([
+      [link.id, link.alias, 'GB', 'London'],
+      [link.id, link.alias, 'US', null],
+      [link.id, link.alias, null, null],
+    ]);
+  });
+
+  it('gathers the clicks of a batch into link.clicked events of at most 1,000, each in arrival order, none lost', async () => {
+    const { secret, receiver } = await webhookTo(owner, ['link.clicked']);
+    const first = await createLink(t, owner, { url: 'https://example.com/batch-a' });
+    const second = await createLink(t, owner, { url: 'https://example.com/batch-b' });
+    // Another account's link in the same batch: no webhook takes its clicks, so no event carries them.
+    const elsewhere = await createLink(t, await createAccount(t, 'Webhooks elsewhere'), {
+      url: 'https://example.com/batch-c',
+    });
+    const visitor = profileVisitor(
+      {
+        userAgent: UA.windowsChrome,
+        acceptLanguage: 'en',
+        referer: undefined,
+        place: { country: null, city: null },
+        doNotTrack: false,
+      },
+      { honorDoNotTrack: true, trackReferrer: true, trackCity: true },
+    );
+    const started = Date.UTC(2026, 0, 1);
+    const order = [first.id, second.id, elsewhere.id];
+    const clicks = Array.from({ length: 3600 }, (_, n) => ({
+      linkId: order[n % 3],
+      at: started + n,
+      visitor,
+    }));
+    const recorded = await t.app
+      .get(ClickRepository)
+      .writeBatch(randomUUID(), clicks, { clicks: true, streams: false });
+    expect(recorded).toBe(3600);
+    await deliver();
+    const events = (receiver.verified(secret, 'as-sent') as Event[]).filter(
+      (event) => event.type === 'link.clicked',
+    );
+    const carried = events.map(
+      (event) => (event.data as { clicks: { link_id: number; created_at: string }[] }).clicks,
+    );
+    expect(carried.every((batch) => batch.length > 0 && batch.length <= 1000)).toBe(true);
+    const all = carried.flat();
+    expect(all).toHaveLength(2400);
+    expect(all.filter((click) => click.link_id === first.id)).toHaveLength(1200);
+    expect(all.some((click) => click.link_id === elsewhere.id)).toBe(false);
+    // Each event in arrival order; events may arrive in any order (deliveries run side by side).
+    for (const batch of carried) {
+      const times = batch.map((click) => click.created_at);
+      expect(times).toEqual([...times].sort());
+    }
+    const times = all.map((click) => click.created_at);
+    expect(new Set(times).size).toBe(2400);
   });
 });

@@ -1,22 +1,26 @@
 import { Injectable } from '@nestjs/common';
 import { isoDate } from '../common/dates';
 import { LinkResponses } from '../links/link-responses';
-import type { EventEnvelope, EventType, OutgoingEvent } from '../outbox/event';
-import { EventsRepository, type EventRow, type ProfileRow } from './events.repository';
+import type { EventType, OutgoingEvent } from '../outbox/event';
+import { EventsRepository, type EventRow, type OutgoingRow } from './events.repository';
 
-/** Profiles remembered, at most: they never change once numbered. */
-const PROFILE_MEMO = 50_000;
-/** Bodies remembered, at most: an event goes to several sinks, usually within the same second. */
-const BODY_MEMO = 2_000;
+/**
+ * The characters of bodies remembered, at most: an event goes to several sinks, usually within the same second, and
+ * a click event's body is some 250 KB.
+ */
+const BODY_MEMO_CHARS = 16_000_000;
 
 /**
  * The bodies of events, built once for every sink that takes them: the event's own data, or for `link.clicked`
- * its clicks decoded (each with its link's alias, and what the click export shows of its visitor).
+ * its clicks as the outbox query writes them (each with its link's alias, and what the click export shows of its
+ * visitor).
  */
 @Injectable()
 export class EventPayloads {
-  private readonly profiles = new Map<number, ProfileRow>();
   private readonly bodies = new Map<string, OutgoingEvent>();
+  private memoChars = 0;
+  /** The reads under way, by the ids each reads. */
+  private readonly reading = new Map<string, Promise<Map<string, OutgoingEvent>>>();
 
   constructor(
     private readonly repository: EventsRepository,
@@ -43,67 +47,65 @@ export class EventPayloads {
     return rows.map((row) => ({ id: row.id, data: links.get(row.link_id ?? 0) ?? { id: row.link_id } }));
   }
 
-  /** The outgoing events of these outbox ids, by id. */
+  /**
+   * The outgoing events of these outbox ids, by id. Each is read once: the sinks claim the same events at about the
+   * same time, and a second sink asking for one being read waits for that read rather than starting its own.
+   */
   async outgoing(ids: readonly string[]): Promise<Map<string, OutgoingEvent>> {
-    const found = new Map<string, OutgoingEvent>();
+    const reads = new Set<Promise<Map<string, OutgoingEvent>>>();
     const missing: string[] = [];
     for (const id of ids) {
-      const body = this.bodies.get(id);
-      if (body === undefined) missing.push(id);
-      else found.set(id, body);
+      if (this.bodies.has(id)) continue;
+      const reading = this.reading.get(id);
+      if (reading === undefined) missing.push(id);
+      else reads.add(reading);
     }
-    const rows = await this.repository.events(missing);
-    await this.learnProfiles(rows);
-    const aliases = await this.repository.aliases([...new Set(rows.flatMap((row) => row.click_links ?? []))]);
-    for (const row of rows) {
-      const event = this.build(row, aliases);
-      if (this.bodies.size >= BODY_MEMO) this.bodies.delete(this.bodies.keys().next().value!);
-      this.bodies.set(row.id, event);
-      found.set(row.id, event);
+    if (missing.length > 0) reads.add(this.read(missing));
+    const read = await Promise.all(reads);
+    const found = new Map<string, OutgoingEvent>();
+    for (const id of ids) {
+      const event = this.bodies.get(id) ?? read.find((events) => events.has(id))?.get(id);
+      if (event !== undefined) found.set(id, event);
     }
     return found;
   }
 
-  private build(row: EventRow, aliases: ReadonlyMap<number, string>): OutgoingEvent {
-    const type = row.type as EventType;
-    const envelope: EventEnvelope = {
-      id: row.public_id,
-      type,
-      created_at: isoDate(row.created_at),
-      data: type === 'link.clicked' ? { clicks: this.clicks(row, aliases) } : row.data,
-    };
-    return { id: row.public_id, type, body: JSON.stringify(envelope) };
-  }
-
-  private clicks(row: EventRow, aliases: ReadonlyMap<number, string>): unknown[] {
-    const links = row.click_links ?? [];
-    const times = row.click_times ?? [];
-    const profiles = row.click_profiles ?? [];
-    return links.map((linkId, index) => {
-      const profile = this.profiles.get(profiles[index]);
-      return {
-        link_id: linkId,
-        alias: aliases.get(linkId) ?? null,
-        created_at: isoDate(new Date(times[index])),
-        referrer: profile?.referrer ?? null,
-        country: profile?.country ?? null,
-        city: profile?.city ?? null,
-        continent: profile?.continent ?? null,
-        browser: profile?.browser ?? null,
-        operating_system: profile?.operating_system ?? null,
-        device: profile?.device ?? null,
-        language: profile?.language ?? null,
-      };
+  private read(ids: readonly string[]): Promise<Map<string, OutgoingEvent>> {
+    const read = this.repository.events(ids).then((rows) => {
+      const events = new Map<string, OutgoingEvent>();
+      for (const row of rows) {
+        const event = build(row);
+        this.remember(row.id, event);
+        events.set(row.id, event);
+      }
+      return events;
     });
+    const settled = read.finally(() => {
+      for (const id of ids) this.reading.delete(id);
+    });
+    for (const id of ids) this.reading.set(id, settled);
+    return settled;
   }
 
-  private async learnProfiles(rows: readonly EventRow[]): Promise<void> {
-    const unknown = new Set<number>();
-    for (const row of rows)
-      for (const id of row.click_profiles ?? []) if (!this.profiles.has(id)) unknown.add(id);
-    if (unknown.size === 0) return;
-    if (this.profiles.size + unknown.size > PROFILE_MEMO) this.profiles.clear();
-    for (const profile of await this.repository.profileTexts([...unknown]))
-      this.profiles.set(profile.id, profile);
+  private remember(id: string, event: OutgoingEvent): void {
+    if (event.body.length > BODY_MEMO_CHARS / 4) return;
+    this.bodies.set(id, event);
+    this.memoChars += event.body.length;
+    for (const [oldest, old] of this.bodies) {
+      if (this.memoChars <= BODY_MEMO_CHARS) break;
+      this.bodies.delete(oldest);
+      this.memoChars -= old.body.length;
+    }
   }
+}
+
+/**
+ * The body as sent: the envelope of the event's data, or of its clicks, whose JSON text PostgreSQL built (the
+ * envelope's other fields hold no character that JSON escapes).
+ */
+function build(row: OutgoingRow): OutgoingEvent {
+  const type = row.type as EventType;
+  const head = `{"id":${JSON.stringify(row.public_id)},"type":${JSON.stringify(type)},"created_at":"${isoDate(row.created_at)}","data":`;
+  const data = row.clicks_json === null ? JSON.stringify(row.data) : `{"clicks":${row.clicks_json}}`;
+  return { id: row.public_id, type, body: `${head}${data}}` };
 }

@@ -38,10 +38,14 @@ export const EVENT_SINKS = Symbol('EVENT_SINKS');
 
 /** Events read and fanned out per statement, and stream deliveries per publish. */
 const BATCH = 500;
+/** The most clicks a batch to a stream carries (some 250 bytes each), whatever its number of events. */
+const STREAM_BATCH_CLICKS = 5000;
 /** A change's event not completed by its own request this long after it was written is completed here. */
 const COMPLETION_GRACE_MS = 10_000;
 /** Retention and the backlog cap run this often, each in small steps. */
 const MAINTENANCE_MS = 60_000;
+/** How long a woken worker waits for more to wake it before its pass. */
+const WAKE_MS = 10;
 /** Rows removed per retention step. */
 const RETENTION_STEP = 5000;
 /** Taken by the instance that caps backlogs, so that two do not both drop a webhook's excess. */
@@ -62,6 +66,8 @@ export class EventWorker implements OnApplicationBootstrap, BeforeApplicationShu
   private readonly streamsOf: Map<Sink, EventSink>;
   private readonly inFlight = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
+  /** When the pending timer fires (Date.now() time). */
+  private dueAt = 0;
   private running: Promise<void> | null = null;
   private closing = false;
   /** A slot was freed during the pass under way: the next starts at once. */
@@ -117,27 +123,33 @@ export class EventWorker implements OnApplicationBootstrap, BeforeApplicationShu
     while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight]);
   }
 
-  /** A pass as soon as the one under way ends (now, if none is), unless the worker is driven by hand. */
+  /**
+   * A pass soon after the one under way ends (soon, if none is), unless the worker is driven by hand. Soon, not at
+   * once: deliveries that end together (a fast receiver answers a claim's in a burst) wake one pass, not one each.
+   */
   private wake(): void {
     if (this.closing || this.options.pollMs === null) return;
     if (this.running !== null) {
       this.rerun = true;
       return;
     }
+    if (this.timer !== null && this.dueAt <= Date.now() + WAKE_MS) return;
     if (this.timer !== null) clearTimeout(this.timer);
-    this.schedule(0);
+    this.schedule(WAKE_MS);
   }
 
   private schedule(delayMs: number): void {
     if (this.closing || this.options.pollMs === null) return;
+    this.dueAt = Date.now() + delayMs;
     this.timer = setTimeout(() => {
+      this.timer = null;
       this.running = this.tick()
         .catch((error: unknown) => this.logger.warn(`Event delivery paused: ${(error as Error).message}`))
         .then((busy) => {
           this.running = null;
-          const again = busy === true || this.rerun;
+          const woken = this.rerun;
           this.rerun = false;
-          this.schedule(again ? 0 : (this.options.pollMs ?? 0));
+          this.schedule(busy === true ? 0 : woken ? WAKE_MS : (this.options.pollMs ?? 0));
         });
     }, delayMs);
     this.timer.unref();
@@ -167,14 +179,20 @@ export class EventWorker implements OnApplicationBootstrap, BeforeApplicationShu
     if (rows.length > 0) await this.repository.complete(await this.payloads.dataOf(rows));
   }
 
-  /** One batch to a stream; true when the batch was full. */
+  /** One batch to a stream; true when the batch was full (its limit, or its clicks), so more may be due. */
   private async stream(sink: Sink, target: EventSink): Promise<boolean> {
     const now = this.clock.now();
-    const claimed = await this.repository.claimStream(sink, BATCH, new Date(now), this.leaseUntil(now));
+    const { claimed, full } = await this.repository.claimStream(
+      sink,
+      BATCH,
+      STREAM_BATCH_CLICKS,
+      new Date(now),
+      this.leaseUntil(now),
+    );
     if (claimed.length === 0) return false;
     const events = await this.payloads.outgoing(claimed.map((delivery) => delivery.event_id));
     const sendable = await this.withEvents(claimed, events);
-    if (sendable.length === 0) return claimed.length === BATCH;
+    if (sendable.length === 0) return full;
     const ids = sendable.map((delivery) => delivery.id);
     try {
       await target.publish(sendable.map((delivery) => events.get(delivery.event_id)!));
@@ -185,8 +203,9 @@ export class EventWorker implements OnApplicationBootstrap, BeforeApplicationShu
       await this.repository.retryAt(ids, nextStreamAttempt(attempts, this.clock.now()));
       this.sent.labels(target.name, 'failed').inc(sendable.length);
       this.logger.warn(`Events kept for ${target.name}, which refused them: ${(error as Error).message}`);
+      return false;
     }
-    return claimed.length === BATCH;
+    return full;
   }
 
   /** Claims as many due webhook deliveries as the slots allow and starts them; how many it started. */

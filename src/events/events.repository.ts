@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
+import { PreparedStatements, type PreparedStatement } from '../database/prepared-statements';
 
 /** Where a delivery goes: a webhook, or a stream. */
 export enum Sink {
@@ -48,6 +49,54 @@ export interface WebhookRow {
   secret: string;
 }
 
+/**
+ * Events as sent, by id ($1). A click's JSON is concatenated, not built by row_to_json: its link's part (id and
+ * alias) once per link and its profile's texts once per profile, then a string per click with its time.
+ */
+const OUTGOING_EVENTS: PreparedStatement = {
+  name: 'shortlink_outgoing_events',
+  text: `SELECT e.id::text, e.public_id, e.type, e.data, e.created_at, clicks.json AS clicks_json
+           FROM events e
+           LEFT JOIN LATERAL (
+             WITH u AS MATERIALIZED (
+               SELECT * FROM unnest(e.click_links, e.click_times, e.click_profiles)
+                        WITH ORDINALITY AS u(link_id, at, profile, n)
+             ), heads AS MATERIALIZED (
+               SELECT id, '{"link_id":' || id || ',"alias":' || to_json(alias)::text || ',"created_at":"' AS head
+                 FROM links WHERE id IN (SELECT DISTINCT link_id FROM u)
+             ), tails AS MATERIALIZED (
+               SELECT p.id, '",' || substr(row_to_json(texts)::text, 2) AS tail
+                 FROM click_profiles p
+                 CROSS JOIN LATERAL (
+                   SELECT referrer.value AS referrer, country.value AS country,
+                          substr(city.value, strpos(city.value, ':') + 1) AS city, continent.value AS continent,
+                          browser.value AS browser, os.value AS operating_system, device.value AS device,
+                          language.value AS language
+                     FROM (SELECT) one
+                     LEFT JOIN click_values referrer ON referrer.id = p.referrer
+                     LEFT JOIN click_values country ON country.id = p.country
+                     LEFT JOIN click_values city ON city.id = p.city
+                     LEFT JOIN click_values continent ON continent.id = p.continent
+                     LEFT JOIN click_values browser ON browser.id = p.browser
+                     LEFT JOIN click_values os ON os.id = p.operating_system
+                     LEFT JOIN click_values device ON device.id = p.device
+                     LEFT JOIN click_values language ON language.id = p.language
+                 ) texts
+                WHERE p.id IN (SELECT DISTINCT profile FROM u)
+             )
+             SELECT '[' || string_agg(
+                      COALESCE(h.head, '{"link_id":' || u.link_id || ',"alias":null,"created_at":"')
+                        || to_char(u.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"000Z"')
+                        || COALESCE(t.tail, '","referrer":null,"country":null,"city":null,"continent":null,'
+                                            || '"browser":null,"operating_system":null,"device":null,"language":null}'),
+                      ',' ORDER BY u.n) || ']' AS json
+               FROM u
+               LEFT JOIN heads h ON h.id = u.link_id
+               LEFT JOIN tails t ON t.id = u.profile
+           ) clicks ON e.click_links IS NOT NULL
+          WHERE e.id = ANY ($1::bigint[])`,
+};
+
 const EVENT_COLUMNS = `id::text, public_id, account_id, type, link_id, data, click_links, click_times, click_profiles,
                        ready, created_at`;
 
@@ -58,7 +107,10 @@ const EVENT_COLUMNS = `id::text, public_id, account_id, type, link_id, data, cli
  */
 @Injectable()
 export class EventsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly statements: PreparedStatements,
+  ) {}
 
   /**
    * Events that must be given their data before they are sent: a `link.limit_reached` (the link when its limit
@@ -106,20 +158,40 @@ export class EventsRepository {
     return row.events;
   }
 
-  /** Claims up to `limit` due deliveries to a stream, in event order, leased until `leaseUntil`. */
-  async claimStream(sink: Sink, limit: number, now: Date, leaseUntil: Date): Promise<ClaimedDelivery[]> {
-    return this.dataSource.query<ClaimedDelivery[]>(
-      `WITH claimed AS (
-         UPDATE event_deliveries d SET attempts = d.attempts + 1, next_attempt_at = $4
-           FROM (SELECT id FROM event_deliveries
-                  WHERE sink = $1 AND next_attempt_at IS NOT NULL AND next_attempt_at <= $3
-                  ORDER BY next_attempt_at, id LIMIT $2 FOR UPDATE SKIP LOCKED) due
-          WHERE d.id = due.id
+  /**
+   * Claims due deliveries to a stream, in event order, leased until `leaseUntil`: up to `limit`, and no more clicks
+   * than `clicks` (a click event counts its clicks, any other event one; the first is always taken), so that a
+   * batch of click events stays a few MB, not `limit` times 250 KB.
+   */
+  async claimStream(
+    sink: Sink,
+    limit: number,
+    clicks: number,
+    now: Date,
+    leaseUntil: Date,
+  ): Promise<{ claimed: ClaimedDelivery[]; full: boolean }> {
+    const rows = await this.dataSource.query<(ClaimedDelivery & { due: number })[]>(
+      `WITH due AS (
+         SELECT d.id, d.event_id, d.next_attempt_at FROM event_deliveries d
+          WHERE d.sink = $1 AND d.next_attempt_at IS NOT NULL AND d.next_attempt_at <= $4
+          ORDER BY d.next_attempt_at, d.id LIMIT $2 FOR UPDATE SKIP LOCKED
+       ), weighed AS (
+         -- An event removed meanwhile (its account deleted) weighs one: claimed, it is closed as dropped.
+         SELECT due.id, COALESCE(cardinality(e.click_links), 1) AS weight,
+                sum(COALESCE(cardinality(e.click_links), 1)) OVER (ORDER BY due.next_attempt_at, due.id) AS running
+           FROM due LEFT JOIN events e ON e.id = due.event_id
+       ), claimed AS (
+         UPDATE event_deliveries d SET attempts = d.attempts + 1, next_attempt_at = $5
+           FROM weighed w WHERE d.id = w.id AND w.running - w.weight < $3
          RETURNING d.id, d.event_id, d.webhook_id, d.attempts
        )
-       SELECT id::text, event_id::text, webhook_id, attempts FROM claimed ORDER BY id`,
-      [sink, limit, now, leaseUntil],
+       SELECT id::text, event_id::text, webhook_id, attempts, (SELECT count(*) FROM due)::int AS due
+         FROM claimed ORDER BY id`,
+      [sink, limit, clicks, now, leaseUntil],
     );
+    const claimed = rows.map(({ due: _due, ...delivery }) => delivery);
+    // Full: the limit was reached, or the clicks cut the batch short of what was due.
+    return { claimed, full: rows.length > 0 && (rows.length === limit || rows[0].due > rows.length) };
   }
 
   /**
@@ -167,12 +239,15 @@ export class EventsRepository {
     );
   }
 
-  async events(ids: readonly string[]): Promise<EventRow[]> {
+  /**
+   * The events of these ids as they are sent. A `link.clicked` event's clicks come as the JSON text of their array,
+   * built here: a thousand clicks decoded, dated and serialised in JavaScript held the event loop (and with it every
+   * redirect) for milliseconds per event; PostgreSQL builds them off it, reading each link's alias and each
+   * profile's texts once per event. Prepared: its plan cost more than a small read.
+   */
+  async events(ids: readonly string[]): Promise<OutgoingRow[]> {
     if (ids.length === 0) return [];
-    return this.dataSource.query<EventRow[]>(
-      `SELECT ${EVENT_COLUMNS} FROM events WHERE id = ANY ($1::bigint[])`,
-      [ids],
-    );
+    return this.statements.query<OutgoingRow>(OUTGOING_EVENTS, [ids]);
   }
 
   /** Deliveries done, with how they ended. */
@@ -253,49 +328,14 @@ export class EventsRepository {
       `SELECT sink, count(*)::int AS pending FROM event_deliveries WHERE next_attempt_at IS NOT NULL GROUP BY sink`,
     );
   }
-
-  /** The texts of click profiles, as the click export writes them (profiles never change once numbered). */
-  async profileTexts(ids: readonly number[]): Promise<ProfileRow[]> {
-    if (ids.length === 0) return [];
-    return this.dataSource.query<ProfileRow[]>(
-      `SELECT p.id, referrer.value AS referrer, country.value AS country,
-              substr(city.value, strpos(city.value, ':') + 1) AS city, continent.value AS continent,
-              browser.value AS browser, os.value AS operating_system, device.value AS device,
-              language.value AS language
-         FROM click_profiles p
-         LEFT JOIN click_values referrer ON referrer.id = p.referrer
-         LEFT JOIN click_values country ON country.id = p.country
-         LEFT JOIN click_values city ON city.id = p.city
-         LEFT JOIN click_values continent ON continent.id = p.continent
-         LEFT JOIN click_values browser ON browser.id = p.browser
-         LEFT JOIN click_values os ON os.id = p.operating_system
-         LEFT JOIN click_values device ON device.id = p.device
-         LEFT JOIN click_values language ON language.id = p.language
-        WHERE p.id = ANY ($1::int[])`,
-      [ids],
-    );
-  }
-
-  /** The aliases of links that still exist. */
-  async aliases(linkIds: readonly number[]): Promise<Map<number, string>> {
-    if (linkIds.length === 0) return new Map();
-    const rows = await this.dataSource.query<{ id: number; alias: string }[]>(
-      'SELECT id, alias FROM links WHERE id = ANY ($1::int[])',
-      [linkIds],
-    );
-    return new Map(rows.map((row) => [row.id, row.alias]));
-  }
 }
 
-/** What a click profile's eight dimensions say. */
-export interface ProfileRow {
-  id: number;
-  referrer: string | null;
-  country: string | null;
-  city: string | null;
-  continent: string | null;
-  browser: string | null;
-  operating_system: string | null;
-  device: string | null;
-  language: string | null;
+/** An event as it is sent: a click event's clicks as the JSON text of their array. */
+export interface OutgoingRow {
+  id: string;
+  public_id: string;
+  type: string;
+  data: unknown;
+  created_at: Date;
+  clicks_json: string | null;
 }
