@@ -170,11 +170,20 @@ export function eventsScenario(streams: EventStreams): Scenario {
         const before = await recordedClicks(context, ids);
         const tally = new Tally();
         const paths = aliases.map((alias) => `/${alias}`);
+        // The receiver and the taps run in this process, on the machine they measure: their CPU per answer.
+        let tapsCpu = process.cpuUsage();
         const comparison = await compare(
           context,
           { paths, headers, connections: options.connections },
           tally,
+          async (runs) => {
+            const started = process.cpuUsage();
+            const result = await runs();
+            tapsCpu = process.cpuUsage(started);
+            return result;
+          },
         );
+        const tapsUs = (tapsCpu.user + tapsCpu.system) / Math.max(1, tally.redirects);
         const recorded = await settle(context, ids, before, tally.redirects);
         await redisTap?.read();
         const normal = sinkProblems(sinks, recorded, true);
@@ -226,7 +235,8 @@ export function eventsScenario(streams: EventStreams): Scenario {
               met: off.length === 0 ? row.met : false,
               ...verdict(
                 normal.problems,
-                `${clickFacts(tally, recorded)}; exactly once to ${streamsText}: ${normal.facts.join(', ')}`,
+                `${clickFacts(tally, recorded)}; exactly once to ${streamsText}: ${normal.facts.join(', ')}; ` +
+                  `the bench's receiver and taps: ${tapsUs.toFixed(1)} µs CPU per answer`,
               ),
             },
             {
