@@ -8,11 +8,14 @@
  * - `auth/` accounts, keys and the guards; `targeting/`, `metrics/`, `qr/`, `clicks/`, `limits/`: services the
  *   features use.
  * - the features (`spaces/`, `domains/`, `pixels/`, `links/`, `stats/`, `account/`, `health/`).
- * - `redirect/` the visitor routes, which nothing imports but the application's wiring (`src/*.ts`).
+ * - `visitor-pages/` the pages visitors see (views, one catalogue per language, CSS, the pixels script);
+ *   `visitor-limits/` the visitor routes' limits; `stats-page/` a link's public stats page.
+ * - `visits/` the visit pipeline, its writer and the visitor routes, which nothing imports but the application's
+ *   wiring (`src/*.ts`).
  * - `cli/` the commands of the CLI, which nothing imports but its wiring (`src/cli.ts`, `src/cli.module.ts`).
  */
 const FEATURES =
-  'src/(account|domains|health|links|pixels|spaces|stats|redirect|qr|clicks|metrics|targeting|auth|limits)/';
+  'src/(account|domains|health|links|pixels|spaces|stats|visits|visitor-pages|visitor-limits|stats-page|qr|clicks|metrics|targeting|auth|limits)/';
 
 module.exports = {
   forbidden: [
@@ -21,6 +24,14 @@ module.exports = {
       comment: 'Two folders that import each other cannot be understood, moved or tested apart.',
       severity: 'error',
       scope: 'folder',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'no-cycle',
+      comment:
+        'Two files that import each other, however far round, cannot be read or changed one at a time.',
+      severity: 'error',
       from: { path: '^src/' },
       to: { circular: true },
     },
@@ -45,11 +56,11 @@ module.exports = {
       to: { path: `^${FEATURES}` },
     },
     {
-      name: 'nothing-imports-redirect',
+      name: 'nothing-imports-visits',
       comment: 'The visitor routes sit on top: only the wiring in src/*.ts knows them.',
       severity: 'error',
-      from: { path: '^src/[^/]+/', pathNot: '^src/redirect/' },
-      to: { path: '^src/redirect/' },
+      from: { path: '^src/[^/]+/', pathNot: '^src/visits/' },
+      to: { path: '^src/visits/' },
     },
     {
       name: 'nothing-imports-cli',

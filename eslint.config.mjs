@@ -45,7 +45,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/consistent-type-imports': 'off' },
   },
   {
-    files: ['src/redirect/assets/*.js'],
+    files: ['src/visitor-pages/assets/*.js'],
     languageOptions: { globals: { ...globals.browser }, sourceType: 'script' },
   },
   {

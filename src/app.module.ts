@@ -25,7 +25,7 @@ import { LimitsStorage } from './limits/limits-storage';
 import { LinksModule } from './links/links.module';
 import { MetricsModule } from './metrics/metrics.module';
 import { PixelsModule } from './pixels/pixels.module';
-import { RedirectModule } from './redirect/redirect.module';
+import { VisitsModule } from './visits/visits.module';
 import { SpacesModule } from './spaces/spaces.module';
 import { StatsModule } from './stats/stats.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
@@ -60,7 +60,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     WebhooksModule,
     EventsModule,
     // Last: its /:alias routes must not shadow any other route.
-    RedirectModule,
+    VisitsModule,
   ],
   providers: [
     { provide: APP_PIPE, useFactory: createValidationPipe },

@@ -13,7 +13,7 @@ import { warnOfUntrustedProxy } from './common/proxy-warning';
 import { serverConfig, type ServerConfig } from './config/app-config';
 import { MetricsService } from './metrics/metrics.service';
 import { DOCS_ASSETS_PATH, DocsUi } from './docs/docs-ui';
-import { LeanRedirect } from './redirect/lean-redirect';
+import { LeanRedirect } from './visits/lean-redirect';
 import { openApiDocument, servedTo } from './openapi-document';
 
 /**

@@ -1,5 +1,4 @@
 import { Column, Entity, Index, JoinColumn, OneToOne, PrimaryColumn, type Relation } from 'typeorm';
-import { Link } from './link.entity';
 
 /**
  * What visits write about a link, apart from the link's own row: the API reads it and never writes it. A trigger
@@ -15,10 +14,10 @@ export class LinkCounter {
   @PrimaryColumn({ name: 'link_id', type: 'integer', primaryKeyConstraintName: 'PK_link_counters' })
   linkId!: number;
 
-  @OneToOne(() => Link, (link) => link.counter, { onDelete: 'CASCADE' })
+  // The link is named, not imported: it imports this entity, and nothing here reads it.
+  @OneToOne('Link', 'counter', { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'link_id', foreignKeyConstraintName: 'FK_link_counters_link' })
-  // Relation<>: the two entities import each other, and decorator metadata must not read the other at load time.
-  link?: Relation<Link>;
+  link?: Relation<object>;
 
   /** The link's account, for sorting an account's links by clicks from this table's index alone. */
   @Column({ name: 'account_id', type: 'integer' })
@@ -63,10 +62,4 @@ export class LinkCounter {
   /** Index into the link's `targets` of the last rotation served. */
   @Column({ name: 'last_rotation', type: 'integer', nullable: true })
   lastRotation!: number | null;
-}
-
-/** The counters of a link loaded with them; a link loaded without them is a programming error, said loudly. */
-export function countersOf(link: Link): LinkCounter {
-  if (link.counter === undefined) throw new Error(`The counters of link ${link.id} were not loaded`);
-  return link.counter;
 }

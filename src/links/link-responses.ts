@@ -7,9 +7,8 @@ import { DomainsService } from '../domains/domains.service';
 import type { Pixel } from '../pixels/pixel.entity';
 import { toPixelResponse } from '../pixels/pixel.mapper';
 import { SpacesService } from '../spaces/spaces.service';
-import { countersOf } from './link-counter.entity';
 import { LinkPixels } from './link-pixels';
-import { Link } from './link.entity';
+import { countersOf, Link } from './link.entity';
 import { toLinkResponse, type LinkResponse } from './link.mapper';
 
 /** A link just inserted, with what its create looked up. */

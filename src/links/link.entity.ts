@@ -106,3 +106,9 @@ export class Link extends EditableAccountOwned {
   @Column({ type: 'boolean', default: false })
   disabled!: boolean;
 }
+
+/** The counters of a link loaded with them; a link loaded without them is a programming error, said loudly. */
+export function countersOf(link: Link): LinkCounter {
+  if (link.counter === undefined) throw new Error(`The counters of link ${link.id} were not loaded`);
+  return link.counter;
+}

@@ -1,3 +1,4 @@
+import { ALIAS_MAX_LENGTH, ALIAS_PATTERN } from '../alias';
 import { ApiProperty } from '@nestjs/swagger';
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsArray, Matches, ValidateBy, ValidateNested } from 'class-validator';
@@ -42,12 +43,10 @@ function toTargets({ value, obj }: { value: unknown; obj: Record<string, unknown
   });
 }
 
-const ALIAS_PATTERN = /^[A-Za-z0-9_-]+$/;
-
 function Alias(): PropertyDecorator {
   return (target, key) => {
     FormString({
-      max: 255,
+      max: ALIAS_MAX_LENGTH,
       description: 'ASCII letters, digits, `-` and `_`; unique within the domain; random when absent.',
       example: 'spring-sale',
     })(target, key);

@@ -1,5 +1,5 @@
 import { countryName, displayValue, languageName } from './display-names';
-import { translatorFor } from './translator';
+import { translatorFor } from '../visitor-pages/translator';
 
 const en = translatorFor('en');
 const de = translatorFor('de');

@@ -2,20 +2,23 @@ import { Controller, Get, Header, Param, Post, Req, Res, UseGuards } from '@nest
 import { ApiExcludeController } from '@nestjs/swagger';
 import { SkipThrottle } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { Public } from '../auth/public.decorator';
 import { dataEnvelope } from '../common/envelope';
 import { ResourceNotFoundException, ValidationFailedException } from '../common/exceptions';
 import { PUBLIC_QR_MAX_SIZE, publicQrQuery, QrCodes } from '../qr/qr-code';
 import { QR_MIN_SIZE, QrQueryDto } from '../qr/qr-query.dto';
-import { Pages } from './pages';
-import { PIXELS_SCRIPT_PATH } from './pixel-markup';
-import { chosenRange, StatsPageService, statsPath, type StatsVisit } from './stats-page.service';
-import { asksForHtml, wantsJson } from './visitor-error-pages';
-import { VisitorRateLimitGuard } from './visitor-rate-limit.guard';
-import { views } from './views';
-import { VisitsService, type ResolvedLink } from './visits.service';
+import type { ResolvedLink } from '../links/resolved-link';
+import { chosenRange, StatsPageService, statsPath, type StatsVisit } from '../stats-page/stats-page.service';
+import { statsPage } from '../stats-page/stats-view';
+import { VisitorRateLimitGuard } from '../visitor-limits/visitor-rate-limit.guard';
+import { Pages } from '../visitor-pages/pages';
+import { PIXELS_SCRIPT, PIXELS_SCRIPT_PATH } from '../visitor-pages/pixel-markup';
+import { asksForHtml, wantsJson } from '../visitor-pages/visitor-error-pages';
+import { views } from '../visitor-pages/views';
+import { visitorQueryFits } from './destination';
+import { OutcomeWriter } from './outcome-writer';
+import type { VisitOutcome, VisitRequest } from './visit';
+import { VisitPipeline, type Resolved } from './visit-pipeline';
 
 /** What the stats page reads of a request. */
 function statsVisit(request: Request): StatsVisit {
@@ -29,7 +32,22 @@ function statsVisit(request: Request): StatsVisit {
   };
 }
 
-const PIXELS_SCRIPT = readFileSync(join(__dirname, 'assets', 'pixels.js'), 'utf8');
+/** A visit as the pipeline reads it, from an Express request: a form's fields on a POST, the address on a GET. */
+function visitOf(request: Request): VisitRequest {
+  const base = { method: request.method, headers: request.headers, address: request.ip ?? '' };
+  if (request.method !== 'POST') {
+    const query = request.originalUrl.split('?')[1] ?? '';
+    return { ...base, query, referrer: request.headers.referer ?? '', form: {} };
+  }
+  const form = (request.body ?? {}) as Record<string, unknown>;
+  return {
+    ...base,
+    // The forms carry what a GET let through; a longer one was not written by this service and is dropped.
+    query: typeof form.q === 'string' && visitorQueryFits(form.q) ? form.q : '',
+    referrer: typeof form.ref === 'string' ? form.ref.slice(0, 2048) : '',
+    form,
+  };
+}
 
 /**
  * What visitors open: no API key and not the API's rate limit, but a per-address limit of their own that no
@@ -40,13 +58,25 @@ const PIXELS_SCRIPT = readFileSync(join(__dirname, 'assets', 'pixels.js'), 'utf8
 @SkipThrottle()
 @UseGuards(VisitorRateLimitGuard)
 @Controller()
-export class RedirectController {
+export class VisitorController {
   constructor(
-    private readonly visits: VisitsService,
+    private readonly pipeline: VisitPipeline,
+    private readonly writer: OutcomeWriter,
     private readonly statsPages: StatsPageService,
     private readonly pages: Pages,
     private readonly qrCodes: QrCodes,
   ) {}
+
+  /** Resolves the alias on the request's host, takes the step's outcome, and writes it. */
+  private async answer(
+    request: Request,
+    response: Response,
+    alias: string,
+    step: (found: Resolved) => VisitOutcome | Promise<VisitOutcome>,
+  ): Promise<void> {
+    const found = await this.pipeline.resolve(request.headers.host, alias);
+    this.writer.write(request, response, await step(found));
+  }
 
   @Get(PIXELS_SCRIPT_PATH)
   @Header('Content-Type', 'text/javascript; charset=utf-8')
@@ -56,34 +86,34 @@ export class RedirectController {
   }
 
   @Get()
-  root(@Req() request: Request, @Res() response: Response): Promise<void> {
-    return this.visits.root(request, response);
+  async root(@Req() request: Request, @Res() response: Response): Promise<void> {
+    this.writer.write(request, response, await this.pipeline.root(request.headers.host));
   }
 
   @Get(':alias')
   open(@Req() request: Request, @Res() response: Response, @Param('alias') alias: string): Promise<void> {
-    return this.visits.open(request, response, alias);
+    return this.answer(request, response, alias, (found) => this.pipeline.open(found, visitOf(request)));
   }
 
   @Get(':alias/\\+')
   preview(@Req() request: Request, @Res() response: Response, @Param('alias') alias: string): Promise<void> {
-    return this.visits.preview(request, response, alias);
+    return this.answer(request, response, alias, (found) => this.pipeline.preview(found));
   }
 
   /** The address a form posted to, opened again (a reload from the address bar): the link, as `GET /{alias}`. */
   @Get([':alias/password', ':alias/sensitive-consent'])
   reopen(@Req() request: Request, @Res() response: Response, @Param('alias') alias: string): Promise<void> {
-    return this.visits.open(request, response, alias);
+    return this.open(request, response, alias);
   }
 
   @Post(':alias/password')
   password(@Req() request: Request, @Res() response: Response, @Param('alias') alias: string): Promise<void> {
-    return this.visits.submitPassword(request, response, alias);
+    return this.answer(request, response, alias, (found) => this.pipeline.password(found, visitOf(request)));
   }
 
   @Post(':alias/sensitive-consent')
   consent(@Req() request: Request, @Res() response: Response, @Param('alias') alias: string): Promise<void> {
-    return this.visits.submitConsent(request, response, alias);
+    return this.answer(request, response, alias, (found) => this.pipeline.consent(found, visitOf(request)));
   }
 
   /** The QR code of a short link that can be visited (as its stats page, a disabled link has none). */
@@ -95,17 +125,16 @@ export class RedirectController {
     } catch (error) {
       // A person who opened the address is shown a page in their language; an image tag or a script, the 422.
       if (!(error instanceof ValidationFailedException) || !asksForHtml(request)) throw error;
-      const t = this.pages.translator(request);
       const refused = {
         fields: Object.keys(error.fields),
         minSize: QR_MIN_SIZE,
         maxSize: PUBLIC_QR_MAX_SIZE,
       };
-      this.pages.send(response, 422, t, views.qrRefused(t, refused));
+      this.pages.write(request, response, 422, (t) => views.qrRefused(t, refused));
       return;
     }
-    const shortUrl = await this.visits.shortUrlOf(request, alias);
-    if (shortUrl === null) this.visits.notFound(response);
+    const shortUrl = this.pipeline.shortUrlOf(await this.pipeline.resolve(request.headers.host, alias));
+    if (shortUrl === null) this.writer.write(request, response, { kind: 'not-found' });
     else await this.qrCodes.send(response, shortUrl, query);
   }
 
@@ -154,14 +183,13 @@ export class RedirectController {
       return;
     }
     const page = await this.statsPages.dashboard(found, visit.range);
-    const t = this.pages.translator(request);
-    this.pages.send(response, 200, t, views.stats(t, page));
+    this.pages.write(request, response, 200, (t) => statsPage(t, page));
   }
 
   /** Any other address a browser may open: the visitor's 404 page, not the API's JSON. */
   @Get('*path')
   unknown(@Req() request: Request, @Res() response: Response): void {
     if (request.path === '/api' || request.path.startsWith('/api/')) throw new ResourceNotFoundException();
-    this.visits.notFound(response);
+    this.writer.write(request, response, { kind: 'not-found' });
   }
 }

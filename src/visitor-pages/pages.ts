@@ -2,37 +2,12 @@ import { Injectable } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Response } from 'express';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { html, trusted, type Html } from '../common/html';
 import { pickLocale, type Locale } from './messages';
+import type { ComposedPage, Page } from './page';
 import { translatorFor, type Translator } from './translator';
 import { views } from './views';
-
-export { escapeHtml } from '../common/html';
-
-/** A visitor page: its title and heading as text, its body as markup built by {@link views}. */
-export interface Page {
-  title: string;
-  /** The `<h1>`; the title when absent. */
-  heading?: string;
-  /** Markup above the heading (the stats page's kicker). */
-  before?: Html;
-  body: Html;
-  /** Markup for the head, such as a meta refresh. */
-  head?: Html;
-  /** Extra Content-Security-Policy sources, by directive (the pixels page loads vendors' images and scripts). */
-  allow?: Partial<Record<'img-src' | 'script-src' | 'frame-src' | 'connect-src', string[]>>;
-  /** A page of several columns on a wide screen (the stats page). */
-  wide?: boolean;
-}
-
-/** The part of a page's options that the pixels markup decides. */
-export type PageOptions = Pick<Page, 'allow'>;
-
-export interface ComposedPage {
-  headers: Record<string, string>;
-  body: string;
-}
 
 /**
  * The pages visitors see: small, accessible HTML in the visitor's language (from `Accept-Language`), sent with a
@@ -77,12 +52,33 @@ export class Pages {
     }`;
   }
 
-  send(response: Response, status: number, t: Translator, page: Page): void {
-    const composed = this.compose(t, page);
-    response.status(status).set(composed.headers).send(composed.body);
+  /**
+   * Writes the page `view` makes, in the language the request asks for, with its headers and `extra` (a HEAD
+   * request gets the headers alone). Any server's response: the routes' and the redirect's fast path alike.
+   */
+  write(
+    request: { method?: string; headers: IncomingHttpHeaders },
+    response: ServerResponse,
+    status: number,
+    view: (t: Translator) => Page,
+    extra: Readonly<Record<string, string>> = {},
+  ): void {
+    const t = this.translator(request);
+    const { headers, body } = this.compose(t, view(t));
+    this.writeComposed(request, response, status, { headers: { ...headers, ...extra }, body });
   }
 
-  /** A page and the headers it is sent with, for a response that is not Express's (the lean redirect path). */
+  writeComposed(
+    request: { method?: string },
+    response: ServerResponse,
+    status: number,
+    page: ComposedPage,
+  ): void {
+    response.writeHead(status, { ...page.headers, 'Content-Length': Buffer.byteLength(page.body) });
+    response.end(request.method === 'HEAD' ? undefined : page.body);
+  }
+
+  /** A page and the headers it is sent with. */
   compose(t: Translator, page: Page): ComposedPage {
     const allow = page.allow ?? {};
     const sources = (directive: keyof NonNullable<Page['allow']>, base: string[]) =>
@@ -124,27 +120,14 @@ export class Pages {
     return page;
   }
 
-  /** 429 with `Retry-After`, and the wait in words. */
-  sendTooManyAttempts(response: Response, waitMs: number): void {
-    const t = this.translator(response.req);
-    this.send(response, 429, t, views.tooManyAttempts(t, this.retryAfter(response, waitMs)));
-  }
-
-  /** 429 for a client over the visitor routes' rate limit. */
-  sendTooManyRequests(response: Response, waitMs: number): void {
-    const t = this.translator(response.req);
-    this.send(response, 429, t, views.tooManyRequests(t, this.retryAfter(response, waitMs)));
-  }
-
-  /** Sets `Retry-After`, and returns the wait it says. */
-  private retryAfter(response: Response, waitMs: number): number {
-    const seconds = Math.max(1, Math.ceil(waitMs / 1000));
-    response.set('Retry-After', String(seconds));
-    return seconds * 1000;
-  }
-
   private styleMarkup(): Html {
     // The stylesheet is this service's own file, hashed into the policy as it is.
     return trusted(this.style);
   }
+}
+
+/** The `Retry-After` of a wait, in whole seconds (at least one), and the wait it says. */
+export function retryAfter(waitMs: number): { header: Record<string, string>; waitMs: number } {
+  const seconds = Math.max(1, Math.ceil(waitMs / 1000));
+  return { header: { 'Retry-After': String(seconds) }, waitMs: seconds * 1000 };
 }

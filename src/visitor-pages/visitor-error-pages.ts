@@ -9,7 +9,8 @@ import {
   TooManyAttemptsException,
   type VisitorContext,
 } from '../common/exceptions';
-import { Pages, type Page } from './pages';
+import type { Page } from './page';
+import { Pages } from './pages';
 import type { Translator } from './translator';
 import { views } from './views';
 

@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Response } from 'express';
+import type { ServerResponse } from 'node:http';
 import { escapeHtml, html, trusted } from '../common/html';
-import { Pages, type Page } from './pages';
+import type { Page } from './page';
+import { Pages, retryAfter } from './pages';
 import { translatorFor } from './translator';
 import { views } from './views';
 
@@ -39,25 +40,27 @@ describe('Pages', () => {
   const styleHash = createHash('sha256').update(style).digest('base64');
   const en = translatorFor('en');
 
-  function send(status: number, page: Page, acceptLanguage?: string) {
+  /** What a page writes on a response: its status, headers and body. */
+  function written(write: (response: ServerResponse) => void) {
     const sent: { status?: number; headers?: Record<string, string>; body?: string } = {};
     const response = {
-      req: { headers: { 'accept-language': acceptLanguage } },
-      status(code: number) {
+      writeHead(code: number, headers: Record<string, string>) {
         sent.status = code;
-        return this;
-      },
-      set(headers: Record<string, string>) {
         sent.headers = headers;
         return this;
       },
-      send(body: string) {
+      end(body?: string) {
         sent.body = body;
         return this;
       },
-    } as unknown as Response;
-    pages.send(response, status, pages.translator(response.req), page);
+    } as unknown as ServerResponse;
+    write(response);
     return sent;
+  }
+
+  function send(status: number, page: Page, acceptLanguage?: string) {
+    const request = { method: 'GET', headers: { 'accept-language': acceptLanguage } };
+    return written((response) => pages.write(request, response, status, () => page));
   }
 
   it('renders a page in the layout: language, title, heading, the one stylesheet', () => {
@@ -102,6 +105,7 @@ describe('Pages', () => {
       Vary: 'Accept-Language',
       'Cache-Control': 'private, no-store',
       'X-Robots-Tag': 'noindex, nofollow',
+      'Content-Length': Buffer.byteLength(sent.body ?? ''),
     });
     expect(sent.body).toContain('<html lang="de">');
     expect(sent.body).toContain('<title>Link nicht gefunden</title>');
@@ -131,26 +135,28 @@ describe('Pages', () => {
   });
 
   it('says the wait of a 429 in the visitor’s language, and sets Retry-After', () => {
-    const headers: Record<string, string> = {};
-    let body = '';
-    const response = {
-      req: { headers: { 'accept-language': 'es' } },
-      status: () => response,
-      set(name: string | Record<string, string>, value?: string) {
-        if (typeof name === 'string') headers[name] = value!;
-        else Object.assign(headers, name);
-        return response;
-      },
-      send(sent: string) {
-        body = sent;
-        return response;
-      },
-    };
-    pages.sendTooManyAttempts(response as unknown as Response, 14 * 60_000 + 1);
-    expect(headers['Retry-After']).toBe('841');
-    expect(body).toContain('<p>Espera 15 minutos antes de volver a intentarlo.');
-    pages.sendTooManyRequests(response as unknown as Response, 1500);
-    expect(headers['Retry-After']).toBe('2');
-    expect(body).toContain('<p>Espera 2 segundos y vuelve a abrir el enlace.</p>');
+    const request = { method: 'GET', headers: { 'accept-language': 'es' } };
+    const attempts = retryAfter(14 * 60_000 + 1);
+    let sent = written((response) =>
+      pages.write(request, response, 429, (t) => views.tooManyAttempts(t, attempts.waitMs), attempts.header),
+    );
+    expect(sent.headers?.['Retry-After']).toBe('841');
+    expect(sent.body).toContain('<p>Espera 15 minutos antes de volver a intentarlo.');
+    const requests = retryAfter(1500);
+    sent = written((response) =>
+      pages.write(request, response, 429, (t) => views.tooManyRequests(t, requests.waitMs), requests.header),
+    );
+    expect(sent.headers?.['Retry-After']).toBe('2');
+    expect(sent.body).toContain('<p>Espera 2 segundos y vuelve a abrir el enlace.</p>');
+  });
+
+  it('writes the headers alone to a HEAD request', () => {
+    const sent = written((response) =>
+      pages.write({ method: 'HEAD', headers: {} }, response, 404, (t) => views.notFound(t)),
+    );
+    expect(sent.status).toBe(404);
+    expect(sent.headers?.['Content-Type']).toBe('text/html; charset=utf-8');
+    expect(Number(sent.headers?.['Content-Length'])).toBeGreaterThan(100);
+    expect(sent.body).toBeUndefined();
   });
 });

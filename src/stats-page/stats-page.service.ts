@@ -17,7 +17,9 @@ import { LinkPrivacy, type Link } from '../links/link.entity';
 import { LinksService } from '../links/links.service';
 import { ClickSeries } from '../stats/click-series';
 import { StatsService, type StatsRange, type StatsRow } from '../stats/stats.service';
-import { AttemptLimiter } from './attempt-limiter';
+import { isAlias } from '../links/alias';
+import type { ResolvedLink } from '../links/resolved-link';
+import { AttemptLimiter } from '../visitor-limits/attempt-limiter';
 import { PAGE_DIMENSIONS, type PageDimension } from './display-names';
 import {
   cookieValues,
@@ -27,7 +29,6 @@ import {
   verifyStatsAccess,
 } from './stats-access';
 import { DEFAULT_STATS_RANGE, STATS_RANGES, type StatsPageData, type StatsRangeChoice } from './stats-view';
-import { VisitsService, type ResolvedLink } from './visits.service';
 
 const DAY_MS = 86_400_000;
 /** Values of each dimension on the page. */
@@ -106,7 +107,6 @@ export function periodOf(choice: StatsRangeChoice, createdAt: Date, last: Date =
 @Injectable()
 export class StatsPageService {
   constructor(
-    private readonly visits: VisitsService,
     private readonly stats: StatsService,
     private readonly series: ClickSeries,
     private readonly accounts: AccountsService,
@@ -207,11 +207,12 @@ export class StatsPageService {
 
   /** The link; a disabled one is gone for visitors, its stats page included, as its redirect is. */
   private async find(visit: StatsVisit, alias: string): Promise<ResolvedLink> {
-    const { domain, found } = await this.visits.resolve({ headers: { host: visit.host } }, alias);
+    const domain = await this.domains.forHost(visit.host);
+    const found = isAlias(alias) ? await this.links.findByAlias(domain.id, alias) : null;
     if (found === null || found.link.disabled) {
       throw new ResourceNotFoundException().seenBy({ domain: domain.name });
     }
-    return found;
+    return { domain, ...found };
   }
 
   /** Where a refusal of this page was met: the link's domain, and the password form's address. */

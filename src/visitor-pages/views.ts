@@ -1,7 +1,6 @@
 import { html, type Html } from '../common/html';
-import type { Page } from './pages';
+import type { Page } from './page';
 import { PIXELS_SCRIPT_PATH } from './pixel-markup';
-import { statsPage } from './stats-view';
 import type { Translator } from './translator';
 
 /** What a visit carries through the password and consent forms. */
@@ -230,8 +229,6 @@ export const views = {
       <p>${t.text('qrRefusedNext', { min: refused.minSize, max: refused.maxSize })}</p>`,
     };
   },
-
-  stats: statsPage,
 };
 
 export type ViewName = keyof typeof views;

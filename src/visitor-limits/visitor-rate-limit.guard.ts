@@ -3,7 +3,8 @@ import type { Request, Response } from 'express';
 import { clientKey } from '../common/client-address';
 import { visitsConfig, type VisitsConfig } from '../config/app-config';
 import { LeasedBudgets } from '../limits/leased-budgets';
-import { Pages } from './pages';
+import { Pages, retryAfter } from '../visitor-pages/pages';
+import { views } from '../visitor-pages/views';
 
 const WINDOW_MS = 60_000;
 
@@ -62,7 +63,9 @@ export class VisitorRateLimitGuard implements CanActivate {
     const http = context.switchToHttp();
     const wait = await this.limit.hit(http.getRequest<Request>().ip);
     if (wait === 0) return true;
-    this.pages.sendTooManyRequests(http.getResponse<Response>(), wait);
+    const { header, waitMs } = retryAfter(wait);
+    const [request, response] = [http.getRequest<Request>(), http.getResponse<Response>()];
+    this.pages.write(request, response, 429, (t) => views.tooManyRequests(t, waitMs), header);
     return false;
   }
 }

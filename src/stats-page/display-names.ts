@@ -1,8 +1,8 @@
 import { countries } from 'countries-list';
 import ISO6391 from 'iso-639-1';
 import { STATS_DIMENSIONS, type StatsDimension } from '../stats/dto/stats-query.dto';
-import type { MessageKey } from './messages';
-import type { Translator } from './translator';
+import type { MessageKey } from '../visitor-pages/messages';
+import type { Translator } from '../visitor-pages/translator';
 
 /**
  * Dimensions of the stats page, in the order it shows them: the stats API's, but the city, which the page leaves

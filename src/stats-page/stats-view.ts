@@ -1,9 +1,9 @@
 import type { ClickSeriesResult, SeriesBucket, SeriesUnit } from '../stats/click-series';
 import { DIMENSION_TITLES, displayValue, type PageDimension } from './display-names';
 import { html, type Html } from '../common/html';
-import type { MessageKey } from './messages';
-import type { Page } from './pages';
-import type { Translator } from './translator';
+import type { MessageKey } from '../visitor-pages/messages';
+import type { Page } from '../visitor-pages/page';
+import type { Translator } from '../visitor-pages/translator';
 
 /** The periods the stats page offers, as its `range` parameter names them. */
 export const STATS_RANGES = ['7', '30', '90', 'all'] as const;

@@ -1,7 +1,9 @@
 import type { PixelResponse } from '../pixels/pixel.mapper';
 import type { PixelType } from '../pixels/pixel-types';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { escapeHtml } from '../common/html';
-import type { PageOptions } from './pages';
+import type { PageOptions } from './page';
 
 /** Where the service serves the script that starts every vendor's tag, as phpShort's templates do inline. */
 export const PIXELS_SCRIPT_PATH = '/assets/pixels.js';
@@ -63,3 +65,6 @@ export function pixelMarkup(pixels: PixelResponse[]): {
   }
   return { html: parts.join('\n'), allow };
 }
+
+/** The script the pixels page forwards with, served at {@link PIXELS_SCRIPT_PATH}. */
+export const PIXELS_SCRIPT = readFileSync(join(__dirname, 'assets', 'pixels.js'), 'utf8');
