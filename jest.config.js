@@ -40,7 +40,7 @@ const withDatabase = {
 };
 
 /**
- * Three tiers, each a project: `unit` (pure logic beside the code, no database, no set-up), `api` (the app in the
+ * Three tiers, each a project: `unit` (pure logic beside the code, and the docs' links: no database, no set-up), `api` (the app in the
  * test process, over HTTP, on PostgreSQL or the embedded database), `process` (servers and commands started as
  * production starts them). `npm test` runs all three; `npm run test:unit` the first.
  */
@@ -49,7 +49,12 @@ module.exports = {
   // Two cores on the reference machine; each worker boots whole applications.
   maxWorkers: 2,
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/src/**/*.spec.ts'] },
+    {
+      ...common,
+      displayName: 'unit',
+      // Beside the code; and under test/, what checks the repository without an app (the docs' links).
+      testMatch: ['<rootDir>/src/**/*.spec.ts', '<rootDir>/test/*.spec.ts'],
+    },
     {
       ...withDatabase,
       displayName: 'api',
