@@ -70,17 +70,23 @@ function driverError(message: string, code: string): Error {
   return Object.assign(new Error(message), { code });
 }
 
-describe('HttpExceptionFilter', () => {
-  let logged: jest.SpyInstance[];
+/** The logger's `error` and `warn`, in that order, silenced and recorded in each test of the calling block. */
+function loggerSpies(): jest.SpyInstance[] {
+  const spies: jest.SpyInstance[] = [];
   beforeEach(() => {
-    logged = [
+    spies.push(
       jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined),
       jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined),
-    ];
+    );
   });
   afterEach(() => {
-    for (const spy of logged) spy.mockRestore();
+    for (const spy of spies.splice(0)) spy.mockRestore();
   });
+  return spies;
+}
+
+describe('HttpExceptionFilter', () => {
+  const logged = loggerSpies();
 
   it.each([
     ['connection refused', driverError('connect ECONNREFUSED 10.0.0.5:5432', 'ECONNREFUSED')],
@@ -313,16 +319,7 @@ function loggedText(spies: jest.SpyInstance[]): string {
 
 describe('HttpExceptionFilter logs of database errors', () => {
   const SECRET = 's3cr3t-value';
-  let logged: jest.SpyInstance[];
-  beforeEach(() => {
-    logged = [
-      jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined),
-      jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined),
-    ];
-  });
-  afterEach(() => {
-    for (const spy of logged) spy.mockRestore();
-  });
+  const logged = loggerSpies();
 
   /** A query error as TypeORM throws it: the SQL, its bound values and pg's error with a detail quoting a value. */
   function queryFailed(code: string, message: string, fields: Record<string, string> = {}): QueryFailedError {

@@ -86,24 +86,19 @@ export function registeredSchemas(): Record<string, SchemaObject> {
   return Object.fromEntries(namedSchemas);
 }
 
+/** A header whose value is a whole number (of requests, of seconds). */
+function integerHeader(description: string): HeaderObject {
+  return { description, schema: { type: 'integer' } };
+}
+
 /** The rate-limit headers of contract section 2, as `components.headers`. */
 export const RATE_LIMIT_HEADERS: Record<string, HeaderObject> = {
-  'X-RateLimit-Limit': {
-    description: 'Requests allowed per minute for the API key (or, without a valid key, the client address).',
-    schema: { type: 'integer' },
-  },
-  'X-RateLimit-Remaining': {
-    description: 'Requests left in the current minute.',
-    schema: { type: 'integer' },
-  },
-  'X-RateLimit-Reset': {
-    description: 'Seconds until the current minute ends.',
-    schema: { type: 'integer' },
-  },
-  'Retry-After': {
-    description: 'Seconds to wait before the next request.',
-    schema: { type: 'integer' },
-  },
+  'X-RateLimit-Limit': integerHeader(
+    'Requests allowed per minute for the API key (or, without a valid key, the client address).',
+  ),
+  'X-RateLimit-Remaining': integerHeader('Requests left in the current minute.'),
+  'X-RateLimit-Reset': integerHeader('Seconds until the current minute ends.'),
+  'Retry-After': integerHeader('Seconds to wait before the next request.'),
 };
 
 function headerRefs(...names: string[]): Record<string, ReferenceObject> {
@@ -128,6 +123,11 @@ function errorBody(name: string, status: number, message: string | { example: st
   return ErrorBody;
 }
 
+/** An error that always answers the contract's one message for its status (`ERROR_MESSAGES`). */
+function fixedError(status: number, name: string, description: string): { description: string; body: Type } {
+  return { description, body: errorBody(name, status, ERROR_MESSAGES[status]!) };
+}
+
 /** The 422 body: each field's reasons, named as the client sent the field (`targets.0.key`). */
 export class ValidationErrorBody {
   @ApiProperty({
@@ -143,18 +143,9 @@ export class ValidationErrorBody {
 
 /** The errors an API route can answer, each with the body the contract gives it. */
 export const ERROR_RESPONSES = {
-  400: {
-    description: 'The body could not be read.',
-    body: errorBody('BadRequestError', 400, ERROR_MESSAGES[400]!),
-  },
-  401: {
-    description: 'No API key, or one that is not valid.',
-    body: errorBody('UnauthenticatedError', 401, ERROR_MESSAGES[401]!),
-  },
-  404: {
-    description: 'No such resource, or another account’s.',
-    body: errorBody('NotFoundError', 404, ERROR_MESSAGES[404]!),
-  },
+  400: fixedError(400, 'BadRequestError', 'The body could not be read.'),
+  401: fixedError(401, 'UnauthenticatedError', 'No API key, or one that is not valid.'),
+  404: fixedError(404, 'NotFoundError', 'No such resource, or another account’s.'),
   403: {
     description:
       'The API key lacks the scope this route needs (or, for a domain, it is a system domain, which no account may change).',
@@ -164,27 +155,12 @@ export const ERROR_RESPONSES = {
     description: 'The resource is still in use.',
     body: errorBody('ConflictError', 409, { example: 'The domain has links and cannot be deleted.' }),
   },
-  413: {
-    description: 'The body is too large.',
-    body: errorBody('PayloadTooLargeError', 413, ERROR_MESSAGES[413]!),
-  },
-  415: {
-    description: 'The body’s content type is not one the API reads.',
-    body: errorBody('UnsupportedMediaTypeError', 415, ERROR_MESSAGES[415]!),
-  },
+  413: fixedError(413, 'PayloadTooLargeError', 'The body is too large.'),
+  415: fixedError(415, 'UnsupportedMediaTypeError', 'The body’s content type is not one the API reads.'),
   422: { description: 'A parameter or a field is not valid.', body: ValidationErrorBody },
-  429: {
-    description: 'Too many requests for the API key in this minute.',
-    body: errorBody('TooManyRequestsError', 429, ERROR_MESSAGES[429]!),
-  },
-  500: {
-    description: 'An unexpected error, logged with the request id.',
-    body: errorBody('ServerError', 500, ERROR_MESSAGES[500]!),
-  },
-  503: {
-    description: 'The database cannot be reached.',
-    body: errorBody('ServiceUnavailableError', 503, ERROR_MESSAGES[503]!),
-  },
+  429: fixedError(429, 'TooManyRequestsError', 'Too many requests for the API key in this minute.'),
+  500: fixedError(500, 'ServerError', 'An unexpected error, logged with the request id.'),
+  503: fixedError(503, 'ServiceUnavailableError', 'The database cannot be reached.'),
 } satisfies Record<number, { description: string; body: Type }>;
 
 export type ErrorStatus = keyof typeof ERROR_RESPONSES;

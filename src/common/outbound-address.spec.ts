@@ -1,6 +1,5 @@
 import { createServer, get, type Server } from 'node:http';
 import type { LookupAddress } from 'node:dns';
-import type { AddressInfo } from 'node:net';
 import {
   AddressRefusedError,
   checkedAddress,
@@ -9,6 +8,7 @@ import {
   withDeadline,
   type AddressPolicy,
 } from './outbound-address';
+import { closeServer, listenOnLoopback } from '../../test/support/http-server';
 
 describe('isPublicAddress', () => {
   it.each([
@@ -219,16 +219,10 @@ describe('lookupPinnedTo', () => {
       hosts.push(request.headers.host ?? '');
       response.end('pinned');
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
+    port = await listenOnLoopback(server);
   });
 
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve, reject) =>
-      server.close((error) => (error ? reject(error) : resolve())),
-    );
-  });
+  afterAll(() => closeServer(server));
 
   it('answers a single lookup and an all-addresses lookup with the checked address only', () => {
     const lookup = lookupPinnedTo({ address: '2606:4700::1111', family: 6 });

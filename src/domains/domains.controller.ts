@@ -56,12 +56,8 @@ export class DomainsController {
   @ApiDataResponse(DomainResponse)
   @Put(':id')
   @RequiresScope('domains.write')
-  async replace(
-    @CurrentAccount() account: Account,
-    @Param('id', IdPipe) id: number,
-    @Body() dto: UpdateDomainDto,
-  ) {
-    return dataEnvelope(await this.domains.update(account.id, id, dto));
+  replace(@CurrentAccount() account: Account, @Param('id', IdPipe) id: number, @Body() dto: UpdateDomainDto) {
+    return this.updated(account, id, dto);
   }
 
   @ApiEndpoint({
@@ -74,11 +70,12 @@ export class DomainsController {
   @ApiDataResponse(DomainResponse)
   @Patch(':id')
   @RequiresScope('domains.write')
-  async update(
-    @CurrentAccount() account: Account,
-    @Param('id', IdPipe) id: number,
-    @Body() dto: UpdateDomainDto,
-  ) {
+  update(@CurrentAccount() account: Account, @Param('id', IdPipe) id: number, @Body() dto: UpdateDomainDto) {
+    return this.updated(account, id, dto);
+  }
+
+  /** PUT and PATCH alike: what is absent stays as it is. */
+  private async updated(account: Account, id: number, dto: UpdateDomainDto) {
     return dataEnvelope(await this.domains.update(account.id, id, dto));
   }
 

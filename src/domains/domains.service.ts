@@ -23,6 +23,13 @@ const DOMAIN_COLUMNS: ListColumns<'name', 'id' | 'name'> = {
   sort: { name: 'domain.name' },
 };
 
+/** The domains an account may put links on: its own and the system domains. */
+function usableByAccount(accountId: number): Brackets {
+  return new Brackets((where) =>
+    where.where('domain.account_id = :accountId', { accountId }).orWhere('domain.account_id IS NULL'),
+  );
+}
+
 @Injectable()
 export class DomainsService {
   /** `http:` or `https:`, as APP_URL says: the scheme of every short URL. */
@@ -117,11 +124,7 @@ export class DomainsService {
     return this.domains
       .createQueryBuilder('domain')
       .where('domain.id = :id', { id })
-      .andWhere(
-        new Brackets((where) =>
-          where.where('domain.account_id = :accountId', { accountId }).orWhere('domain.account_id IS NULL'),
-        ),
-      )
+      .andWhere(usableByAccount(accountId))
       .getOne();
   }
 
@@ -131,11 +134,7 @@ export class DomainsService {
     const rows = await this.domains
       .createQueryBuilder('domain')
       .where('domain.id IN (:...ids)', { ids })
-      .andWhere(
-        new Brackets((where) =>
-          where.where('domain.account_id = :accountId', { accountId }).orWhere('domain.account_id IS NULL'),
-        ),
-      )
+      .andWhere(usableByAccount(accountId))
       .getMany();
     return new Map(rows.map((domain) => [domain.id, domain]));
   }
@@ -147,13 +146,7 @@ export class DomainsService {
   }
 
   async list(accountId: number, query: DomainListQueryDto): Promise<Page<DomainResponse>> {
-    const builder = this.domains
-      .createQueryBuilder('domain')
-      .where(
-        new Brackets((where) =>
-          where.where('domain.account_id = :accountId', { accountId }).orWhere('domain.account_id IS NULL'),
-        ),
-      );
+    const builder = this.domains.createQueryBuilder('domain').where(usableByAccount(accountId));
     const [rows, total] = await listed(builder, DOMAIN_COLUMNS, query).getManyAndCount();
     return { items: rows.map((domain) => toDomainResponse(domain, this.scheme)), total };
   }

@@ -65,18 +65,19 @@ export class KeysController {
   @Put(':id')
   @RequiresScope('keys.write')
   replace(@CurrentCaller() caller: ApiCaller, @Param('id', IdPipe) id: number, @Body() dto: UpdateKeyDto) {
-    return this.update(caller, id, dto);
+    return this.updated(caller, id, dto);
   }
 
   @ApiEndpoint({ operationId: 'patchKey', summary: 'Update an API key (PATCH)', ...UPDATE })
   @ApiDataResponse(KeyResponse)
   @Patch(':id')
   @RequiresScope('keys.write')
-  async update(
-    @CurrentCaller() caller: ApiCaller,
-    @Param('id', IdPipe) id: number,
-    @Body() dto: UpdateKeyDto,
-  ) {
+  update(@CurrentCaller() caller: ApiCaller, @Param('id', IdPipe) id: number, @Body() dto: UpdateKeyDto) {
+    return this.updated(caller, id, dto);
+  }
+
+  /** PUT and PATCH alike: what is absent stays as it is. */
+  private async updated(caller: ApiCaller, id: number, dto: UpdateKeyDto) {
     return dataEnvelope(await this.keys.update(caller, id, dto));
   }
 

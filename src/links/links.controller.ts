@@ -165,8 +165,8 @@ export class LinksController {
   @ApiDataResponse(LinkResponse)
   @Put(':id')
   @RequiresScope('links.write')
-  async replace(@CurrentOwner() owner: Owner, @Param('id', IdPipe) id: number, @Body() dto: UpdateLinkDto) {
-    return dataEnvelope(await this.links.update(owner, id, dto));
+  replace(@CurrentOwner() owner: Owner, @Param('id', IdPipe) id: number, @Body() dto: UpdateLinkDto) {
+    return this.updated(owner, id, dto);
   }
 
   @ApiEndpoint({
@@ -179,7 +179,12 @@ export class LinksController {
   @ApiDataResponse(LinkResponse)
   @Patch(':id')
   @RequiresScope('links.write')
-  async update(@CurrentOwner() owner: Owner, @Param('id', IdPipe) id: number, @Body() dto: UpdateLinkDto) {
+  update(@CurrentOwner() owner: Owner, @Param('id', IdPipe) id: number, @Body() dto: UpdateLinkDto) {
+    return this.updated(owner, id, dto);
+  }
+
+  /** PUT and PATCH alike: what is absent stays as it is. */
+  private async updated(owner: Owner, id: number, dto: UpdateLinkDto) {
     return dataEnvelope(await this.links.update(owner, id, dto));
   }
 

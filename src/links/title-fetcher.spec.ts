@@ -1,5 +1,4 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { encode } from 'iconv-lite';
 import { isPublicAddress } from '../common/outbound-address';
 import {
@@ -8,6 +7,7 @@ import {
   TitleFetcher,
   type TitleFetchOptions,
 } from './title-fetcher';
+import { closeServer, listenOnLoopback } from '../../test/support/http-server';
 
 describe('extractTitle', () => {
   it('replaces a NUL character, which PostgreSQL cannot store', () => {
@@ -187,16 +187,10 @@ describe('TitleFetcher.fetchTitle', () => {
       handler(request, response);
     });
     server.on('connection', () => (connections += 1));
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
+    port = await listenOnLoopback(server);
   });
 
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve, reject) =>
-      server.close((error) => (error ? reject(error) : resolve())),
-    );
-  });
+  afterAll(() => closeServer(server));
 
   beforeEach(() => {
     requests.length = 0;
@@ -536,16 +530,10 @@ describe('TitleFetcher.schedule', () => {
       mostFor.set(host, Math.max(mostFor.get(host) ?? 0, held.filter((each) => each.host === host).length));
       onRequest();
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    port = (server.address() as AddressInfo).port;
+    port = await listenOnLoopback(server);
   });
 
-  afterAll(async () => {
-    server.closeAllConnections();
-    await new Promise<void>((resolve, reject) =>
-      server.close((error) => (error ? reject(error) : resolve())),
-    );
-  });
+  afterAll(() => closeServer(server));
 
   beforeEach(() => {
     held = [];

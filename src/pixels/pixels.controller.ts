@@ -52,12 +52,8 @@ export class PixelsController {
   @ApiDataResponse(PixelResponse)
   @Put(':id')
   @RequiresScope('pixels.write')
-  async replace(
-    @CurrentAccount() account: Account,
-    @Param('id', IdPipe) id: number,
-    @Body() dto: UpdatePixelDto,
-  ) {
-    return dataEnvelope(await this.pixels.update(account.id, id, dto));
+  replace(@CurrentAccount() account: Account, @Param('id', IdPipe) id: number, @Body() dto: UpdatePixelDto) {
+    return this.updated(account, id, dto);
   }
 
   @ApiEndpoint({
@@ -70,11 +66,12 @@ export class PixelsController {
   @ApiDataResponse(PixelResponse)
   @Patch(':id')
   @RequiresScope('pixels.write')
-  async update(
-    @CurrentAccount() account: Account,
-    @Param('id', IdPipe) id: number,
-    @Body() dto: UpdatePixelDto,
-  ) {
+  update(@CurrentAccount() account: Account, @Param('id', IdPipe) id: number, @Body() dto: UpdatePixelDto) {
+    return this.updated(account, id, dto);
+  }
+
+  /** PUT and PATCH alike: what is absent stays as it is. */
+  private async updated(account: Account, id: number, dto: UpdatePixelDto) {
     return dataEnvelope(await this.pixels.update(account.id, id, dto));
   }
 

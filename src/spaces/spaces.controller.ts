@@ -52,8 +52,8 @@ export class SpacesController {
   @ApiDataResponse(SpaceResponse)
   @Put(':id')
   @RequiresScope('spaces.write')
-  async replace(@CurrentOwner() owner: Owner, @Param('id', IdPipe) id: number, @Body() dto: UpdateSpaceDto) {
-    return dataEnvelope(await this.spaces.update(owner, id, dto));
+  replace(@CurrentOwner() owner: Owner, @Param('id', IdPipe) id: number, @Body() dto: UpdateSpaceDto) {
+    return this.updated(owner, id, dto);
   }
 
   @ApiEndpoint({
@@ -66,7 +66,12 @@ export class SpacesController {
   @ApiDataResponse(SpaceResponse)
   @Patch(':id')
   @RequiresScope('spaces.write')
-  async update(@CurrentOwner() owner: Owner, @Param('id', IdPipe) id: number, @Body() dto: UpdateSpaceDto) {
+  update(@CurrentOwner() owner: Owner, @Param('id', IdPipe) id: number, @Body() dto: UpdateSpaceDto) {
+    return this.updated(owner, id, dto);
+  }
+
+  /** PUT and PATCH alike: what is absent stays as it is. */
+  private async updated(owner: Owner, id: number, dto: UpdateSpaceDto) {
     return dataEnvelope(await this.spaces.update(owner, id, dto));
   }
 

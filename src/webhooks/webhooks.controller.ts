@@ -68,14 +68,19 @@ export class WebhooksController {
   @Put(':id')
   @RequiresScope('webhooks.write')
   replace(@CurrentOwner() owner: Owner, @Param('id', IdPipe) id: number, @Body() dto: UpdateWebhookDto) {
-    return this.update(owner, id, dto);
+    return this.updated(owner, id, dto);
   }
 
   @ApiEndpoint({ operationId: 'patchWebhook', summary: 'Update a webhook (PATCH)', ...UPDATE })
   @ApiDataResponse(WebhookResponse)
   @Patch(':id')
   @RequiresScope('webhooks.write')
-  async update(@CurrentOwner() owner: Owner, @Param('id', IdPipe) id: number, @Body() dto: UpdateWebhookDto) {
+  update(@CurrentOwner() owner: Owner, @Param('id', IdPipe) id: number, @Body() dto: UpdateWebhookDto) {
+    return this.updated(owner, id, dto);
+  }
+
+  /** PUT and PATCH alike: what is absent stays as it is. */
+  private async updated(owner: Owner, id: number, dto: UpdateWebhookDto) {
     return dataEnvelope(await this.webhooks.update(owner, id, dto));
   }
 
