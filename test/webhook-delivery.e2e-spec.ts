@@ -347,9 +347,10 @@ describe('webhook deliveries', () => {
     }
     await t.app.get(ClickWriter).settle();
     await deliver();
-    const clicks = (receiver.verified(secret, 'as-sent') as Event[]).flatMap(
-      (event) => (event.data as { clicks: Record<string, unknown>[] }).clicks,
-    );
+    // The clicks may come in more than one event, and events in any order: oldest first, as the export writes them.
+    const clicks = (receiver.verified(secret, 'as-sent') as Event[])
+      .flatMap((event) => (event.data as { clicks: Record<string, unknown>[] }).clicks)
+      .sort((a, b) => String(a.created_at).localeCompare(String(b.created_at)));
     const exported = await call(owner, 'get', `/api/v1/stats/${link.id}/export`)
       .buffer(true)
       .parse((response, done) => {
