@@ -44,7 +44,7 @@ export function grouped(value: number): string {
   return Math.round(value).toLocaleString('en-US');
 }
 
-/** A Markdown table, so that it can be pasted into the README as printed. */
+/** A Markdown table, so that it can be pasted into the docs as printed. */
 export function formatTable(rows: readonly Row[]): string {
   const header = [
     'scenario',

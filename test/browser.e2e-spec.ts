@@ -8,7 +8,7 @@ import { createLink, unique, type LinkData } from './support/visitors';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ARTIFACTS = join(__dirname, 'artifacts');
-/** The README's screenshots are taken here, by this test. */
+/** The screenshots of the docs are taken here, by this test. */
 const DOCS = join(__dirname, '..', 'docs');
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const haveChromium = existsSync(CHROMIUM);
@@ -279,7 +279,7 @@ interface AxeViolation {
       status?: number;
       /** Opens the page in `page`, from its own address. */
       open: (page: Page, address: string) => Promise<unknown>;
-      /** Written for the README, from the light page at this width. */
+      /** Written for the docs, from the light page at this width. */
       screenshot?: { file: string; width: number };
     }
 

@@ -18,7 +18,7 @@ interface ListCase {
   maxP95Ms: number;
 }
 
-/** Every documented filter, sort and search of `GET /api/v1/links` (see the README's list parameters). */
+/** Every documented filter, sort and search of `GET /api/v1/links` (see the list parameters in docs/API.md). */
 function listCases(context: BenchContext): ListCase[] {
   const { fixtures, schema } = context;
   const expired = `((l.active_period_start_at IS NOT NULL AND now() < l.active_period_start_at)

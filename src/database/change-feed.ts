@@ -18,7 +18,7 @@ export const VISIT_CACHE_CHANNEL = 'visit_cache';
 /** A change whose extent is unknown: drop everything. */
 export const EVERYTHING = '*';
 
-/** The most a visit may be served from memory after a change is made: the promise of the README. */
+/** The most a visit may be served from memory after a change is made: the promise of docs/OPERATIONS.md. */
 export const FRESH_MS = 1000;
 
 export interface ChangeFeedTiming {
