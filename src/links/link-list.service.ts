@@ -22,7 +22,7 @@ import {
   type Sql,
 } from './link-list';
 import { LinkResponses } from './link-responses';
-import { LinkStatus } from './link-status';
+import { LinkStatus } from './status/link-status';
 import type { LinkResponse } from './link.mapper';
 
 /** What a list query asks for, as the list's SQL takes it. */

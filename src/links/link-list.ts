@@ -1,5 +1,5 @@
 import { substringPattern } from '../common/search';
-import { expiredLinks, LinkStatus, linkStatusCondition } from './link-status';
+import { expiredLinks, LinkStatus, linkStatusCondition } from './status/link-status';
 
 export type LinkSearchBy = 'title' | 'alias' | 'url';
 export type LinkSortBy = 'id' | 'clicks' | 'title' | 'alias' | 'url';
