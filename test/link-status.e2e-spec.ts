@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { DataSource, type QueryRunner } from 'typeorm';
 import { ClickRepository } from '../src/clicks/click.repository';
 import { dataSourceOptions } from '../src/database/data-source-options';
-import { linkCountQuery, type LinkListFilter } from '../src/links/link-list';
+import { linkCountQuery, type LinkListFilter } from '../src/links/link-list.repository';
 import {
   LinkStatus,
   linkStatus,

@@ -9,6 +9,7 @@ import { SpacesModule } from '../spaces/spaces.module';
 import { AliasAllocator } from './alias-allocator';
 import { LinkCache } from './link-cache';
 import { LinkCounter } from './link-counter.entity';
+import { LinkListRepository } from './link-list.repository';
 import { LinkListService } from './link-list.service';
 import { LinkPixel } from './link-pixel.entity';
 import { LinkPixels } from './link-pixels';
@@ -33,6 +34,7 @@ import { DEFAULT_TITLE_FETCH_OPTIONS, TITLE_FETCH_OPTIONS, TitleFetcher } from '
   providers: [
     LinksService,
     LinkListService,
+    LinkListRepository,
     LinkPixels,
     LinkResponses,
     AliasAllocator,
