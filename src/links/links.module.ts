@@ -19,6 +19,7 @@ import { LinksController } from './links.controller';
 import { LinksRepository } from './links.repository';
 import { LinksService } from './links.service';
 import { DEFAULT_TITLE_FETCH_OPTIONS, TITLE_FETCH_OPTIONS, TitleFetcher } from './title-fetcher';
+import { VisitLinkRepository } from './visit-link.repository';
 
 @Module({
   imports: [
@@ -40,6 +41,7 @@ import { DEFAULT_TITLE_FETCH_OPTIONS, TITLE_FETCH_OPTIONS, TitleFetcher } from '
     AliasAllocator,
     LinksRepository,
     LinkCache,
+    VisitLinkRepository,
     TitleFetcher,
     { provide: TITLE_FETCH_OPTIONS, useValue: DEFAULT_TITLE_FETCH_OPTIONS },
   ],
