@@ -5,6 +5,8 @@
  * - `common/` what every feature shares (envelopes, errors, validation, lists); imports `config/` only.
  * - `database/` the data source, migrations and the embedded database; imports `config/` and `common/`, never an
  *   entity: entities and migrations are found by file name.
+ * - `links/status/` the link-status rule, in TypeScript and in SQL; imports nothing, so that `clicks/` states it
+ *   in its claim as the lists do.
  * - `auth/` accounts, keys and the guards; `targeting/`, `metrics/`, `qr/`, `clicks/`, `limits/`: services the
  *   features use.
  * - the features (`spaces/`, `domains/`, `pixels/`, `links/`, `stats/`, `account/`, `health/`).
@@ -47,6 +49,14 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/common/' },
       to: { path: '^src/', pathNot: '^src/(common|config)/' },
+    },
+    {
+      name: 'link-status-imports-nothing',
+      comment:
+        'The link-status rule sits below clicks/, which states it in its claim, and the features above it.',
+      severity: 'error',
+      from: { path: '^src/links/status/' },
+      to: { path: '^src/', pathNot: '^src/links/status/' },
     },
     {
       name: 'database-knows-no-feature',

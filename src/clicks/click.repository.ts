@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { limitedSql, openSql } from '../links/status/link-status';
 import { takenSql } from '../outbox/taken';
 import type { VisitorProfile } from '../targeting/visitor';
 
@@ -116,7 +117,8 @@ const WRITE_BATCH = { plain: writeBatch(false), withEvents: writeBatch(true) };
  * The visits waiting on a link with a limit or a rotation, granted in one statement under the counter's row lock:
  * as many as the limit still allows (all of them without a limit), the rotation moved on by as many, and the click
  * rows of the granted visits recorded in arrival order, with their rollups. Nothing is granted to a link that is
- * disabled or outside its active period by now.
+ * disabled or outside its active period by now (the status rule's {@link openSql}); the clicks limit is kept by
+ * granting no more than it leaves.
  */
 function claim(events: boolean): string {
   return `
@@ -126,13 +128,11 @@ function claim(events: boolean): string {
       FROM link_counters c
       JOIN links l ON l.id = c.link_id
      WHERE c.link_id = $1
-       AND l.disabled = false
-       AND (l.active_period_start_at IS NULL OR now() >= l.active_period_start_at)
-       AND (l.active_period_end_at IS NULL OR now() < l.active_period_end_at)
+       AND ${openSql('l')}
        FOR NO KEY UPDATE OF c
   ), plan AS (
     SELECT link_id, last_rotation, slots, targets_type = 'rotations' AND slots > 0 AS rotates,
-           CASE WHEN clicks_limit > 0 THEN LEAST($6::int, GREATEST(clicks_limit - clicks, 0)) ELSE $6::int END
+           CASE WHEN ${limitedSql('clicks_limit')} THEN LEAST($6::int, GREATEST(clicks_limit - clicks, 0)) ELSE $6::int END
              AS granted
       FROM current
   ), counted AS (
@@ -163,7 +163,7 @@ const REACHED = `
   reached AS (
     INSERT INTO events (account_id, type, link_id, ready)
     SELECT c.account_id, 'link.limit_reached', c.link_id, false FROM current c JOIN plan p ON p.link_id = c.link_id
-     WHERE c.clicks_limit > 0 AND c.clicks < c.clicks_limit AND c.clicks + p.granted >= c.clicks_limit
+     WHERE ${limitedSql('c.clicks_limit')} AND c.clicks < c.clicks_limit AND c.clicks + p.granted >= c.clicks_limit
        AND ${taken('$7', 'c.account_id', 'link.limit_reached')}
   )`;
 

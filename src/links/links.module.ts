@@ -9,6 +9,7 @@ import { SpacesModule } from '../spaces/spaces.module';
 import { AliasAllocator } from './alias-allocator';
 import { LinkCache } from './link-cache';
 import { LinkCounter } from './link-counter.entity';
+import { LinkListRepository } from './link-list.repository';
 import { LinkListService } from './link-list.service';
 import { LinkPixel } from './link-pixel.entity';
 import { LinkPixels } from './link-pixels';
@@ -18,6 +19,7 @@ import { LinksController } from './links.controller';
 import { LinksRepository } from './links.repository';
 import { LinksService } from './links.service';
 import { DEFAULT_TITLE_FETCH_OPTIONS, TITLE_FETCH_OPTIONS, TitleFetcher } from './title-fetcher';
+import { VisitLinkRepository } from './visit-link.repository';
 
 @Module({
   imports: [
@@ -33,11 +35,13 @@ import { DEFAULT_TITLE_FETCH_OPTIONS, TITLE_FETCH_OPTIONS, TitleFetcher } from '
   providers: [
     LinksService,
     LinkListService,
+    LinkListRepository,
     LinkPixels,
     LinkResponses,
     AliasAllocator,
     LinksRepository,
     LinkCache,
+    VisitLinkRepository,
     TitleFetcher,
     { provide: TITLE_FETCH_OPTIONS, useValue: DEFAULT_TITLE_FETCH_OPTIONS },
   ],

@@ -1,8 +1,6 @@
-import { Controller, Get, Inject, Injectable, Param, Res } from '@nestjs/common';
+import { Controller, Get, Injectable, Param, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { Response } from 'express';
-import { DataSource } from 'typeorm';
 import { CurrentOwner } from '../auth/current-account.decorator';
 import type { Owner } from '../auth/owner';
 import { ClickStore } from '../clicks/click-store.repository';
@@ -10,18 +8,11 @@ import { ClickWriter } from '../clicks/click-writer';
 import { csvLines, csvText } from '../common/csv-cells';
 import { CsvExports } from '../common/csv-stream';
 import { isoDate } from '../common/dates';
-import { cursorRows } from '../database/cursor';
-import { DATABASE_CONNECTION, type DatabaseConnection } from '../database/database.module';
 import { IdPipe } from '../common/id.pipe';
 import { ApiEndpoint, ApiFileResponse } from '../common/openapi';
 import { LinksService } from '../links/links.service';
-import { STATS_DIMENSIONS } from './dto/stats-query.dto';
 import { RequiresScope } from '../auth/requires-scope.decorator';
-
-/** The recorded columns of a click, as exported: its time, then what the stats API counts by. */
-const CLICK_COLUMNS = ['created_at', ...STATS_DIMENSIONS] as const;
-
-type ClickRow = Record<(typeof CLICK_COLUMNS)[number], string | null> & { created_at: Date };
+import { CLICK_COLUMNS, StatsRepository, type ClickRow } from './stats.repository';
 
 const CHUNK = 1000;
 
@@ -31,21 +22,14 @@ const HELD_SINCE_HEADER = 'Clicks-Held-Since';
 @Injectable()
 export class ClickExport {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: StatsRepository,
     private readonly clicks: ClickWriter,
-    @Inject(DATABASE_CONNECTION) private readonly connection: DatabaseConnection,
   ) {}
 
   /** A link's clicks, oldest first, a chunk at a time through a database cursor. */
   async *rows(linkId: number): AsyncGenerator<ClickRow[]> {
     await this.clicks.settle([linkId]);
-    yield* cursorRows<ClickRow>(
-      this.dataSource,
-      `SELECT ${CLICK_COLUMNS.join(', ')} FROM clicks WHERE link_id = $1 ORDER BY created_at`,
-      [linkId],
-      CHUNK,
-      this.connection,
-    );
+    yield* this.repository.clickRows(linkId, CHUNK);
   }
 }
 

@@ -1,8 +1,13 @@
-import { Injectable } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import type { SortDirection } from '../common/list-query.dto';
 import type { Page, PageRequest } from '../common/pagination';
-import { STATS_DIMENSIONS, type StatsDimension } from './dto/stats-query.dto';
+import { substringPattern } from '../common/search';
+import { cursorRows } from '../database/cursor';
+import { DATABASE_CONNECTION, type DatabaseConnection } from '../database/database.module';
+import { COUNTRY_NAMES } from '../targeting/allowed-values';
+import { STATS_DIMENSIONS, type StatsDimension, type StatsSortBy } from './dto/stats-query.dto';
 
 /** One value of a report and its clicks, as the queries answer it. */
 export interface CountedValue {
@@ -21,19 +26,68 @@ export interface DayRange {
   to: Date;
 }
 
-/** What a report keeps and how it orders it, as SQL made of closed choices only (never client text). */
+/** How clicks over time are counted: per hour, day, month or year. */
+export type ClickBucket = 'hour' | 'day' | 'month' | 'year';
+
+/** Each bucket as phpShort names it (`Y-m-d H`, `Y-m-d`, `Y-m`, `Y`), in UTC: text that sorts as time does. */
+const BUCKET_FORMATS: Record<ClickBucket, string> = {
+  hour: 'YYYY-MM-DD HH24',
+  day: 'YYYY-MM-DD',
+  month: 'YYYY-MM',
+  year: 'YYYY',
+};
+
+/** Whose way a report writes a dimension's values: phpShort's (the stats API), or the public stats page's. */
+export type ValueStyle = 'phpshort' | 'page';
+
+/**
+ * Each dimension's value in each style, from the stored text `v.value` (the stored text itself where none is
+ * said). phpShort's: a country as `GB:United Kingdom` (`$names` is the country names' JSON, bound when used), a city
+ * as `GB:London` (stored so), a device in lower case. The page's: the stored code (`GB`, `en`), a city by its name
+ * alone.
+ */
+const VALUES: Record<ValueStyle, Partial<Record<StatsDimension, string>>> = {
+  phpshort: {
+    country: `v.value || ':' || COALESCE($names::jsonb ->> v.value, v.value)`,
+    device: 'lower(v.value)',
+  },
+  page: {
+    city: `substr(v.value, strpos(v.value, ':') + 1)`,
+  },
+};
+
+const COUNTRY_NAMES_JSON = JSON.stringify(COUNTRY_NAMES);
+
+/** The order of a report: phpShort's, by count or by value either way; or the public page's, most clicks first. */
+export type ReportOrder = { by: StatsSortBy; direction: SortDirection } | 'page';
+
+/**
+ * A report's ORDER BY. phpShort sorts values as text, in any case: by value with MySQL's order of nulls (first
+ * ascending, last descending); by count with equal counts by value, unknown last. The page: highest first.
+ */
+function orderBy(order: ReportOrder): string {
+  if (order === 'page') return 'count DESC, value ASC NULLS LAST';
+  if (order.by === 'count') {
+    return `count ${order.direction === 'asc' ? 'ASC' : 'DESC'}, lower(value) ASC NULLS LAST, value ASC`;
+  }
+  const direction = order.direction === 'asc' ? 'ASC NULLS FIRST' : 'DESC NULLS LAST';
+  return `lower(value) ${direction}, value ${direction}`;
+}
+
+/** What a report keeps and how it orders it. */
 export interface ReportShape {
-  /** The value as shown, from the stored text `v.value` (null for unknown); `$names` is bound separately. */
-  display: string;
   /** Leaves out unknown values. */
   knownOnly: boolean;
-  /** `ILIKE` pattern of the values kept; null for all. */
-  pattern: string | null;
-  /** ORDER BY over `value` and `count`. */
-  order: string;
-  /** Extra parameter the display reads (the country names' JSON), if any. */
-  names?: string;
+  /** Only the values that contain it, in any case; null for all. */
+  search: string | null;
+  order: ReportOrder;
 }
+
+/** The recorded columns of a click, as exported: its time, then what the stats API counts by. */
+export const CLICK_COLUMNS = ['created_at', ...STATS_DIMENSIONS] as const;
+
+/** A click as exported. */
+export type ClickRow = Record<(typeof CLICK_COLUMNS)[number], string | null> & { created_at: Date };
 
 const DAY_MS = 86_400_000;
 
@@ -50,44 +104,48 @@ function endOf(range: DayRange): string {
  * The stats queries. Every one reads the rollups that click batches keep (`click_hours`, `click_days`), never the
  * raw clicks, so that its cost follows the number of hours, days and distinct values in the period, not the
  * number of clicks. Both are read through their primary keys: (link, hour) and (link, dimension, day, value).
+ * Only the export reads the raw clicks.
  */
 @Injectable()
 export class StatsRepository {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(DATABASE_CONNECTION) private readonly connection: DatabaseConnection,
+  ) {}
 
-  /** Clicks per bucket (`format`: a `to_char` pattern of UTC time) with clicks, ordered and paged as asked. */
+  /** Clicks per bucket of UTC time with clicks, named as phpShort names them, ordered and paged as asked. */
   async overTime(
     linkId: number,
     range: DayRange,
-    format: string,
-    shape: Omit<ReportShape, 'display' | 'knownOnly'>,
+    bucket: ClickBucket,
+    shape: Omit<ReportShape, 'knownOnly'>,
     page: PageRequest | null,
   ): Promise<Page<CountedValue>> {
-    const params: unknown[] = [linkId, range.from.toISOString(), endOf(range), format];
+    const params: unknown[] = [linkId, range.from.toISOString(), endOf(range), BUCKET_FORMATS[bucket]];
     return this.paged(
       `SELECT to_char(hour AT TIME ZONE 'UTC', $4) AS value, sum(clicks)::int AS count
          FROM click_hours
         WHERE link_id = $1 AND hour >= $2 AND hour < $3
         GROUP BY 1`,
       params,
-      shape.pattern,
-      shape.order,
+      shape,
       page,
     );
   }
 
-  /** Clicks per value of a dimension in the period, shown, searched, ordered and paged as asked. */
+  /** Clicks per value of a dimension in the period, written in `style`, searched, ordered and paged as asked. */
   async byValue(
     linkId: number,
     dimension: StatsDimension,
     range: DayRange,
+    style: ValueStyle,
     shape: ReportShape,
     page: PageRequest | null,
   ): Promise<Page<CountedValue>> {
     const params: unknown[] = [linkId, DIMENSION_CODES[dimension], isoDay(range.from), isoDay(range.to)];
-    const display = shape.display.replace(
+    const display = (VALUES[style][dimension] ?? 'v.value').replace(
       '$names',
-      shape.names === undefined ? 'NULL' : `$${params.push(shape.names)}`,
+      () => `$${params.push(COUNTRY_NAMES_JSON)}`,
     );
     // Values are summed by code over the days first (the index range of one link and dimension), then named.
     return this.paged(
@@ -99,8 +157,7 @@ export class StatsRepository {
          LEFT JOIN click_values v ON v.id = c.code
         GROUP BY 1`,
       params,
-      shape.pattern,
-      shape.order,
+      shape,
       page,
     );
   }
@@ -163,18 +220,32 @@ export class StatsRepository {
     return row.count;
   }
 
+  /** A link's clicks, oldest first, `chunk` at a time through a database cursor. */
+  clickRows(linkId: number, chunk: number): AsyncGenerator<ClickRow[]> {
+    return cursorRows<ClickRow>(
+      this.dataSource,
+      `SELECT ${CLICK_COLUMNS.join(', ')} FROM clicks WHERE link_id = $1 ORDER BY created_at`,
+      [linkId],
+      chunk,
+      this.connection,
+    );
+  }
+
   /**
-   * The rows of a query of (value, count) that match `pattern`, in `order`, one page of them (all for a null page)
-   * with how many there are. Paged after the search and the order, as phpShort pages.
+   * The rows of a query of (value, count) that match the search, in the order, one page of them (all for a null
+   * page) with how many there are. Paged after the search and the order, as phpShort pages.
    */
   private async paged(
     query: string,
     params: unknown[],
-    pattern: string | null,
-    order: string,
+    shape: Pick<ReportShape, 'search' | 'order'>,
     page: PageRequest | null,
   ): Promise<Page<CountedValue>> {
-    const search = pattern === null ? '' : `WHERE value ILIKE $${params.push(pattern)} ESCAPE '\\'`;
+    const order = orderBy(shape.order);
+    const search =
+      shape.search === null
+        ? ''
+        : `WHERE value ILIKE $${params.push(substringPattern(shape.search))} ESCAPE '\\'`;
     const limit =
       page === null
         ? ''

@@ -5,15 +5,15 @@ import { ValidationFailedException } from '../common/exceptions';
 import type { SortDirection } from '../common/list-query.dto';
 import { ApiInteger } from '../common/openapi';
 import type { Page, PageRequest } from '../common/pagination';
-import { substringPattern } from '../common/search';
-import { COUNTRY_NAMES } from '../targeting/allowed-values';
 import {
   isClicksOverTime,
   type StatsDimension,
   type StatsName,
   type StatsSortBy,
 } from './dto/stats-query.dto';
-import { StatsRepository, type DayRange } from './stats.repository';
+import { StatsRepository, type ClickBucket, type DayRange, type ReportOrder } from './stats.repository';
+
+export type { ClickBucket } from './stats.repository';
 
 /** One value of a report and its clicks. */
 export class StatsRow {
@@ -40,39 +40,12 @@ export interface StatsOrder {
   direction: SortDirection;
 }
 
-/** How clicks over time are counted: per hour, day, month or year, by the length of the range. */
-export type ClickBucket = 'hour' | 'day' | 'month' | 'year';
-
 const DAY_MS = 86_400_000;
 export const DEFAULT_RANGE_DAYS = 30;
 /** Dates are written with four-digit years, in the API and in SQL: 9999-12-31 is the last day there is. */
 const LAST_DAY = new Date(Date.UTC(9999, 11, 31));
 /** phpShort's longest range: a hundred years of days. */
 const MAX_RANGE_DAYS = 36_500;
-
-/**
- * Each dimension's value as phpShort writes it, from the stored text `v.value`: a country as `GB:United Kingdom`
- * (`$names` is the country names' JSON), a city as `GB:London` (stored so), a device in lower case.
- */
-const PHPSHORT_VALUES: Partial<Record<StatsDimension, string>> = {
-  country: `v.value || ':' || COALESCE($names::jsonb ->> v.value, v.value)`,
-  device: 'lower(v.value)',
-};
-
-/** Each dimension's value as the public page shows it: the stored code (`GB`, `en`), a city by its name alone. */
-const PAGE_VALUES: Partial<Record<StatsDimension, string>> = {
-  city: `substr(v.value, strpos(v.value, ':') + 1)`,
-};
-
-/** Each bucket as phpShort names it (`Y-m-d H`, `Y-m-d`, `Y-m`, `Y`), in UTC: text that sorts as time does. */
-const BUCKET_FORMATS: Record<ClickBucket, string> = {
-  hour: 'YYYY-MM-DD HH24',
-  day: 'YYYY-MM-DD',
-  month: 'YYYY-MM',
-  year: 'YYYY',
-};
-
-const COUNTRY_NAMES_JSON = JSON.stringify(COUNTRY_NAMES);
 
 /**
  * Cities are listed only where they are known: every city is unknown without a city database, and the list is
@@ -156,27 +129,22 @@ export class StatsService {
   ): Promise<Page<StatsRow>> {
     // Every visit this instance answered is counted in what it reports.
     await this.clicks.settle([linkId]);
-    const pattern = order.search === null ? null : substringPattern(order.search);
-    const direction = order.direction === 'asc' ? 'ASC NULLS FIRST' : 'DESC NULLS LAST';
-    const sort =
-      order.sortBy === 'count'
-        ? `count ${order.direction === 'asc' ? 'ASC' : 'DESC'}, lower(value) ASC NULLS LAST, value ASC`
-        : `lower(value) ${direction}, value ${direction}`;
+    const sort: ReportOrder = { by: order.sortBy, direction: order.direction };
     if (isClicksOverTime(name)) {
-      const format = BUCKET_FORMATS[clickBucket(range)];
-      return this.repository.overTime(linkId, range, format, { pattern, order: sort }, page);
+      return this.repository.overTime(
+        linkId,
+        range,
+        clickBucket(range),
+        { search: order.search, order: sort },
+        page,
+      );
     }
     return this.repository.byValue(
       linkId,
       name,
       range,
-      {
-        display: PHPSHORT_VALUES[name] ?? 'v.value',
-        names: name === 'country' ? COUNTRY_NAMES_JSON : undefined,
-        knownOnly: KNOWN_ONLY.has(name),
-        pattern,
-        order: sort,
-      },
+      'phpshort',
+      { knownOnly: KNOWN_ONLY.has(name), search: order.search, order: sort },
       page,
     );
   }
@@ -197,12 +165,8 @@ export class StatsService {
       linkId,
       name,
       range,
-      {
-        display: PAGE_VALUES[name] ?? 'v.value',
-        knownOnly: false,
-        pattern: null,
-        order: 'count DESC, value ASC NULLS LAST',
-      },
+      'page',
+      { knownOnly: false, search: null, order: 'page' },
       page,
     );
   }

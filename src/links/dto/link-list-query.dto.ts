@@ -1,6 +1,6 @@
 import { ListQueryDto } from '../../common/list-query.dto';
 import { FormEnum, FormInt, FormIntIn, FormString, Nullable, MAX_ID } from '../../common/validation';
-import { LinkStatus } from '../link-status';
+import { LinkStatus } from '../status/link-status';
 
 export const LINK_SEARCH_BY = ['title', 'alias', 'url'] as const;
 export const LINK_SORT_BY = ['id', 'clicks', 'title', 'alias', 'url'] as const;

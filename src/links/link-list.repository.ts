@@ -1,5 +1,12 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { InjectDataSource } from '@nestjs/typeorm';
+import { DataSource } from 'typeorm';
 import { substringPattern } from '../common/search';
-import { expiredLinks, LinkStatus, linkStatusCondition } from './link-status';
+import { MAX_ID } from '../common/validation';
+import { cursorRows } from '../database/cursor';
+import { DATABASE_CONNECTION, type DatabaseConnection } from '../database/database.module';
+import type { LinkExportRow } from './link-csv';
+import { expiredLinks, LinkStatus, linkStatusCondition } from './status/link-status';
 
 export type LinkSearchBy = 'title' | 'alias' | 'url';
 export type LinkSortBy = 'id' | 'clicks' | 'title' | 'alias' | 'url';
@@ -272,4 +279,74 @@ export function linkCountQuery(filter: LinkListFilter): Sql {
     );
   }
   return statement(`SELECT count(*) FROM (${matching}) matching`);
+}
+
+/** A link's exported columns, as the database gives them: all but its short URL, which needs its domain. */
+export type StoredExportRow = Omit<LinkExportRow, 'short_url'>;
+
+/**
+ * The statements of the account's link lists and exports: the SQL above, run. The order of a list's statements
+ * (which needs the listed clicks, whether the count comes first) is the service's.
+ */
+@Injectable()
+export class LinkListRepository {
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    @Inject(DATABASE_CONNECTION) private readonly connection: DatabaseConnection,
+  ) {}
+
+  /** The listed clicks of the account brought up to date, for a list that sorts or filters by them. */
+  async catchUp(filter: LinkListFilter, order: LinkListOrder): Promise<void> {
+    if (!readsListedClicks(filter, order)) return;
+    const statement = catchUpListedClicks(filter.accountId);
+    await this.dataSource.query(statement.text, statement.values);
+  }
+
+  /** What {@link linkCountQuery} answers. */
+  async counts(filter: LinkListFilter): Promise<LinkCounts> {
+    const count = linkCountQuery(filter);
+    return (await this.dataSource.query<LinkCounts[]>(count.text, count.values))[0];
+  }
+
+  /** The ids of a page, in order (see {@link linkPageQuery}). */
+  async pageIds(
+    filter: LinkListFilter,
+    order: LinkListOrder,
+    offset: number,
+    limit: number,
+    counts?: LinkCounts,
+  ): Promise<number[]> {
+    const page = linkPageQuery(filter, order, offset, limit, counts);
+    return (await this.dataSource.query<{ id: number }[]>(page.text, page.values)).map((row) => row.id);
+  }
+
+  /** The ids of every domain a link of the account can have: its own, and those of every account. */
+  async domainIds(accountId: number): Promise<number[]> {
+    const rows = await this.dataSource.query<{ id: number }[]>(
+      'SELECT id FROM domains WHERE account_id = $1 OR account_id IS NULL',
+      [accountId],
+    );
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * Every link of a list, `chunk` at a time, through a database cursor: the list's own statement finds the ids in
+   * its order and the exported columns are joined to them, so that the download is one statement (on the embedded
+   * database, whose one session a cursor would hold, a statement per chunk).
+   */
+  exportRows(filter: LinkListFilter, order: LinkListOrder, chunk: number): AsyncGenerator<StoredExportRow[]> {
+    const ids = linkPageQuery(filter, order, 0, MAX_ID);
+    const rows = `
+      SELECT l.id, l.alias, l.url, l.title, l.domain_id, l.space_id,
+             (SELECT string_agg(lp.pixel_id::text, ' ' ORDER BY lp.pixel_id) FROM link_pixels lp
+               WHERE lp.link_id = l.id) AS pixel_ids,
+             l.targets_type, l.targets, l.sensitive_content, l.privacy, l.active_period_start_at,
+             l.active_period_end_at, l.clicks_limit, l.expiration_url, l.disabled,
+             COALESCE(c.clicks, 0) AS clicks, l.created_at
+        FROM (SELECT found.id, row_number() OVER () AS ord FROM (${ids.text}) AS found) AS page
+        JOIN links l ON l.id = page.id
+        LEFT JOIN link_counters c ON c.link_id = l.id
+       ORDER BY page.ord`;
+    return cursorRows<StoredExportRow>(this.dataSource, rows, ids.values, chunk, this.connection);
+  }
 }

@@ -5,7 +5,7 @@ import {
   readsListedClicks,
   type LinkListFilter,
   type LinkListOrder,
-} from './link-list';
+} from './link-list.repository';
 import { LinkStatus } from './link-status';
 
 const NONE: LinkListFilter = {
