@@ -6,7 +6,7 @@ import {
   type LinkListFilter,
   type LinkListOrder,
 } from './link-list.repository';
-import { LinkStatus } from './link-status';
+import { LinkStatus } from './status/link-status';
 
 const NONE: LinkListFilter = {
   accountId: 7,

@@ -11,7 +11,7 @@ import { DomainsService } from '../domains/domains.service';
 import { isAlias } from '../links/alias';
 import { LinkCache, type VisitLink } from '../links/link-cache';
 import { LinkPixels } from '../links/link-pixels';
-import { linkStatus, LinkStatus } from '../links/link-status';
+import { linkStatus, LinkStatus } from '../links/status/link-status';
 import { countersOf, type Link } from '../links/link.entity';
 import { LinksService } from '../links/links.service';
 import { GeoIp } from '../targeting/geoip';

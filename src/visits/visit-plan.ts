@@ -1,4 +1,4 @@
-import { linkStatus, LinkStatus } from '../links/link-status';
+import { linkStatus, LinkStatus } from '../links/status/link-status';
 import type { Target } from '../links/link.entity';
 import { TargetsType } from '../targeting/allowed-values';
 import { matchTarget } from '../targeting/matcher';
