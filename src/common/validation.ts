@@ -129,6 +129,14 @@ export function Required(): PropertyDecorator {
   return applyDecorators(IsDefined({ message: messages.required }), ApiProperty({ required: true }));
 }
 
+/**
+ * A field an update may leave out (what is absent stays as it is), but may not empty: given, it is required.
+ * The same as `@Optional() @Required()`, in the order decorators written so apply.
+ */
+export function OptionalNotNull(): PropertyDecorator {
+  return applyDecorators(Required(), Optional());
+}
+
 /** A trimmed string of `min`..`max` characters; empty means null. */
 export function FormString(options: { min?: number; max: number } & FieldDocs): PropertyDecorator {
   const schema = { type: 'string', minLength: options.min ?? 1, maxLength: options.max };

@@ -7,7 +7,7 @@ import {
   FormIdList,
   FormString,
   Nullable,
-  Optional,
+  OptionalNotNull,
   Required,
 } from '../../common/validation';
 
@@ -42,13 +42,11 @@ export class CreateKeyDto {
 
 /** PUT and PATCH alike: what is absent stays as it is. */
 export class UpdateKeyDto {
-  @Optional()
-  @Required()
+  @OptionalNotNull()
   @FormString({ max: 100 })
   name?: string;
 
-  @Optional()
-  @Required()
+  @OptionalNotNull()
   @FormEnumList(SCOPES, 'Scope', { min: 1, max: SCOPES.length, description: SCOPES_DOC })
   scopes?: Scope[];
 

@@ -12,10 +12,11 @@ import {
   FormSecret,
   FormString,
   FormUrl,
+  MAX_ID,
   Nullable,
   Optional,
+  OptionalNotNull,
   Required,
-  MAX_ID,
 } from '../../common/validation';
 import { TARGETS_TYPES, type TargetsType } from '../../targeting/allowed-values';
 import { LinkPrivacy } from '../link.entity';
@@ -129,13 +130,11 @@ class LinkFieldsDto {
   @FormSecret({ description: 'Visitors must enter it before the redirect.' })
   redirect_password?: string | null;
 
-  @Optional()
-  @Required()
+  @OptionalNotNull()
   @FormBool({ description: '1: visitors confirm a sensitive-content warning first.' })
   sensitive_content?: boolean;
 
-  @Optional()
-  @Required()
+  @OptionalNotNull()
   @FormIntIn(LINK_PRIVACY.values, LINK_PRIVACY.name, LINK_PRIVACY)
   privacy?: LinkPrivacy;
 
@@ -175,8 +174,7 @@ class LinkFieldsDto {
   @Targets()
   targets?: TargetDto[] | null;
 
-  @Optional()
-  @Required()
+  @OptionalNotNull()
   @FormBool({ description: '1: the link redirects nobody.' })
   disabled?: boolean;
 }
@@ -205,8 +203,7 @@ export class CreateLinkDto extends LinkFieldsDto {
 
 /** PUT and PATCH alike: absent fields stay; an empty value clears a nullable field; the domain never changes. */
 export class UpdateLinkDto extends LinkFieldsDto {
-  @Optional()
-  @Required()
+  @OptionalNotNull()
   @FormUrl()
   url?: string;
 }

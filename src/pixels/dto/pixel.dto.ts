@@ -1,4 +1,4 @@
-import { FormEnum, FormString, Optional, Required } from '../../common/validation';
+import { FormEnum, FormString, OptionalNotNull, Required } from '../../common/validation';
 import { PIXEL_TYPES, type PixelType } from '../pixel-types';
 
 export class CreatePixelDto {
@@ -17,18 +17,15 @@ export class CreatePixelDto {
 
 /** What is absent stays; a new `type` needs a `value` of its form. */
 export class UpdatePixelDto {
-  @Optional()
-  @Required()
+  @OptionalNotNull()
   @FormString({ max: 255 })
   name?: string;
 
-  @Optional()
-  @Required()
+  @OptionalNotNull()
   @FormEnum(PIXEL_TYPES, 'PixelType')
   type?: PixelType;
 
-  @Optional()
-  @Required()
+  @OptionalNotNull()
   @FormString({ max: 255 })
   value?: string;
 }

@@ -1,4 +1,4 @@
-import { FormIntIn, FormString, Nullable, Optional, Required } from '../../common/validation';
+import { FormIntIn, FormString, Nullable, OptionalNotNull, Required } from '../../common/validation';
 import { SPACE_COLORS } from '../space.entity';
 
 export class CreateSpaceDto {
@@ -13,13 +13,11 @@ export class CreateSpaceDto {
 
 /** PUT and PATCH alike: what is absent stays as it is. */
 export class UpdateSpaceDto {
-  @Optional()
-  @Required()
+  @OptionalNotNull()
   @FormString({ max: 255 })
   name?: string;
 
-  @Optional()
-  @Required()
+  @OptionalNotNull()
   @FormIntIn(SPACE_COLORS, 'SpaceColor')
   color?: number;
 }

@@ -1,5 +1,12 @@
 import { SearchableListQueryDto, ListQueryDto } from '../../common/list-query.dto';
-import { FormBool, FormEnumList, FormString, FormUrl, Optional, Required } from '../../common/validation';
+import {
+  FormBool,
+  FormEnumList,
+  FormString,
+  FormUrl,
+  OptionalNotNull,
+  Required,
+} from '../../common/validation';
 import { EVENT_TYPES, type EventType } from '../../outbox/event';
 
 const URL_DOC =
@@ -20,31 +27,26 @@ export class CreateWebhookDto {
   @FormEnumList(EVENT_TYPES, 'EventType', { min: 1, max: EVENT_TYPES.length, description: EVENTS_DOC })
   events!: EventType[];
 
-  @Optional()
-  @Required()
+  @OptionalNotNull()
   @FormBool({ description: '0: nothing is delivered until it is 1 again; 1 when absent.' })
   enabled?: boolean;
 }
 
 /** PUT and PATCH alike: what is absent stays as it is. Enabling it again forgets its failures. */
 export class UpdateWebhookDto {
-  @Optional()
-  @Required()
+  @OptionalNotNull()
   @FormString({ max: 255 })
   name?: string;
 
-  @Optional()
-  @Required()
+  @OptionalNotNull()
   @FormUrl({ description: URL_DOC })
   url?: string;
 
-  @Optional()
-  @Required()
+  @OptionalNotNull()
   @FormEnumList(EVENT_TYPES, 'EventType', { min: 1, max: EVENT_TYPES.length, description: EVENTS_DOC })
   events?: EventType[];
 
-  @Optional()
-  @Required()
+  @OptionalNotNull()
   @FormBool({ description: '0: nothing is delivered until it is 1 again, which also forgets its failures.' })
   enabled?: boolean;
 }
