@@ -85,6 +85,7 @@ export class ClickWriter implements OnModuleInit, BeforeApplicationShutdown {
     private readonly interest: EventInterest,
   ) {
     this.strict = config.clickDurability === 'strict';
+    metrics.clickBuffer(() => this.pending(), config.clickBufferMax);
   }
 
   onModuleInit(): void {

@@ -45,7 +45,7 @@ export interface RequestSeries {
 
 /**
  * The service's Prometheus metrics, in a registry of its own: requests by route and status, redirects by outcome,
- * clicks written, the database pool and query latency, and Node's process metrics. Label values come from bounded
+ * clicks written and buffered, the database pool and query latency, and Node's process metrics. Label values come from bounded
  * sets (route patterns, statuses, outcomes), never from what a client sends.
  */
 @Injectable()
@@ -130,6 +130,26 @@ export class MetricsService implements OnModuleInit {
         return result;
       };
     });
+  }
+
+  /**
+   * The click buffer: the clicks held and not yet known to be written, read at scrape time, and its size
+   * (`CLICK_BUFFER_MAX`), past which visits of links without a limit are answered 503.
+   */
+  clickBuffer(pending: () => number, max: number): void {
+    new Gauge({
+      name: 'shortlink_clicks_buffered',
+      help: 'Clicks held in memory and not yet known to be written to the database.',
+      registers: [this.registry],
+      collect() {
+        this.set(pending());
+      },
+    });
+    new Gauge({
+      name: 'shortlink_clicks_buffer_max',
+      help: 'The most clicks the buffer holds (CLICK_BUFFER_MAX); past it, visits are answered 503.',
+      registers: [this.registry],
+    }).set(max);
   }
 
   /** Records a visit's outcome. */
