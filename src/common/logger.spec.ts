@@ -1,19 +1,38 @@
 import { Logger } from '@nestjs/common';
 import type { ArgumentsHost } from '@nestjs/common';
-import pino from 'pino';
 import { HttpExceptionFilter } from './http-exception.filter';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { AppLogger, requestFields, requestLogLevel } from './logger';
+import type { LogLevel } from '../config/app-config';
+import { AppLogger, createLog, requestFields, requestLogLevel } from './logger';
 
-/** A Nest logger over a pino log whose lines are kept, parsed. */
-function captured(level = 'trace'): { logger: AppLogger; lines: Record<string, unknown>[] } {
+/** A Nest logger over the process's log (as production builds it) whose lines are kept, parsed. */
+function captured(level: LogLevel = 'trace'): { logger: AppLogger; lines: Record<string, unknown>[] } {
   const lines: Record<string, unknown>[] = [];
-  const log = pino(
-    { level },
+  const log = createLog(
+    { logLevel: level },
     { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) },
   );
   return { logger: new AppLogger(log), lines };
 }
+
+describe('createLog', () => {
+  it('writes each line with its level as a label and its time in ISO 8601, UTC', () => {
+    const raw: string[] = [];
+    const log = createLog({ logLevel: 'info' }, { write: (line: string) => raw.push(line) });
+    const before = Date.now();
+    log.info({ req: { id: 'r-1' } }, 'started');
+    log.error('failed');
+    const lines = raw.map((line) => JSON.parse(line) as Record<string, unknown>);
+    expect(lines.map((line) => line.level)).toEqual(['info', 'error']);
+    for (const line of lines) {
+      expect(line.time).toMatch(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/);
+      expect(new Date(line.time as string).toISOString()).toBe(line.time);
+      expect(Date.parse(line.time as string)).toBeGreaterThanOrEqual(before - 1);
+    }
+    expect(raw[0]).toMatch(/^\{"level":"info","time":"[^"]+Z",/);
+    expect(lines[0]).toMatchObject({ msg: 'started', req: { id: 'r-1' } });
+  });
+});
 
 describe('AppLogger', () => {
   it('writes each Nest level at its pino level, with the context Nest appends', () => {
@@ -24,18 +43,18 @@ describe('AppLogger', () => {
     logger.verbose('more', 'LeanRedirect');
     logger.fatal('gone', 'Main');
     expect(lines.map(({ level, msg, context }) => [level, msg, context])).toEqual([
-      [30, 'started', 'Bootstrap'],
-      [40, 'careful', 'ClickWriter'],
-      [20, 'detail', 'LeanRedirect'],
-      [10, 'more', 'LeanRedirect'],
-      [60, 'gone', 'Main'],
+      ['info', 'started', 'Bootstrap'],
+      ['warn', 'careful', 'ClickWriter'],
+      ['debug', 'detail', 'LeanRedirect'],
+      ['trace', 'more', 'LeanRedirect'],
+      ['fatal', 'gone', 'Main'],
     ]);
   });
 
   it('keeps an error call’s stack apart from its context', () => {
     const { logger, lines } = captured();
     logger.error('failed', 'Error: failed\n    at somewhere (file.js:1:1)', 'Filter');
-    expect(lines[0]).toMatchObject({ level: 50, msg: 'failed', context: 'Filter' });
+    expect(lines[0]).toMatchObject({ level: 'error', msg: 'failed', context: 'Filter' });
     expect(lines[0].stack).toContain('at somewhere');
   });
 
@@ -83,7 +102,7 @@ describe('HttpExceptionFilter with AppLogger', () => {
     }
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({
-      level: 50,
+      level: 'error',
       msg: 'unexpected',
       context: 'HttpExceptionFilter',
       req: { id: 'req-42', method: 'POST', path: '/api/v1/links' },

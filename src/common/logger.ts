@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { LoggerService } from '@nestjs/common';
-import pino, { type Logger as Pino, type Level } from 'pino';
+import pino, { type DestinationStream, type Logger as Pino, type Level, type LoggerOptions } from 'pino';
 import { pinoHttp, type HttpLogger } from 'pino-http';
 import type { ServerConfig } from '../config/app-config';
 
@@ -54,15 +54,26 @@ export function requestLogLevel(
   return path === '/api' || path.startsWith('/api/') ? 'warn' : 'info';
 }
 
-/** The process's structured log: JSON lines on stdout, at the configured level. */
-export function createLog(config: Pick<ServerConfig, 'logLevel'>): Pino {
-  return pino({
+/**
+ * How every line of the process's log is written: its level as a label (`"level":"info"`, not pino's 30) and its
+ * time in ISO 8601, UTC (`"time":"2026-11-26T10:00:00.000Z"`, not epoch milliseconds), which log pipelines read
+ * as they are.
+ */
+export function logOptions(config: Pick<ServerConfig, 'logLevel'>): LoggerOptions {
+  return {
     level: config.logLevel,
+    formatters: { level: (label) => ({ level: label }) },
+    timestamp: pino.stdTimeFunctions.isoTime,
     redact: {
       paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]'],
       censor: '[redacted]',
     },
-  });
+  };
+}
+
+/** The process's structured log: JSON lines on stdout, at the configured level ({@link logOptions}). */
+export function createLog(config: Pick<ServerConfig, 'logLevel'>, destination?: DestinationStream): Pino {
+  return destination === undefined ? pino(logOptions(config)) : pino(logOptions(config), destination);
 }
 
 /** What a log line says of a request: its id, method and path; never its query, headers or body. */

@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Test } from '@nestjs/testing';
 import { Client } from 'pg';
 import {
@@ -6,6 +9,7 @@ import {
   eventsConfig,
   loadConfig,
   parseTrustProxy,
+  SECRET_SETTINGS,
   serverConfig,
   type ClicksConfig,
   type ServerConfig,
@@ -427,6 +431,154 @@ describe('DATABASE_PASSWORD', () => {
     expect(error.variable).toBe('DATABASE_URL');
     expect(error.message).toContain('DATABASE_PASSWORD');
     expect(error.message).not.toMatch(/ab\/cd|#ef/);
+  });
+});
+
+describe('a secret read from <NAME>_FILE', () => {
+  let directory: string;
+  let count = 0;
+  beforeAll(() => {
+    directory = mkdtempSync(join(tmpdir(), 'secret-files-'));
+  });
+  afterAll(() => rmSync(directory, { recursive: true, force: true }));
+
+  /** A new file holding `content`; its path. */
+  function secretFile(content: string): string {
+    count += 1;
+    const path = join(directory, `secret-${count}`);
+    writeFileSync(path, content);
+    return path;
+  }
+
+  const KEY = 'K3y_-.~'.repeat(6);
+  const SETTINGS: Record<(typeof SECRET_SETTINGS)[number], [string, Record<string, string>, object]> = {
+    DATABASE_URL: [
+      'postgres://user:pw@db:5432/links',
+      {},
+      { databaseUrl: 'postgres://user:pw@db:5432/links' },
+    ],
+    DATABASE_PASSWORD: [
+      's3cret',
+      { DATABASE_URL: 'postgres://user@db:5432/links' },
+      { databaseUrl: 'postgres://user:s3cret@db:5432/links' },
+    ],
+    INITIAL_API_KEY: [KEY, {}, { initialApiKey: KEY }],
+    REDIS_URL: ['rediss://:pw@redis:6380/2', {}, { redisUrl: 'rediss://:pw@redis:6380/2' }],
+    METRICS_TOKEN: ['t0ken-of-sixteen+', {}, { metricsToken: 't0ken-of-sixteen+' }],
+    EVENTS_REDIS_URL: ['redis://:pw@cache:6379', {}, { eventsRedisUrl: 'redis://:pw@cache:6379' }],
+    EVENTS_AMQP_URL: ['amqps://user:pw@mq/events', {}, { eventsAmqpUrl: 'amqps://user:pw@mq/events' }],
+  };
+
+  it('is offered for every setting that may hold a password, a key or a token, and those only', () => {
+    expect([...SECRET_SETTINGS].sort()).toEqual(Object.keys(SETTINGS).sort());
+    expect(loadConfig({ PORT_FILE: secretFile('8080') }).port).toBe(3000);
+  });
+
+  it.each(Object.entries(SETTINGS))(
+    '%s: the file’s content is the value, its trailing line break trimmed',
+    (name, [value, rest, expected]) => {
+      expect(loadConfig({ ...rest, [`${name}_FILE`]: secretFile(`${value}\n`) })).toMatchObject(expected);
+    },
+  );
+
+  it.each([
+    ['no line break', ''],
+    ['a line break', '\n'],
+    ['a CRLF', '\r\n'],
+    ['blank lines', '\n\n\r\n'],
+  ])('takes a file that ends with %s the same', (_case, end) => {
+    expect(loadConfig({ INITIAL_API_KEY_FILE: secretFile(`${KEY}${end}`) }).initialApiKey).toBe(KEY);
+  });
+
+  it('keeps the spaces at a password’s ends, as DATABASE_PASSWORD does', () => {
+    const { databaseUrl } = loadConfig({
+      DATABASE_URL: 'postgres://shortlink@db:5432/shortlink',
+      DATABASE_PASSWORD_FILE: secretFile(' padded secret \n'),
+    });
+    expect(connectsWith(databaseUrl!).password).toBe(' padded secret ');
+  });
+
+  it('accepts a DATABASE_URL whose password, with / + = # @ in it, is percent-encoded, unchanged', () => {
+    const password = 'q7/Zx+0k=Lm#3P@8w==';
+    const url = `postgres://shortlink:${encodeURIComponent(password)}@db:5432/shortlink`;
+    expect(url).toContain('%2F');
+    const { databaseUrl } = loadConfig({ DATABASE_URL_FILE: secretFile(`${url}\n`) });
+    expect(databaseUrl).toBe(url);
+    expect(connectsWith(databaseUrl!)).toEqual({
+      user: 'shortlink',
+      password,
+      host: 'db',
+      database: 'shortlink',
+    });
+  });
+
+  it('takes a DATABASE_PASSWORD with / + = # @ in it as it is, so that pg reads it back whole', () => {
+    const password = 'q7/Zx+0k=Lm#3P@8w==';
+    const { databaseUrl } = loadConfig({
+      DATABASE_URL: 'postgres://shortlink@db:5432/shortlink',
+      DATABASE_PASSWORD_FILE: secretFile(`${password}\n`),
+    });
+    expect(connectsWith(databaseUrl!)).toEqual({
+      user: 'shortlink',
+      password,
+      host: 'db',
+      database: 'shortlink',
+    });
+  });
+
+  it('is refused beside the variable itself, naming both and neither value', () => {
+    const error = configError({
+      INITIAL_API_KEY: 'plain-'.repeat(8),
+      INITIAL_API_KEY_FILE: secretFile('from-a-file-'.repeat(4)),
+    });
+    expect(error.variable).toBe('INITIAL_API_KEY_FILE');
+    expect(error.message).toMatch(/INITIAL_API_KEY_FILE .*INITIAL_API_KEY too/);
+    expect(error.message).not.toMatch(/plain-|from-a-file/);
+  });
+
+  it('is taken beside a variable left empty, as an env file leaves it', () => {
+    expect(loadConfig({ INITIAL_API_KEY: '', INITIAL_API_KEY_FILE: secretFile(KEY) }).initialApiKey).toBe(
+      KEY,
+    );
+  });
+
+  /** A new, empty directory; its path. */
+  function aDirectory(): string {
+    const path = join(directory, 'a-directory');
+    mkdirSync(path, { recursive: true });
+    return path;
+  }
+
+  it.each([
+    ['is missing', () => join(directory, 'missing'), 'ENOENT'],
+    ['is a directory', aDirectory, 'EISDIR'],
+  ])('is refused when the file %s, naming the variable and the path', (_case, pathOf, code) => {
+    const path = pathOf();
+    const error = configError({ DATABASE_URL_FILE: path });
+    expect(error.variable).toBe('DATABASE_URL_FILE');
+    expect(error.message).toContain(`"${path}"`);
+    expect(error.message).toContain(code);
+  });
+
+  it('is refused when the file is empty, rather than leaving the setting unset', () => {
+    const path = secretFile('\n');
+    const error = configError({ DATABASE_URL_FILE: path });
+    expect(error.variable).toBe('DATABASE_URL_FILE');
+    expect(error.message).toContain('empty');
+  });
+
+  it.each([
+    ['INITIAL_API_KEY', 'too-short-s3cret'],
+    ['METRICS_TOKEN', 'has spaces s3cret inside'],
+    ['REDIS_URL', 'http://user:s3cret@redis'],
+    ['EVENTS_AMQP_URL', 'redis://user:s3cret@mq'],
+    ['DATABASE_URL', 'postgres://shortlink:ab/s3cret#ef@db:5432/shortlink'],
+  ])('validates %s read from a file as the variable, never quoting the content', (name, content) => {
+    const fromFile = configError({ [`${name}_FILE`]: secretFile(`${content}\n`) });
+    const plain = configError({ [name]: content });
+    expect(fromFile.variable).toBe(name);
+    expect(fromFile.message).toBe(plain.message);
+    expect(fromFile.message).not.toContain('s3cret');
   });
 });
 

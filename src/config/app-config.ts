@@ -1,4 +1,4 @@
-import { accessSync, constants, statSync } from 'node:fs';
+import { accessSync, constants, readFileSync, statSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { registerAs, type ConfigType } from '@nestjs/config';
 import { compile as compileProxyTrust } from 'proxy-addr';
@@ -37,8 +37,50 @@ export class ConfigError extends Error {
 
 type Env = Record<string, string | undefined>;
 
+/**
+ * The settings that may hold a password, a key or a token. Each is read from `<NAME>_FILE` too: the path of a file
+ * whose content is the value, as Docker and Kubernetes mount secrets.
+ */
+export const SECRET_SETTINGS = [
+  'DATABASE_URL',
+  'DATABASE_PASSWORD',
+  'INITIAL_API_KEY',
+  'REDIS_URL',
+  'METRICS_TOKEN',
+  'EVENTS_REDIS_URL',
+  'EVENTS_AMQP_URL',
+] as const;
+
+const SECRETS: ReadonlySet<string> = new Set(SECRET_SETTINGS);
+
+/**
+ * A variable's value as given; for a secret whose `<NAME>_FILE` is set, the content of that file instead, without
+ * its trailing line breaks, to be validated as the variable would be. Both set is an error, as is a file that
+ * cannot be read or is empty; no error quotes the value or the file's content, only the variables and the path.
+ */
+function given(env: Env, name: string): string | undefined {
+  const value = env[name];
+  if (!SECRETS.has(name)) return value;
+  const fileVariable = `${name}_FILE`;
+  const path = env[fileVariable]?.trim();
+  if (path === undefined || path === '') return value;
+  if (value !== undefined && value !== '') {
+    throw new ConfigError(fileVariable, `is set, and ${name} too: give one of them`);
+  }
+  let content: string;
+  try {
+    content = readFileSync(path, 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? 'unknown error';
+    throw new ConfigError(fileVariable, `names a file that cannot be read: "${path}" (${code})`);
+  }
+  content = content.replace(/(?:\r?\n)+$/, '');
+  if (content === '') throw new ConfigError(fileVariable, `names an empty file: "${path}"`);
+  return content;
+}
+
 function read(env: Env, name: string): string | undefined {
-  const value = env[name]?.trim();
+  const value = given(env, name)?.trim();
   return value === undefined || value === '' ? undefined : value;
 }
 
@@ -88,7 +130,8 @@ const NOT_A_DATABASE_URL =
 function databaseUrl(env: Env): string | undefined {
   const raw = read(env, 'DATABASE_URL');
   // Not trimmed: a password may begin or end with a space.
-  const password = env.DATABASE_PASSWORD === '' ? undefined : env.DATABASE_PASSWORD;
+  const stated = given(env, 'DATABASE_PASSWORD');
+  const password = stated === '' ? undefined : stated;
   if (raw === undefined) {
     if (password !== undefined)
       throw new ConfigError('DATABASE_PASSWORD', 'needs DATABASE_URL (without a password)');
