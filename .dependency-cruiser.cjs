@@ -15,6 +15,9 @@
  * - `visits/` the visit pipeline, its writer and the visitor routes, which nothing imports but the application's
  *   wiring (`src/*.ts`).
  * - `cli/` the commands of the CLI, which nothing imports but its wiring (`src/cli.ts`, `src/cli.module.ts`).
+ * - `tracing/` the OpenTelemetry set-up, which main.ts imports first of all: it imports nothing of ours but the
+ *   alias pattern (`links/alias.ts`, `links/reserved-aliases.ts`, which import nothing), so that it loads before the
+ *   modules it patches.
  */
 const FEATURES =
   'src/(account|domains|health|links|pixels|spaces|stats|visits|visitor-pages|visitor-limits|stats-page|qr|clicks|metrics|targeting|auth|limits)/';
@@ -79,6 +82,21 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/[^/]+/', pathNot: '^src/cli/' },
       to: { path: '^src/cli/' },
+    },
+    {
+      name: 'tracing-imports-the-alias-pattern-only',
+      comment:
+        'main.ts imports tracing/ first, before http and pg are required: it must not bring them in itself.',
+      severity: 'error',
+      from: { path: '^src/tracing/' },
+      to: { path: '^src/', pathNot: '^src/(tracing/|links/alias\\.ts$|links/reserved-aliases\\.ts$)' },
+    },
+    {
+      name: 'nothing-imports-tracing',
+      comment: 'Only main.ts starts traces.',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/(tracing/|main\\.ts$)' },
+      to: { path: '^src/tracing/' },
     },
     {
       name: 'nothing-imports-the-wiring',

@@ -1,3 +1,5 @@
+// First: when traces are on, the SDK must patch `http` and `pg` before anything requires them.
+import { tracing } from './tracing/start';
 import 'reflect-metadata';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
@@ -128,6 +130,8 @@ function exitGracefully(app: INestApplication): void {
     connections
       .drain()
       .then(() => app.close())
+      // The spans still buffered go out before the process ends.
+      .then(() => tracing?.shutdown())
       .then(
         () => process.exit(0),
         (error: unknown) => {
