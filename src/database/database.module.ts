@@ -53,6 +53,8 @@ export class DatabaseConnectionModule implements OnApplicationShutdown {
             const logger = new Logger('EmbeddedDatabase');
             const embedded = await openEmbeddedDatabase(config.dataDir, {
               allowShared: options.shareEmbedded,
+              sharedBuffersMb: config.embeddedSharedBuffersMb,
+              optimizeWasm: config.embeddedOptimizeWasm,
               log: (message) => logger.warn(message),
             });
             if (embedded.owner) logger.log(`Embedded database open in ${config.dataDir}`);
