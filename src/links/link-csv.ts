@@ -117,7 +117,7 @@ export const MAX_CSV_COLUMNS = 100;
 export function linksFromCsv(file: Buffer): Record<string, unknown>[] {
   let records: Record<string, string>[];
   try {
-    records = parse(file, {
+    records = parse<Record<string, string>>(file, {
       columns: (header: string[]) => {
         if (header.length > MAX_CSV_COLUMNS) {
           throw ValidationFailedException.of(
@@ -131,7 +131,7 @@ export function linksFromCsv(file: Buffer): Record<string, unknown>[] {
       skip_empty_lines: true,
       bom: true,
       trim: true,
-    }) as Record<string, string>[];
+    });
   } catch (error) {
     if (error instanceof ValidationFailedException) throw error;
     throw ValidationFailedException.of('file', 'The file must be a CSV file with a header row.');

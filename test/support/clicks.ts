@@ -74,7 +74,7 @@ export async function exportedClicks(
       answer.on('end', () => done(null, text));
     });
   if (response.status !== 200) throw new Error(`The click export answered ${response.status}`);
-  const [header, ...lines] = parse(response.body as string) as string[][];
+  const [header, ...lines] = parse(response.body as string);
   // An empty cell is a value nobody knows: no referrer, host or name is ever empty.
   return lines.map(
     (line) =>
