@@ -1,3 +1,4 @@
+import { SCRAPED, scrape } from './support/metrics';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ClickWriter } from '../src/clicks/click-writer';
@@ -5,7 +6,6 @@ import { createAccount, createTestApp, type TestAccount, type TestApp } from './
 import { createLink, UA } from './support/visitors';
 
 const ROOT = join(__dirname, '..');
-const TOKEN = 'metrics-token-for-tests-0123456789';
 
 /** Words of PromQL that are not metric names. */
 const KEYWORDS = new Set([
@@ -87,18 +87,12 @@ describe('the Grafana dashboard and the Prometheus alert rules', () => {
   let account: TestAccount;
 
   beforeAll(async () => {
-    t = await createTestApp({ METRICS_TOKEN: TOKEN });
+    t = await createTestApp(SCRAPED);
     account = await createAccount(t);
   });
   afterAll(async () => {
     await t?.close();
   });
-
-  async function scrape(): Promise<string> {
-    const response = await t.http().get('/metrics').set('Authorization', `Bearer ${TOKEN}`);
-    expect(response.status).toBe(200);
-    return response.text;
-  }
 
   const dashboard = dashboardExpressions();
   const rules = ruleExpressions();
@@ -119,7 +113,7 @@ describe('the Grafana dashboard and the Prometheus alert rules', () => {
   });
 
   it('use only metrics that /metrics serves, described by HELP and TYPE before any of them has a series', async () => {
-    const text = await scrape();
+    const text = await scrape(t);
     const served = new Set([...text.matchAll(/^# TYPE ([a-zA-Z_:][\w:]*) \w+$/gm)].map((match) => match[1]));
     const described = new Set([...text.matchAll(/^# HELP ([a-zA-Z_:][\w:]*) /gm)].map((match) => match[1]));
     const used = (exprs: string[]) => [...new Set(exprs.flatMap(metricNames))].sort();
@@ -140,7 +134,7 @@ describe('the Grafana dashboard and the Prometheus alert rules', () => {
     expect((await t.http().get(`/${link.alias}`).set('User-Agent', UA.macSafari)).status).toBe(302);
     expect((await t.http().get('/health/ready')).status).toBe(200);
     await t.app.get(ClickWriter).settle();
-    const text = await scrape();
+    const text = await scrape(t);
     const wanted = [...new Set([...dashboard, ...rules].flatMap(routes))].sort();
     expect(wanted).toEqual(['/:alias', '/health/ready']);
     for (const route of wanted) {
@@ -149,7 +143,7 @@ describe('the Grafana dashboard and the Prometheus alert rules', () => {
   });
 
   it('serves the click buffer, its size and the event backlog by sink', async () => {
-    const text = await scrape();
+    const text = await scrape(t);
     expect(text).toMatch(/^shortlink_clicks_buffered \d+$/m);
     expect(text).toMatch(/^shortlink_clicks_buffer_max [1-9]\d*$/m);
     for (const sink of ['webhook', 'redis', 'amqp']) {

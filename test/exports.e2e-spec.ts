@@ -49,7 +49,7 @@ describe('CSV export and import', () => {
   let t: TestApp;
   let owner: TestAccount;
   let other: TestAccount;
-  const { call, form } = apiClient(() => t);
+  const { call, form, text } = apiClient(() => t);
   const { insertClicks } = clickFixtures(() => t);
 
   beforeAll(async () => {
@@ -61,15 +61,7 @@ describe('CSV export and import', () => {
     await t?.close();
   });
 
-  const csv = (account: TestAccount, path: string) =>
-    call(account, 'get', path)
-      .buffer(true)
-      .parse((response, done) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => done(null, text));
-      });
+  const csv = text;
 
   describe('GET /api/v1/links/export', () => {
     it('writes every link as the API shows it, one row each, in the list’s order', async () => {

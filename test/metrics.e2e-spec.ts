@@ -1,9 +1,9 @@
+import { METRICS_TOKEN, SCRAPED, scrape } from './support/metrics';
 import { ClickWriter } from '../src/clicks/click-writer';
 import { MetricsServer } from '../src/metrics/metrics-server';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { createLink, UA, unique } from './support/visitors';
 
-const TOKEN = 'metrics-token-for-tests-0123456789';
 const NOT_FOUND = { message: 'Resource not found.', status: 404 };
 
 /** A request to the metrics port of `t`, started as `main.ts` starts it (METRICS_PORT: 0 in tests, a free one). */
@@ -37,24 +37,17 @@ describe('GET /metrics', () => {
   let account: TestAccount;
 
   beforeAll(async () => {
-    t = await createTestApp({ METRICS_TOKEN: TOKEN });
+    t = await createTestApp(SCRAPED);
     account = await createAccount(t);
   });
   afterAll(async () => {
     await t?.close();
   });
 
-  async function scrape(): Promise<string> {
-    const response = await t.http().get('/metrics').set('Authorization', `Bearer ${TOKEN}`);
-    expect(response.status).toBe(200);
-    expect(response.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
-    return response.text;
-  }
-
   it.each([
     ['no token', undefined],
     ['a wrong token', 'Bearer metrics-token-for-tests-0123456780'],
-    ['the token under another scheme', `Basic ${TOKEN}`],
+    ['the token under another scheme', `Basic ${METRICS_TOKEN}`],
   ])('answers 401 in the envelope with %s when METRICS_TOKEN is set', async (_case, header) => {
     const request = t.http().get('/metrics');
     if (header !== undefined) request.set('Authorization', header);
@@ -76,7 +69,7 @@ describe('GET /metrics', () => {
       sensitive_content: '1',
     });
     await t.app.get(ClickWriter).settle();
-    const before = await scrape();
+    const before = await scrape(t);
 
     const api = (path: string) => t.http().get(path).set('Authorization', account.auth);
     for (let i = 0; i < 3; i += 1) expect((await api('/api/v1/links')).status).toBe(200);
@@ -94,7 +87,7 @@ describe('GET /metrics', () => {
     expect((await visit(sensitive.alias)).status).toBe(200);
     await t.app.get(ClickWriter).settle();
 
-    const after = await scrape();
+    const after = await scrape(t);
     const delta = (name: string, labels: Labels = {}) =>
       sample(after, name, labels) - sample(before, name, labels);
     expect({
@@ -142,7 +135,7 @@ describe('GET /metrics', () => {
       .get(`/api/v1/${unique('made-up')}`)
       .set('Authorization', account.auth);
     await t.http().get(`/${unique('nothing')}/deeper/path`);
-    const text = await scrape();
+    const text = await scrape(t);
     expect(text).not.toMatch(/made-up|nothing/);
   });
 });
@@ -150,7 +143,7 @@ describe('GET /metrics', () => {
 describe('GET /metrics with METRICS_TOKEN, on the metrics port', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ METRICS_TOKEN: TOKEN });
+    t = await createTestApp(SCRAPED);
   });
   afterAll(async () => {
     await t?.close();
@@ -166,7 +159,9 @@ describe('GET /metrics with METRICS_TOKEN, on the metrics port', () => {
   });
 
   it('serves the metrics with the token', async () => {
-    const response = await onMetricsPort(t, '/metrics', { headers: { Authorization: `Bearer ${TOKEN}` } });
+    const response = await onMetricsPort(t, '/metrics', {
+      headers: { Authorization: `Bearer ${METRICS_TOKEN}` },
+    });
     expect(response.status).toBe(200);
     expect(response.text).toMatch(/^# HELP http_requests_total /m);
   });

@@ -39,7 +39,7 @@ describe('webhook deliveries', () => {
   let worker: EventWorker;
   let scratch: ScratchDatabase;
   const clock = new TestClock();
-  const { call, json } = apiClient(() => t);
+  const { call, json, text } = apiClient(() => t);
   const receivers: Receiver[] = [];
   const dir = mkdtempSync(join(tmpdir(), 'webhook-city-'));
   const cities = join(dir, 'city.mmdb');
@@ -351,14 +351,7 @@ describe('webhook deliveries', () => {
     const clicks = (receiver.verified(secret, 'as-sent') as Event[])
       .flatMap((event) => (event.data as { clicks: Record<string, unknown>[] }).clicks)
       .sort((a, b) => String(a.created_at).localeCompare(String(b.created_at)));
-    const exported = await call(owner, 'get', `/api/v1/stats/${link.id}/export`)
-      .buffer(true)
-      .parse((response, done) => {
-        let text = '';
-        response.setEncoding('utf8');
-        response.on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => done(null, text));
-      });
+    const exported = await text(owner, `/api/v1/stats/${link.id}/export`);
     const [header, ...rows] = parse(exported.body as string);
     // The export writes an absent value as an empty cell; the event, as null.
     const asExported = clicks.map((click) => header.map((name) => (click[name] as string | null) ?? ''));

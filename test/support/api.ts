@@ -28,7 +28,19 @@ export function apiClient(app: () => TestApp) {
     return call(account, verb, path).type('json').send(body);
   }
 
-  return { call, form, json };
+  /** A GET whose body is read as text whatever its type (a CSV export): `body` is the string. */
+  function text(account: TestAccount, path: string) {
+    return call(account, 'get', path)
+      .buffer(true)
+      .parse((response, done) => {
+        let body = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (body += chunk));
+        response.on('end', () => done(null, body));
+      });
+  }
+
+  return { call, form, json, text };
 }
 
 /**
