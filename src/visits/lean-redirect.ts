@@ -10,6 +10,7 @@ import { VisitorRateLimit } from '../visitor-limits/visitor-rate-limit.guard';
 import { visitorQueryFits } from './destination';
 import { OutcomeWriter } from './outcome-writer';
 import type { VisitOutcome, VisitRequest } from './visit';
+import type { VisitLink } from '../links/link-cache';
 import { VisitPipeline, type Resolved } from './visit-pipeline';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
@@ -141,21 +142,22 @@ export class LeanRedirect {
     started: bigint,
   ): boolean | Promise<boolean> {
     // Not a plain redirect: the routes answer it, and count it against the visitor limit themselves.
-    if (found.link === null || !this.pipeline.isPlain(found.link)) return false;
+    const { link } = found;
+    if (link === null || !this.pipeline.isPlain(link)) return false;
     const address = proxyAddr(request, trust);
     const wait = this.limit.enabled ? this.limit.hit(address) : 0;
     if (wait instanceof Promise) {
-      return wait.then((left) => left === 0 && this.visit(request, response, found, query, address, started));
+      return wait.then((left) => left === 0 && this.visit(request, response, link, query, address, started));
     }
     // Over the limit: the routes count it too, and answer with the 429 page.
     if (wait > 0) return false;
-    return this.visit(request, response, found, query, address, started);
+    return this.visit(request, response, link, query, address, started);
   }
 
   private visit(
     request: IncomingMessage,
     response: ServerResponse,
-    found: Resolved,
+    link: VisitLink,
     query: string,
     address: string,
     started: bigint,
@@ -168,7 +170,7 @@ export class LeanRedirect {
       referrer: request.headers.referer ?? '',
       form: NO_FORM,
     };
-    const outcome = this.pipeline.open(found, visit);
+    const outcome = this.pipeline.plainVisit(link, visit);
     if (!(outcome instanceof Promise)) return this.write(request, response, outcome, started);
     return outcome.then((ready) => this.write(request, response, ready, started));
   }

@@ -32,9 +32,15 @@ export interface Resolved {
   link: VisitLink | null;
 }
 
-/** A link as its forms read it: with its password's hash and its clicks so far. */
-interface Stored {
+/** A link found where it was asked for. */
+interface Visited {
   domain: Domain;
+  link: VisitLink;
+}
+
+/** A link as its forms read it: with its password's hash and its clicks so far, beside what visits read of it. */
+interface Stored {
+  visited: Visited;
   link: Link;
 }
 
@@ -79,6 +85,14 @@ export class VisitPipeline {
     return !link.hasPixels && firstStep(link, null) === VisitStep.Visit;
   }
 
+  /**
+   * The visit of a link {@link isPlain} let through, on the fast path, which checked the query's length: its
+   * redirect, or the expired answer once its limit was found reached.
+   */
+  plainVisit(link: VisitLink, visit: VisitRequest): VisitOutcome | Promise<VisitOutcome> {
+    return link.exhausted ? this.expired(link) : this.sendOn(link, visit);
+  }
+
   /** `GET /{alias}`: no promise when the link was in memory and its click needs no claim. */
   open(found: Resolved, visit: VisitRequest): VisitOutcome | Promise<VisitOutcome> {
     if (!visitorQueryFits(visit.query)) return { kind: 'too-large' };
@@ -95,7 +109,7 @@ export class VisitPipeline {
       case VisitStep.Consent:
         return this.gate(found, visit);
       case VisitStep.Visit:
-        return this.sendOn(found, visit);
+        return this.sendOn(link, visit);
     }
   }
 
@@ -104,7 +118,7 @@ export class VisitPipeline {
     const stored = await this.stored(found);
     if (!('link' in stored)) return stored;
     const { link } = stored;
-    if (link.redirectPasswordHash === null) return this.afterPassword(found, stored, visit);
+    if (link.redirectPasswordHash === null) return this.afterPassword(stored, visit);
     const wait = await this.limiter.attempt(`${clientKey(visit.address)}|${link.id}`);
     if (wait > 0) {
       const { header, waitMs } = retryAfter(wait);
@@ -112,7 +126,7 @@ export class VisitPipeline {
     }
     const password = visit.form.password;
     if (typeof password !== 'string' || !(await verifySecret(password, link.redirectPasswordHash))) {
-      return this.passwordPage(found, visit, 403, 'passwordWrong');
+      return this.passwordPage(stored.visited, visit, 403, 'passwordWrong');
     }
     // The consent token is keyed by the hash: it must be issued with the one the link has from now on.
     link.redirectPasswordHash = await this.links.upgradeSecretHash(
@@ -121,7 +135,7 @@ export class VisitPipeline {
       link.redirectPasswordHash,
       password,
     );
-    return this.afterPassword(found, stored, visit);
+    return this.afterPassword(stored, visit);
   }
 
   /** `POST /{alias}/sensitive-consent`. */
@@ -134,9 +148,9 @@ export class VisitPipeline {
       link.redirectPasswordHash !== null &&
       !verifyVisitToken(visit.form.token, link.id, link.redirectPasswordHash)
     ) {
-      return this.passwordPage(found, visit, 403, 'passwordFirst');
+      return this.passwordPage(stored.visited, visit, 403, 'passwordFirst');
     }
-    return this.sendOn(found, visit);
+    return this.sendOn(stored.visited.link, visit);
   }
 
   /** `GET /{alias}/+`: what the link is, without visiting it or counting anything. */
@@ -187,7 +201,8 @@ export class VisitPipeline {
    * instead when nobody may visit it now.
    */
   private async stored(found: Resolved): Promise<Stored | VisitOutcome> {
-    const row = found.link === null ? null : await this.links.findByAlias(found.domain.id, found.alias);
+    if (found.link === null) return this.unknown(found.domain);
+    const row = await this.links.findByAlias(found.domain.id, found.alias);
     if (row === null) return this.unknown(found.domain);
     const { link } = row;
     const step = firstStep(
@@ -196,7 +211,7 @@ export class VisitPipeline {
     );
     if (step === VisitStep.NotFound) return this.unknown(null);
     if (step === VisitStep.Expired) return this.expired(link);
-    return { domain: found.domain, link };
+    return { visited: { domain: found.domain, link: found.link }, link };
   }
 
   /** The first request to a link with a password or sensitive content: its form. */
@@ -204,30 +219,24 @@ export class VisitPipeline {
     const stored = await this.stored(found);
     if (!('link' in stored)) return stored;
     if (stored.link.redirectPasswordHash !== null) {
-      return { ...this.passwordPage(found, visit, 200, null), metric: 'password' };
+      return { ...this.passwordPage(stored.visited, visit, 200, null), metric: 'password' };
     }
-    return this.consentPage(found, visit, '');
+    return this.consentPage(stored.visited, visit, '');
   }
 
-  private afterPassword(
-    found: Resolved,
-    stored: Stored,
-    visit: VisitRequest,
-  ): VisitOutcome | Promise<VisitOutcome> {
-    const { link } = stored;
-    if (!link.sensitiveContent) return this.sendOn(found, visit);
+  private afterPassword(stored: Stored, visit: VisitRequest): VisitOutcome | Promise<VisitOutcome> {
+    const { link, visited } = stored;
+    if (!link.sensitiveContent) return this.sendOn(visited.link, visit);
     const token =
       link.redirectPasswordHash === null ? '' : issueVisitToken(link.id, link.redirectPasswordHash);
-    return this.consentPage(found, visit, token);
+    return this.consentPage(visited, visit, token);
   }
 
   /**
    * The end of every visit: bots go through uncounted; people are counted and sent on (through the pixels page
    * when the link has pixels). No promise when the click needs no claim and the link no pixels.
    */
-  private sendOn(found: Resolved, visit: VisitRequest): VisitOutcome | Promise<VisitOutcome> {
-    const link = found.link;
-    if (link === null) return this.unknown(found.domain);
+  private sendOn(link: VisitLink, visit: VisitRequest): VisitOutcome | Promise<VisitOutcome> {
     const visitor = this.profile(visit, visit.referrer);
     if (!isCounted(visitor, visit.method)) {
       return redirectTo(this.location(link, visitor, null, visit.query), this.config.redirectStatus, 'bot');
@@ -285,33 +294,32 @@ export class VisitPipeline {
    * Where the link leads this visitor, as the password and consent pages say it: the host of the destination that
    * targeting picks for them; for a rotation, its one host, or null when its values are on several.
    */
-  private leadsTo(found: Resolved, visit: VisitRequest): LeadsTo {
-    const link = found.link!;
+  private leadsTo({ domain, link }: Visited, visit: VisitRequest): LeadsTo {
     if (rotates(link)) {
       const hosts = new Set((link.targets ?? []).map((target) => hostOf(target.value)));
-      return { domain: found.domain.name, host: hosts.size === 1 ? [...hosts][0] : null };
+      return { domain: domain.name, host: hosts.size === 1 ? [...hosts][0] : null };
     }
-    return { domain: found.domain.name, host: hostOf(destinationOf(link, this.profile(visit, ''), null)) };
+    return { domain: domain.name, host: hostOf(destinationOf(link, this.profile(visit, ''), null)) };
   }
 
   private passwordPage(
-    found: Resolved,
+    visited: Visited,
     visit: VisitRequest,
     status: number,
     error: 'passwordWrong' | 'passwordFirst' | null,
   ): VisitOutcome & { kind: 'page' } {
-    const form = { action: `/${found.link!.alias}/password`, query: visit.query, referrer: visit.referrer };
-    const input = { form, leads: this.leadsTo(found, visit), error };
+    const form = { action: `/${visited.link.alias}/password`, query: visit.query, referrer: visit.referrer };
+    const input = { form, leads: this.leadsTo(visited, visit), error };
     return { kind: 'page', status, view: (t) => views.password(t, input) };
   }
 
-  private consentPage(found: Resolved, visit: VisitRequest, token: string): VisitOutcome {
+  private consentPage(visited: Visited, visit: VisitRequest, token: string): VisitOutcome {
     const form = {
-      action: `/${found.link!.alias}/sensitive-consent`,
+      action: `/${visited.link.alias}/sensitive-consent`,
       query: visit.query,
       referrer: visit.referrer,
     };
-    const input = { form, token, leads: this.leadsTo(found, visit) };
+    const input = { form, token, leads: this.leadsTo(visited, visit) };
     return { kind: 'page', status: 200, view: (t) => views.consent(t, input), metric: 'consent' };
   }
 }
