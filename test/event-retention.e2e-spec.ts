@@ -1,6 +1,5 @@
-import { CLOCK } from '../src/common/clock';
-import { EVENT_WORKER_OPTIONS, EventWorker, type EventWorkerOptions } from '../src/events/event-worker';
-import { TestClock } from './support/clock';
+import { EventWorker, type EventWorkerOptions } from '../src/events/event-worker';
+import { deliverAll, onClock, TestClock } from './support/clock';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { apiClient } from './support/api';
 import { Receiver } from './support/receiver';
@@ -23,13 +22,7 @@ describe('outbox retention and the backlog cap', () => {
   const clock = new TestClock();
   const { json } = apiClient(() => t);
 
-  async function deliver(): Promise<void> {
-    for (let pass = 0; pass < 50; pass += 1) {
-      const more = await worker.tick();
-      await worker.drain();
-      if (!more) return;
-    }
-  }
+  const deliver = () => deliverAll(worker);
 
   async function count(sql: string): Promise<number> {
     const [{ n }] = await t.dataSource.query<{ n: number }[]>(`SELECT (${sql})::int AS n`);
@@ -48,14 +41,7 @@ describe('outbox retention and the backlog cap', () => {
     };
     t = await createTestApp(
       { DATABASE_URL: scratch.url, RATE_LIMIT_PER_MINUTE: '0', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' },
-      {
-        override: (builder) =>
-          builder
-            .overrideProvider(CLOCK)
-            .useValue(clock)
-            .overrideProvider(EVENT_WORKER_OPTIONS)
-            .useValue(options),
-      },
+      onClock(clock, options),
     );
     worker = t.app.get(EventWorker);
     owner = await createAccount(t, 'Retention');

@@ -1,9 +1,8 @@
 import { connect, type Channel, type ChannelModel, type ConsumeMessage } from 'amqplib';
 import Redis from 'ioredis';
-import { CLOCK } from '../src/common/clock';
-import { EVENT_WORKER_OPTIONS, EventWorker } from '../src/events/event-worker';
+import { EventWorker } from '../src/events/event-worker';
 import { ClickWriter } from '../src/clicks/click-writer';
-import { TestClock } from './support/clock';
+import { deliverAll, onClock, TestClock } from './support/clock';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { apiClient } from './support/api';
 import { eventually, proxyFor } from './support/event-brokers';
@@ -44,13 +43,7 @@ describeWithBrokers('event streams from the outbox (EVENTS_TEST_REDIS_URL and EV
   const messages: ConsumeMessage[] = [];
   const { call, json } = apiClient(() => t);
 
-  async function deliver(): Promise<void> {
-    for (let pass = 0; pass < 50; pass += 1) {
-      const more = await worker.tick();
-      await worker.drain();
-      if (!more) return;
-    }
-  }
+  const deliver = () => deliverAll(worker);
 
   /** The stream's entries since the test began that belong to this file's account. */
   async function streamEvents(): Promise<{ fields: Record<string, string>; event: Event }[]> {
@@ -105,20 +98,13 @@ describeWithBrokers('event streams from the outbox (EVENTS_TEST_REDIS_URL and EV
         EVENTS_REDIS_URL: redisUrl,
         EVENTS_AMQP_URL: proxied,
       },
-      {
-        override: (builder) =>
-          builder
-            .overrideProvider(CLOCK)
-            .useValue(clock)
-            .overrideProvider(EVENT_WORKER_OPTIONS)
-            .useValue({
-              pollMs: null,
-              webhookTimeoutMs: 1000,
-              retentionMs: 7 * 86_400_000,
-              backlogMax: 100_000,
-              perWebhook: 2,
-            }),
-      },
+      onClock(clock, {
+        pollMs: null,
+        webhookTimeoutMs: 1000,
+        retentionMs: 7 * 86_400_000,
+        backlogMax: 100_000,
+        perWebhook: 2,
+      }),
     );
     worker = t.app.get(EventWorker);
     owner = await createAccount(t, 'Streams');

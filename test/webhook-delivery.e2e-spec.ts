@@ -3,10 +3,9 @@ import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { CLOCK } from '../src/common/clock';
-import { EVENT_WORKER_OPTIONS, EventWorker, type EventWorkerOptions } from '../src/events/event-worker';
+import { EventWorker, type EventWorkerOptions } from '../src/events/event-worker';
 import { MAX_ATTEMPTS, RETRY_DELAYS_MS } from '../src/events/retry-schedule';
-import { TestClock } from './support/clock';
+import { deliverAll, onClock, TestClock } from './support/clock';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { apiClient } from './support/api';
 import { responseValidator } from './support/openapi-responses';
@@ -44,14 +43,7 @@ describe('webhook deliveries', () => {
   const dir = mkdtempSync(join(tmpdir(), 'webhook-city-'));
   const cities = join(dir, 'city.mmdb');
 
-  /** The worker's passes until nothing is left to start, then the deliveries under way. */
-  async function deliver(): Promise<void> {
-    for (let pass = 0; pass < 50; pass += 1) {
-      const more = await worker.tick();
-      await worker.drain();
-      if (!more) return;
-    }
-  }
+  const deliver = () => deliverAll(worker);
 
   async function webhookTo(account: TestAccount, events: string[], receiver?: Receiver) {
     const target = receiver ?? (await Receiver.start());
@@ -100,14 +92,7 @@ describe('webhook deliveries', () => {
         TRUST_PROXY: 'true',
         GEOIP_CITY_DATABASE: cities,
       },
-      {
-        override: (builder) =>
-          builder
-            .overrideProvider(CLOCK)
-            .useValue(clock)
-            .overrideProvider(EVENT_WORKER_OPTIONS)
-            .useValue(options),
-      },
+      onClock(clock, options),
     );
     worker = t.app.get(EventWorker);
     await worker.drain();

@@ -70,7 +70,7 @@ export class EventWorker implements OnApplicationBootstrap, BeforeApplicationShu
   private dueAt = 0;
   private running: Promise<void> | null = null;
   private closing = false;
-  /** A slot was freed during the pass under way: the next starts at once. */
+  /** A slot was freed during the pass under way: the next starts soon after it (`WAKE_MS`). */
   private rerun = false;
   private lastMaintenance = 0;
   private readonly sent: Counter<'sink' | 'result'>;
