@@ -34,6 +34,11 @@ describeOnPostgres(
       const response = await fetch(`${server.url}${path}`, {
         headers: { Authorization: `Bearer ${apiKey}` },
         signal: AbortSignal.timeout(10_000),
+      }).catch((error: unknown) => {
+        // A server that went down says why in its output.
+        throw new Error(
+          `GET ${path} failed (${String(error)}); server running: ${server.running}\n${server.describe()}`,
+        );
       });
       const body: unknown = await response.json();
       return { status: response.status, body };

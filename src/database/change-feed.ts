@@ -258,7 +258,8 @@ export class ChangeFeed implements OnApplicationBootstrap, BeforeApplicationShut
     let timer: NodeJS.Timeout | undefined;
     const ended = client.end().catch(() => undefined);
     const deadline = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), this.timing.probeDeadlineMs);
+      // Only a bound on a connection already given up: it keeps no process alive.
+      timer = setTimeout(() => resolve('late'), this.timing.probeDeadlineMs).unref();
     });
     if ((await Promise.race([ended, deadline])) === 'late') {
       // pg keeps its socket as `connection.stream`, with no public way to drop it.

@@ -41,6 +41,15 @@ export class PreparedStatements {
    */
   async query<T>(statement: PreparedStatement, values: unknown[]): Promise<T[]> {
     const client = await (this.dataSource.driver as unknown as { master: Pool }).master.connect();
+    // A checked-out client has no listener of the pool's: a connection that breaks while held (a reset, a
+    // terminated backend whose end arrives before the failed statement's await resumes) reports an 'error' event
+    // as well as failing the statement, and an event nobody listens to ends the process. The client is then
+    // destroyed, not pooled again.
+    let broken: Error | undefined;
+    const onError = (error: Error): void => {
+      broken = error;
+    };
+    client.on('error', onError);
     try {
       if (this.named) {
         try {
@@ -56,7 +65,8 @@ export class PreparedStatements {
     } catch (error) {
       throw new QueryFailedError(statement.text, values, error as Error);
     } finally {
-      client.release();
+      client.off('error', onError);
+      client.release(broken);
     }
   }
 }
