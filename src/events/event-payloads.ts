@@ -52,20 +52,27 @@ export class EventPayloads {
    * same time, and a second sink asking for one being read waits for that read rather than starting its own.
    */
   async outgoing(ids: readonly string[]): Promise<Map<string, OutgoingEvent>> {
+    // What the memo holds is taken now: a read that ends while this one waits may push it out of the memo, and an
+    // event looked up only afterwards would be missing, as if removed from the outbox, and its delivery dropped.
+    const found = new Map<string, OutgoingEvent>();
     const reads = new Set<Promise<Map<string, OutgoingEvent>>>();
     const missing: string[] = [];
     for (const id of ids) {
-      if (this.bodies.has(id)) continue;
+      const remembered = this.bodies.get(id);
+      if (remembered !== undefined) {
+        found.set(id, remembered);
+        continue;
+      }
       const reading = this.reading.get(id);
       if (reading === undefined) missing.push(id);
       else reads.add(reading);
     }
     if (missing.length > 0) reads.add(this.read(missing));
-    const read = await Promise.all(reads);
-    const found = new Map<string, OutgoingEvent>();
-    for (const id of ids) {
-      const event = this.bodies.get(id) ?? read.find((events) => events.has(id))?.get(id);
-      if (event !== undefined) found.set(id, event);
+    for (const events of await Promise.all(reads)) {
+      for (const id of ids) {
+        const event = events.get(id);
+        if (event !== undefined) found.set(id, event);
+      }
     }
     return found;
   }
