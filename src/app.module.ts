@@ -20,6 +20,7 @@ import { DomainsModule } from './domains/domains.module';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { KeysModule } from './keys/keys.module';
+import { SessionsModule } from './sessions/sessions.module';
 import { LimitsModule } from './limits/limits.module';
 import { LimitsStorage } from './limits/limits-storage';
 import { LinksModule } from './links/links.module';
@@ -51,6 +52,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     AuthServerModule,
     AccountModule,
     KeysModule,
+    SessionsModule,
     HealthModule,
     SpacesModule,
     DomainsModule,

@@ -12,6 +12,7 @@ import { requestPath } from './common/pagination';
 import { warnOfUntrustedProxy } from './common/proxy-warning';
 import { serverConfig, type ServerConfig } from './config/app-config';
 import { MetricsService } from './metrics/metrics.service';
+import { DASHBOARD_DIST, DashboardUi } from './dashboard/dashboard-ui';
 import { DOCS_ASSETS_PATH, DocsUi } from './docs/docs-ui';
 import { LeanRedirect } from './visits/lean-redirect';
 import { openApiDocument, servedTo } from './openapi-document';
@@ -57,6 +58,7 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
       }, next);
     },
   );
+  new DashboardUi(DASHBOARD_DIST).install(http);
   return app;
 }
 

@@ -1,5 +1,5 @@
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
-import { preferredEncoding } from '../src/docs/docs-ui';
+import { preferredEncoding } from '../src/common/static-assets';
 import { createTestApp, type TestApp } from './support/app';
 import { rawRequest, type RawResponse } from './support/api';
 

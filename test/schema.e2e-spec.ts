@@ -49,6 +49,7 @@ describe('database schema', () => {
     expect(await tables(dataSource)).toEqual([
       'accounts',
       'api_keys',
+      'api_sessions',
       'click_batches',
       'click_days',
       'click_events',

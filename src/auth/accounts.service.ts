@@ -31,6 +31,8 @@ interface KeyColumns {
   key_expires_at: Date | null;
   /** Whether `last_used_at` is older than this minute: the one write a key's requests make, once a minute. */
   key_used_stale: boolean;
+  /** The dashboard session the request came with; null for the key itself. */
+  session_id: number | null;
 }
 
 @Injectable()
@@ -41,6 +43,11 @@ export class AccountsService {
    * instead of planning again.
    */
   private readonly callerOfKey: PreparedStatement;
+  /**
+   * The same for a live dashboard session (not expired) of a live key, by the hash of the session's token: a
+   * session ends with its key.
+   */
+  private readonly callerOfSession: PreparedStatement;
 
   /** Keys whose last use was written this minute, by id: the minute (ms since the epoch). */
   private readonly usedMinute = new Map<number, number>();
@@ -50,13 +57,20 @@ export class AccountsService {
     private readonly statements: PreparedStatements,
   ) {
     const columns = dataSource.getMetadata(Account).columns.map((column) => `a."${column.databaseName}"`);
+    const selected = `${columns.join(', ')}, k.id AS key_id, k.scopes AS key_scopes, k.space_ids AS key_space_ids,
+                      (k.last_used_at IS NULL OR k.last_used_at < date_trunc('minute', now())) AS key_used_stale`;
+    const live = `k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())`;
     this.callerOfKey = {
       name: 'caller_of_api_key',
-      text: `SELECT ${columns.join(', ')}, k.id AS key_id, k.scopes AS key_scopes, k.space_ids AS key_space_ids,
-                    k.expires_at AS key_expires_at,
-                    (k.last_used_at IS NULL OR k.last_used_at < date_trunc('minute', now())) AS key_used_stale
+      text: `SELECT ${selected}, k.expires_at AS key_expires_at, NULL::int AS session_id
                FROM accounts a JOIN api_keys k ON k.account_id = a.id
-              WHERE k.key_hash = $1 AND k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())`,
+              WHERE k.key_hash = $1 AND ${live}`,
+    };
+    this.callerOfSession = {
+      name: 'caller_of_session',
+      text: `SELECT ${selected}, LEAST(k.expires_at, s.expires_at) AS key_expires_at, s.id AS session_id
+               FROM api_sessions s JOIN api_keys k ON k.id = s.key_id JOIN accounts a ON a.id = k.account_id
+              WHERE s.token_hash = $1 AND s.expires_at > now() AND ${live}`,
     };
   }
 
@@ -66,8 +80,17 @@ export class AccountsService {
    * stored is older than the current minute, at most once a minute per key and instance.
    */
   async findByApiKey(apiKey: string): Promise<ApiCaller | null> {
-    const [row] = await this.statements.query<Record<string, unknown> & KeyColumns>(this.callerOfKey, [
-      hashApiKey(apiKey),
+    return this.callerOf(this.callerOfKey, apiKey);
+  }
+
+  /** The caller of a live dashboard session: its key's, until the session or the key ends. */
+  async findBySession(token: string): Promise<ApiCaller | null> {
+    return this.callerOf(this.callerOfSession, token);
+  }
+
+  private async callerOf(statement: PreparedStatement, secret: string): Promise<ApiCaller | null> {
+    const [row] = await this.statements.query<Record<string, unknown> & KeyColumns>(statement, [
+      hashApiKey(secret),
     ]);
     if (row === undefined) return null;
     const metadata = this.dataSource.getMetadata(Account);
@@ -80,6 +103,7 @@ export class AccountsService {
       granted: grantedScopes(row.key_scopes),
       owner: { accountId: account.id, spaceIds: row.key_space_ids },
       expiresAt: row.key_expires_at,
+      sessionId: row.session_id,
     };
   }
 
@@ -121,6 +145,11 @@ export class AccountsService {
     return this.dataSource
       .getRepository(ApiKey)
       .find({ where: { accountId, revokedAt: IsNull() }, order: { id: 'DESC' } });
+  }
+
+  /** A live key of the account by id, or null. */
+  async findKey(accountId: number, id: number): Promise<ApiKey | null> {
+    return this.dataSource.getRepository(ApiKey).findOneBy({ id, accountId, revokedAt: IsNull() });
   }
 
   /** Changes what is given of an account's name and email; null when there is no such account. */

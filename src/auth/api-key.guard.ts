@@ -5,25 +5,40 @@ import type { Request } from 'express';
 import { UnauthorizedActionException } from '../common/exceptions';
 import type { ApiCaller } from './owner';
 import { IS_PUBLIC } from './public.decorator';
-import { REQUIRED_SCOPE } from './requires-scope.decorator';
+import { RequestAccount } from './request-account';
+import { ANY_SCOPE, REQUIRED_SCOPE } from './requires-scope.decorator';
 import type { Scope } from './scopes';
 
 /**
- * Every route needs a live API key unless it is marked @Public(), and the key needs the scope the route declares
- * with @RequiresScope(); a route that declares none is refused to every key. Registered once, as APP_GUARD.
+ * Every route needs a live API key, or the dashboard session a key was exchanged for, unless it is marked @Public(),
+ * and the key needs the scope the route declares with @RequiresScope() (or any, with @AnyScope()); a route that
+ * declares none is refused to every key. Registered once, as APP_GUARD.
  */
 @Injectable()
 export class ApiKeyGuard extends AuthGuard('bearer') {
-  constructor(private readonly reflector: Reflector) {
+  constructor(
+    private readonly reflector: Reflector,
+    private readonly requestAccount: RequestAccount,
+  ) {
     super();
   }
 
   override async canActivate(context: ExecutionContext): Promise<boolean> {
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets) === true) return true;
-    await super.canActivate(context);
+    const request = context.switchToHttp().getRequest<Request & { user: ApiCaller }>();
+    if (request.headers.authorization !== undefined) {
+      await super.canActivate(context);
+    } else {
+      // No key: the dashboard's session, which only a request that proves it comes from the dashboard may use.
+      if (this.requestAccount.crossSite(request.headers)) throw new UnauthorizedActionException();
+      const caller = await this.requestAccount.of(request.headers);
+      if (caller === null) throw new UnauthorizedException();
+      request.user = caller;
+    }
+    const caller = request.user;
+    if (this.reflector.getAllAndOverride<boolean>(ANY_SCOPE, targets) === true) return true;
     const scope = this.reflector.getAllAndOverride<Scope | undefined>(REQUIRED_SCOPE, targets);
-    const caller = context.switchToHttp().getRequest<Request & { user: ApiCaller }>().user;
     if (scope === undefined || !caller.granted.has(scope)) throw new UnauthorizedActionException();
     return true;
   }

@@ -29,6 +29,8 @@ export interface ApiCaller {
   /** Its scopes with the reads its writes include. */
   readonly granted: ReadonlySet<Scope>;
   readonly owner: Owner;
-  /** When it stops working; null for never. */
+  /** When it stops working (a session: the earlier of its own end and its key's); null for never. */
   readonly expiresAt: Date | null;
+  /** The dashboard session the request came with (see sessions/); null when it came with the key itself. */
+  readonly sessionId: number | null;
 }

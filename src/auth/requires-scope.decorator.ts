@@ -13,3 +13,12 @@ export const SCOPE_EXTENSION = 'x-required-scope';
  */
 export const RequiresScope = (scope: Scope) =>
   applyDecorators(SetMetadata(REQUIRED_SCOPE, scope), ApiExtension(SCOPE_EXTENSION, scope));
+
+export const ANY_SCOPE = 'anyScope';
+
+/**
+ * A route that every live key may use whatever its scopes: the exchange of a key for a dashboard session, which
+ * carries exactly the key's scopes. Said in the document as the scope `any`.
+ */
+export const AnyScope = () =>
+  applyDecorators(SetMetadata(ANY_SCOPE, true), ApiExtension(SCOPE_EXTENSION, 'any'));

@@ -349,6 +349,8 @@ export const authConfig = settings('auth', (env) => ({
   initialApiKey: initialApiKey(env),
   /** Requests per minute per API key; 0 turns rate limiting off. */
   rateLimitPerMinute: integer(env, 'RATE_LIMIT_PER_MINUTE', 120, 0, 1_000_000),
+  /** Hours a dashboard session lasts after sign-in (never past its key's expiry). */
+  sessionTtlHours: integer(env, 'SESSION_TTL_HOURS', 12, 1, 720),
 }));
 
 /** Where the API, visitor and password-attempt limits are counted: one Redis for all instances, or memory. */

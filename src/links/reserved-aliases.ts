@@ -1,9 +1,10 @@
 /**
- * Aliases that would collide with the service's own routes (`/api`, `/docs`, `/health`, `/metrics`) or with the paths
+ * Aliases that would collide with the service's own routes (`/api`, `/app`, `/docs`, `/health`, `/metrics`) or with the paths
  * browsers and crawlers ask every host for. Compared without regard to case.
  */
 export const RESERVED_ALIASES: ReadonlySet<string> = new Set([
   'api',
+  'app',
   'docs',
   'docs-json',
   'health',
