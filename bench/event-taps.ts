@@ -1,4 +1,4 @@
-import { connect, type ChannelModel } from 'amqplib';
+import { connect, type Channel, type ChannelModel } from 'amqplib';
 import Redis from 'ioredis';
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -111,26 +111,35 @@ export class BenchReceiver {
   }
 }
 
-/** Every event published to the exchange from now on, through a queue of the tap's own (exclusive, auto-deleted). */
+/**
+ * Every event published to the exchange from now on, held in a queue of the tap's own (exclusive, auto-deleted)
+ * and read once the run is over, as the Redis stream is: the timed run pays for no consumer in this process.
+ */
 export class AmqpTap {
   readonly tally = new EventTally();
 
-  private constructor(private readonly connection: ChannelModel) {}
+  private constructor(
+    private readonly connection: ChannelModel,
+    private readonly channel: Channel,
+    private readonly queue: string,
+  ) {}
 
   static async start(url: string): Promise<AmqpTap> {
     const connection = await connect(url);
-    const tap = new AmqpTap(connection);
     const channel = await connection.createChannel();
     await channel.assertExchange(EXCHANGE, 'topic', { durable: true });
     const { queue } = await channel.assertQueue('', { exclusive: true, autoDelete: true });
     await channel.bindQueue(queue, EXCHANGE, 'link.clicked');
-    await channel.prefetch(100);
-    await channel.consume(queue, (message) => {
-      if (message === null) return;
-      tap.tally.add(message.content.toString('utf8'));
-      channel.ack(message);
-    });
-    return tap;
+    return new AmqpTap(connection, channel, queue);
+  }
+
+  /** Counts what the queue holds now, taking each message off it. */
+  async read(): Promise<void> {
+    for (;;) {
+      const message = await this.channel.get(this.queue, { noAck: true });
+      if (message === false) return;
+      this.tally.add(message.content.toString('utf8'));
+    }
   }
 
   async close(): Promise<void> {

@@ -50,9 +50,9 @@ const LEGEND = [
   'link of a tenth of the clicks, met under 2× or at p95 ≤ 5 ms, where noise dominates. stats page rows: the slower',
   'of the HTML and the JSON answer.',
   'events rows: a webhook on link.clicked and the Redis and RabbitMQ streams on, each counted by event id at a',
-  'receiver in the bench, a queue bound to the exchange and the stream read after the run: every recorded click must',
-  'reach each exactly once; after a kill -9 with webhook deliveries in flight, at least once (what came twice is',
-  'counted).',
+  'receiver in the bench, and in a queue bound to the exchange and the stream, both read after the timed run (no',
+  'consumer of the bench competes with the service while it is timed): every recorded click must reach each exactly',
+  'once; after a kill -9 with webhook deliveries in flight, at least once (what came twice is counted).',
 ].join('\n');
 
 /**

@@ -185,7 +185,7 @@ export function eventsScenario(streams: EventStreams): Scenario {
         );
         const tapsUs = (tapsCpu.user + tapsCpu.system) / Math.max(1, tally.redirects);
         const recorded = await settle(context, ids, before, tally.redirects);
-        await redisTap?.read();
+        await Promise.all([redisTap?.read(), amqpTap?.read()]);
         const normal = sinkProblems(sinks, recorded, true);
         normal.problems.unshift(...clickProblems(tally, recorded, recorded, 0));
         if (tally.others.size > 0) normal.problems.push(`answers other than 3xx: ${tally.othersText()}`);
@@ -213,7 +213,7 @@ export function eventsScenario(streams: EventStreams): Scenario {
         receiver.release();
         await service.start(env);
         const killRecorded = await settle(context, ids, killBefore, killTally.redirects);
-        await redisTap?.read();
+        await Promise.all([redisTap?.read(), amqpTap?.read()]);
         const crash = sinkProblems(sinks, killRecorded, false);
         crash.problems.unshift(...clickProblems(killTally, killRecorded, killRecorded, 0));
 
