@@ -397,4 +397,36 @@ describe('webhook deliveries', () => {
     const times = all.map((click) => click.created_at);
     expect(new Set(times).size).toBe(2400);
   });
+
+  it('sends a click event written by the previous version, its times as timestamps, as it sends one of its own', async () => {
+    const { secret, receiver } = await webhookTo(owner, ['link.clicked']);
+    const link = await createLink(t, owner, { url: 'https://example.com/upgraded' });
+    const [{ id: profile }] = await t.dataSource.query<{ id: number }[]>(
+      `SELECT (click_profile_ids('[["news.example",null,null,null,null,null,null,null]]'::jsonb))[1] AS id`,
+    );
+    // As an instance of the previous version writes it during a rolling update: times, no base or offsets.
+    await t.dataSource.query(
+      `INSERT INTO events (account_id, type, click_links, click_times, click_profiles)
+       VALUES ($1, 'link.clicked', $2, $3, $4)`,
+      [
+        owner.id,
+        [link.id, link.id],
+        ['2026-11-26T12:00:00.250Z', '2026-11-26T12:00:01.004Z'],
+        [profile, profile],
+      ],
+    );
+    await deliver();
+    const [event] = (receiver.verified(secret, 'as-sent') as Event[]).filter(
+      (sent) => sent.type === 'link.clicked',
+    );
+    expect((event.data as { clicks: unknown[] }).clicks).toEqual([
+      expect.objectContaining({
+        link_id: link.id,
+        alias: link.alias,
+        created_at: '2026-11-26T12:00:00.250000Z',
+        referrer: 'news.example',
+      }),
+      expect.objectContaining({ link_id: link.id, created_at: '2026-11-26T12:00:01.004000Z' }),
+    ]);
+  });
 });

@@ -37,7 +37,7 @@ const PROFILE_MEMO_SIZE = 50_000;
  * alone.
  */
 const CLICK_ROWS = `
-  SELECT r.link_id, $5::timestamptz + r.ms * interval '1 millisecond' AS created_at, r.profile, r.ord
+  SELECT r.link_id, $5::timestamptz + r.ms * interval '1 millisecond' AS created_at, r.ms, r.profile, r.ord
     FROM unnest($2::int[], $3::int[], $4::int[]) WITH ORDINALITY AS r(link_id, profile, ms, ord)`;
 
 /**
@@ -99,13 +99,14 @@ function taken(streams: string, account: string, type: string): string {
 /**
  * The `link.clicked` events of the kept clicks of `takers` (link, account): one per account and thousand of the
  * batch's clicks (so at most 1,000 each, without numbering an account's clicks apart), written in the transaction
- * that counts them, their clicks as three arrays (decoded when sent).
+ * that counts them, their clicks as three arrays (links, profiles, milliseconds after the batch's first click),
+ * decoded when sent.
  */
 const CLICKED = `
   clicked AS (
-    INSERT INTO events (account_id, type, click_links, click_times, click_profiles)
-    SELECT t.account_id, 'link.clicked', array_agg(k.link_id ORDER BY k.ord), array_agg(k.created_at ORDER BY k.ord),
-           array_agg(k.profile ORDER BY k.ord)
+    INSERT INTO events (account_id, type, click_links, click_base, click_offsets, click_profiles)
+    SELECT t.account_id, 'link.clicked', array_agg(k.link_id ORDER BY k.ord), $5::timestamptz,
+           array_agg(k.ms ORDER BY k.ord), array_agg(k.profile ORDER BY k.ord)
       FROM kept k JOIN takers t ON t.link_id = k.link_id
      GROUP BY t.account_id, (k.ord - 1) / 1000
   )`;

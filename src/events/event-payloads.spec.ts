@@ -1,4 +1,5 @@
-import { EventPayloads } from './event-payloads';
+import { isoDate } from '../common/dates';
+import { clicksJson, EventPayloads } from './event-payloads';
 import type { EventsRepository, OutgoingRow } from './events.repository';
 import type { LinkResponses } from '../links/link-responses';
 
@@ -15,6 +16,7 @@ interface PendingRead {
 function outbox(size: number) {
   const pending: PendingRead[] = [];
   const repository = {
+    clickParts: () => Promise.resolve({ heads: new Map(), tails: new Map() }),
     events: (ids: readonly string[]) =>
       new Promise<OutgoingRow[]>((resolve) => {
         pending.push({
@@ -27,7 +29,10 @@ function outbox(size: number) {
                 type: 'link.created',
                 data: { id: Number(id), filler: 'x'.repeat(size) },
                 created_at: new Date('2026-11-26T12:00:00Z'),
-                clicks_json: null,
+                click_links: null,
+                click_profiles: null,
+                click_base: null,
+                click_offsets: null,
               })),
             ),
         });
@@ -72,5 +77,74 @@ describe('EventPayloads.outgoing', () => {
     const events = await asking;
     expect([...events.keys()].sort()).toEqual(['1', '2']);
     expect(JSON.parse(events.get('1')!.body)).toMatchObject({ id: 'evt_1', data: { id: 1 } });
+  });
+});
+
+describe('clicksJson', () => {
+  const parts = {
+    heads: new Map([[7, '{"link_id":7,"alias":"spring","created_at":"']]),
+    tails: new Map([
+      [
+        3,
+        '","referrer":"news.example","country":"GB","city":"London","continent":"EU","browser":"Firefox",' +
+          '"operating_system":"Linux","device":"Desktop","language":"en"}',
+      ],
+    ]),
+  };
+
+  it('writes each click with its link, its time as the API writes dates, and its visitor, in order', () => {
+    const base = new Date('2026-11-26T23:59:59.998Z');
+    const offsets = [0, 1, 2, 1003, -5];
+    const json = clicksJson(
+      {
+        id: '1',
+        public_id: 'evt_1',
+        type: 'link.clicked',
+        data: null,
+        created_at: base,
+        click_links: [7, 7, 8, 7, 7],
+        click_profiles: [3, 4, 3, 3, 3],
+        click_base: base,
+        click_offsets: offsets,
+      },
+      parts,
+    );
+    const clicks = JSON.parse(json) as Record<string, unknown>[];
+    expect(clicks.map((click) => click.created_at)).toEqual(
+      offsets.map((offset) => isoDate(new Date(base.getTime() + offset))),
+    );
+    expect(clicks.map((click) => click.created_at)).toEqual([
+      '2026-11-26T23:59:59.998000Z',
+      '2026-11-26T23:59:59.999000Z',
+      '2026-11-27T00:00:00.000000Z',
+      '2026-11-27T00:00:01.001000Z',
+      '2026-11-26T23:59:59.993000Z',
+    ]);
+    expect(clicks[0]).toEqual({
+      link_id: 7,
+      alias: 'spring',
+      created_at: '2026-11-26T23:59:59.998000Z',
+      referrer: 'news.example',
+      country: 'GB',
+      city: 'London',
+      continent: 'EU',
+      browser: 'Firefox',
+      operating_system: 'Linux',
+      device: 'Desktop',
+      language: 'en',
+    });
+    // A link deleted since, and a profile unknown: the click still says what it can.
+    expect(clicks[1]).toMatchObject({ link_id: 7, referrer: null, country: null, language: null });
+    expect(clicks[2]).toMatchObject({ link_id: 8, alias: null, country: 'GB' });
+  });
+
+  it('writes an empty array for an event without clicks', () => {
+    const empty = { id: '2', public_id: 'evt_2', type: 'link.clicked', data: null, created_at: new Date(0) };
+    expect(
+      clicksJson(
+        { ...empty, click_links: [], click_profiles: [], click_base: new Date(0), click_offsets: [] },
+        parts,
+      ),
+    ).toBe('[]');
   });
 });
