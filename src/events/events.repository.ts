@@ -111,10 +111,13 @@ export class EventsRepository {
    * was reached) and a change whose data a crash kept its API request from completing (older than `staleBefore`).
    */
   async incomplete(limit: number, staleBefore: Date): Promise<EventRow[]> {
-    return this.dataSource.query<EventRow[]>(
-      `SELECT ${EVENT_COLUMNS} FROM events
+    return this.statements.query<EventRow>(
+      {
+        name: 'events_incomplete',
+        text: `SELECT ${EVENT_COLUMNS} FROM events
         WHERE NOT dispatched AND NOT ready AND (type = 'link.limit_reached' OR created_at < $2)
         ORDER BY id LIMIT $1`,
+      },
       [limit, staleBefore],
     );
   }
@@ -133,8 +136,10 @@ export class EventsRepository {
    * takes the type, and one per stream in `streams`; in one statement, so an event is fanned out once.
    */
   async fanOut(limit: number, streams: readonly Sink[], now: Date): Promise<number> {
-    const [row] = await this.dataSource.query<{ events: number }[]>(
-      `WITH picked AS (
+    const [row] = await this.statements.query<{ events: number }>(
+      {
+        name: 'events_fan_out',
+        text: `WITH picked AS (
          SELECT id, account_id, type FROM events WHERE NOT dispatched AND ready ORDER BY id LIMIT $1
             FOR UPDATE SKIP LOCKED
        ), targets AS (
@@ -147,6 +152,7 @@ export class EventsRepository {
          UPDATE events e SET dispatched = true FROM picked p WHERE e.id = p.id
        )
        SELECT count(*)::int AS events FROM picked`,
+      },
       [limit, streams, now],
     );
     return row.events;
@@ -164,8 +170,10 @@ export class EventsRepository {
     now: Date,
     leaseUntil: Date,
   ): Promise<{ claimed: ClaimedDelivery[]; full: boolean }> {
-    const rows = await this.dataSource.query<(ClaimedDelivery & { due: number })[]>(
-      `WITH due AS (
+    const rows = await this.statements.query<ClaimedDelivery & { due: number }>(
+      {
+        name: 'events_claim_stream',
+        text: `WITH due AS (
          SELECT d.id, d.event_id, d.next_attempt_at FROM event_deliveries d
           WHERE d.sink = $1 AND d.next_attempt_at IS NOT NULL AND d.next_attempt_at <= $4
           ORDER BY d.next_attempt_at, d.id LIMIT $2 FOR UPDATE SKIP LOCKED
@@ -181,6 +189,7 @@ export class EventsRepository {
        )
        SELECT id::text, event_id::text, webhook_id, attempts, (SELECT count(*) FROM due)::int AS due
          FROM claimed ORDER BY id`,
+      },
       [sink, limit, clicks, now, leaseUntil],
     );
     const claimed = rows.map(({ due: _due, ...delivery }) => delivery);
@@ -200,8 +209,10 @@ export class EventsRepository {
     now: Date,
     leaseUntil: Date,
   ): Promise<(ClaimedDelivery & WebhookRow)[]> {
-    return this.dataSource.query<(ClaimedDelivery & WebhookRow)[]>(
-      `WITH room AS (
+    return this.statements.query<ClaimedDelivery & WebhookRow>(
+      {
+        name: 'events_claim_webhooks',
+        text: `WITH room AS (
          SELECT * FROM unnest($3::int[], $4::int[]) AS r(webhook_id, free)
        ), due AS (
          SELECT d.id FROM webhooks w
@@ -220,6 +231,7 @@ export class EventsRepository {
        )
        SELECT c.id::text, c.event_id::text, c.webhook_id, c.attempts, w.url, w.secret
          FROM claimed c JOIN webhooks w ON w.id = c.webhook_id`,
+      },
       [limit, perWebhook, [...room.keys()], [...room.values()], now, leaseUntil],
     );
   }
@@ -227,8 +239,11 @@ export class EventsRepository {
   /** Claims given back unattempted: due at `now`, their attempt not counted. */
   async unclaim(ids: readonly string[], now: Date): Promise<void> {
     if (ids.length === 0) return;
-    await this.dataSource.query(
-      'UPDATE event_deliveries SET attempts = attempts - 1, next_attempt_at = $2 WHERE id = ANY ($1::bigint[])',
+    await this.statements.query(
+      {
+        name: 'events_unclaim',
+        text: 'UPDATE event_deliveries SET attempts = attempts - 1, next_attempt_at = $2 WHERE id = ANY ($1::bigint[])',
+      },
       [ids, now],
     );
   }
@@ -258,8 +273,11 @@ export class EventsRepository {
   /** Deliveries done, with how they ended. */
   async finish(ids: readonly string[], outcome: Outcome): Promise<void> {
     if (ids.length === 0) return;
-    await this.dataSource.query(
-      'UPDATE event_deliveries SET next_attempt_at = NULL, outcome = $2 WHERE id = ANY ($1::bigint[])',
+    await this.statements.query(
+      {
+        name: 'events_finish',
+        text: 'UPDATE event_deliveries SET next_attempt_at = NULL, outcome = $2 WHERE id = ANY ($1::bigint[])',
+      },
       [ids, outcome],
     );
   }
@@ -267,8 +285,11 @@ export class EventsRepository {
   /** Deliveries to try again at `at`. */
   async retryAt(ids: readonly string[], at: Date): Promise<void> {
     if (ids.length === 0) return;
-    await this.dataSource.query(
-      'UPDATE event_deliveries SET next_attempt_at = $2 WHERE id = ANY ($1::bigint[])',
+    await this.statements.query(
+      {
+        name: 'events_retry_at',
+        text: 'UPDATE event_deliveries SET next_attempt_at = $2 WHERE id = ANY ($1::bigint[])',
+      },
       [ids, at],
     );
   }

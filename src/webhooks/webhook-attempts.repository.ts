@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Page } from '../common/pagination';
+import { PreparedStatements } from '../database/prepared-statements';
 import type { DeliveryRow } from './webhook.mapper';
 
 /** Five days of failures, and a webhook is disabled (contract §10). */
@@ -24,7 +25,10 @@ export interface Attempt {
 /** The delivery log of webhooks, and what each attempt tells its webhook. */
 @Injectable()
 export class WebhookAttempts {
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
+  constructor(
+    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly statements: PreparedStatements,
+  ) {}
 
   /**
    * Logs an attempt and brings its webhook's record up to date in one statement: a delivery forgets the failures;
@@ -33,8 +37,10 @@ export class WebhookAttempts {
    */
   async record(attempt: Attempt): Promise<DeliveryRow> {
     const at = new Date(attempt.at);
-    const [row] = await this.dataSource.query<DeliveryRow[]>(
-      `WITH logged AS (
+    const [row] = await this.statements.query<DeliveryRow>(
+      {
+        name: 'webhook_attempt_record',
+        text: `WITH logged AS (
          INSERT INTO webhook_attempts (webhook_id, event_id, type, attempt, status, error, duration_ms, created_at)
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
          RETURNING id::text, event_id, type, attempt, status, error, duration_ms, created_at
@@ -47,6 +53,7 @@ export class WebhookAttempts {
          WHERE id = $1
        )
        SELECT * FROM logged`,
+      },
       [
         attempt.webhookId,
         attempt.eventId,
