@@ -31,11 +31,6 @@ export default tseslint.config(
       ],
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
       'react-hooks/exhaustive-deps': 'error',
-      // Keeping the key out of storage is a rule of the sign-in design: nothing may write it there by accident.
-      'no-restricted-globals': [
-        'error',
-        { name: 'sessionStorage', message: 'Nothing the dashboard keeps belongs in sessionStorage.' },
-      ],
     },
   },
   {

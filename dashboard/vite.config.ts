@@ -27,5 +27,8 @@ export default defineConfig({
     setupFiles: ['./test/setup.ts'],
     include: ['test/**/*.test.{ts,tsx}', 'src/**/*.test.{ts,tsx}'],
     restoreMocks: true,
+    unstubGlobals: true,
+    // The machines that run these are small and shared: a form typed key by key takes seconds there.
+    testTimeout: 20_000,
   },
 });

@@ -16,8 +16,8 @@ interface BarChartProps {
   formatNumber: (value: number) => string;
 }
 
-const WIDTH = 640;
-const HEIGHT = 240;
+const WIDTH = 800;
+const HEIGHT = 260;
 const PAD = { top: 12, right: 8, bottom: 28, left: 44 };
 const MAX_LABELS = 8;
 

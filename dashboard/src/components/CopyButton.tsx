@@ -50,8 +50,8 @@ export function CopyButton({ text, what, className }: CopyButtonProps) {
 
   return (
     <button type="button" className={className} onClick={() => void copy()} data-state={state}>
-      {state === 'copied' ? t.common.copied : state === 'failed' ? t.common.copyFailedShort : t.common.copy}
-      <span className="sr-only"> {what}</span>
+      {state === 'copied' ? t.common.copied : state === 'failed' ? t.common.copyFailedShort : t.common.copy}{' '}
+      <span className="sr-only">{what}</span>
     </button>
   );
 }

@@ -26,6 +26,8 @@ export function Dialog({ title, onClose, children, wide = false }: DialogProps) 
     if (dialog === null) return;
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     if (!dialog.open) dialog.showModal();
+    // showModal() focuses the first control in most browsers; where it did not, do it here.
+    if (!dialog.contains(document.activeElement)) dialog.querySelector<HTMLElement>(FOCUSABLE)?.focus();
     const onCancel = (event: Event) => {
       event.preventDefault();
       close();

@@ -100,12 +100,10 @@ export default function DomainsPage() {
                     {mayWrite && (
                       <td className="row-actions">
                         <button type="button" onClick={() => setEditing(domain)}>
-                          {t.common.edit}
-                          <span className="sr-only"> {domain.name}</span>
+                          {t.common.edit} <span className="sr-only">{domain.name}</span>
                         </button>
                         <button type="button" className="danger" onClick={() => setDeleting(domain)}>
-                          {t.common.delete}
-                          <span className="sr-only"> {domain.name}</span>
+                          {t.common.delete} <span className="sr-only">{domain.name}</span>
                         </button>
                       </td>
                     )}

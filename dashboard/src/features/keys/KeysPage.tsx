@@ -105,7 +105,7 @@ export default function KeysPage() {
                       {key.id === session.key.id && <span className="badge">{t.keys.thisSession}</span>}
                     </th>
                     <td data-label={t.keys.prefix}>
-                      <code>{key.prefix ?? '—'}</code>
+                      <code className="nowrap">{key.prefix ?? '—'}</code>
                     </td>
                     <td data-label={t.keys.scopes} className="scopes-cell">
                       {key.scopes.join(', ')}
@@ -120,12 +120,10 @@ export default function KeysPage() {
                     {mayWrite && (
                       <td className="row-actions">
                         <button type="button" onClick={() => setEditing(key)}>
-                          {t.common.edit}
-                          <span className="sr-only"> {key.name}</span>
+                          {t.common.edit} <span className="sr-only">{key.name}</span>
                         </button>
                         <button type="button" className="danger" onClick={() => setRevoking(key)}>
-                          {t.keys.revoke}
-                          <span className="sr-only"> {key.name}</span>
+                          {t.keys.revoke} <span className="sr-only">{key.name}</span>
                         </button>
                       </td>
                     )}

@@ -230,24 +230,20 @@ export default function LinksPage() {
                       <td className="row-actions">
                         <CopyButton text={link.short_url} what={link.short_url} />
                         <button type="button" onClick={() => setQrFor(link)}>
-                          {t.links.qr}
-                          <span className="sr-only"> {link.short_url}</span>
+                          {t.links.qr} <span className="sr-only">{link.short_url}</span>
                         </button>
                         {can('stats.read') && (
                           <RouteLink href={`/links/${link.id}/stats`} className="button">
-                            {t.links.stats}
-                            <span className="sr-only"> {link.short_url}</span>
+                            {t.links.stats} <span className="sr-only">{link.short_url}</span>
                           </RouteLink>
                         )}
                         {mayWrite && (
                           <>
                             <RouteLink href={`/links/${link.id}/edit`} className="button">
-                              {t.common.edit}
-                              <span className="sr-only"> {link.short_url}</span>
+                              {t.common.edit} <span className="sr-only">{link.short_url}</span>
                             </RouteLink>
                             <button type="button" className="danger" onClick={() => setDeleting(link)}>
-                              {t.common.delete}
-                              <span className="sr-only"> {link.short_url}</span>
+                              {t.common.delete} <span className="sr-only">{link.short_url}</span>
                             </button>
                           </>
                         )}

@@ -161,8 +161,7 @@ function TargetRowFields({ legend, rowErrors, removeLabel, onRemove, children }:
       <div className="target-row-fields">
         {children}
         <button type="button" className="link-button" onClick={onRemove}>
-          {removeLabel}
-          <span className="sr-only"> {legend}</span>
+          {removeLabel} <span className="sr-only">{legend}</span>
         </button>
       </div>
       <ErrorList errors={rowErrors} />

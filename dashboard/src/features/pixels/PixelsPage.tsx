@@ -130,12 +130,10 @@ export default function PixelsPage() {
                     {mayWrite && (
                       <td className="row-actions">
                         <button type="button" onClick={() => setEditing(pixel)}>
-                          {t.common.edit}
-                          <span className="sr-only"> {pixel.name}</span>
+                          {t.common.edit} <span className="sr-only">{pixel.name}</span>
                         </button>
                         <button type="button" className="danger" onClick={() => setDeleting(pixel)}>
-                          {t.common.delete}
-                          <span className="sr-only"> {pixel.name}</span>
+                          {t.common.delete} <span className="sr-only">{pixel.name}</span>
                         </button>
                       </td>
                     )}

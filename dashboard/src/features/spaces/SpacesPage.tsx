@@ -92,20 +92,18 @@ export default function SpacesPage() {
                     </th>
                     <td className="number" data-label={t.spaces.links}>
                       <RouteLink href={`/links?space_id=${space.id}`}>
-                        {number(space.links_count)}
-                        <span className="sr-only"> {t.spaces.linksIn(space.name)}</span>
+                        {number(space.links_count)}{' '}
+                        <span className="sr-only">{t.spaces.linksIn(space.name)}</span>
                       </RouteLink>
                     </td>
                     <td data-label={t.common.created}>{dateTime(space.created_at)}</td>
                     {mayWrite && (
                       <td className="row-actions">
                         <button type="button" onClick={() => setEditing(space)}>
-                          {t.common.edit}
-                          <span className="sr-only"> {space.name}</span>
+                          {t.common.edit} <span className="sr-only">{space.name}</span>
                         </button>
                         <button type="button" className="danger" onClick={() => setDeleting(space)}>
-                          {t.common.delete}
-                          <span className="sr-only"> {space.name}</span>
+                          {t.common.delete} <span className="sr-only">{space.name}</span>
                         </button>
                       </td>
                     )}

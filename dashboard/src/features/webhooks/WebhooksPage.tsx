@@ -140,26 +140,21 @@ export default function WebhooksPage() {
                     </td>
                     <td className="row-actions">
                       <RouteLink href={`/webhooks/${webhook.id}/deliveries`} className="button">
-                        {t.webhooks.deliveries}
-                        <span className="sr-only"> {webhook.name}</span>
+                        {t.webhooks.deliveries} <span className="sr-only">{webhook.name}</span>
                       </RouteLink>
                       {mayWrite && (
                         <>
                           <button type="button" onClick={() => void ping(webhook)}>
-                            {t.webhooks.ping}
-                            <span className="sr-only"> {webhook.name}</span>
+                            {t.webhooks.ping} <span className="sr-only">{webhook.name}</span>
                           </button>
                           <button type="button" onClick={() => setEditing(webhook)}>
-                            {t.common.edit}
-                            <span className="sr-only"> {webhook.name}</span>
+                            {t.common.edit} <span className="sr-only">{webhook.name}</span>
                           </button>
                           <button type="button" onClick={() => setRotating(webhook)}>
-                            {t.webhooks.rotate}
-                            <span className="sr-only"> {webhook.name}</span>
+                            {t.webhooks.rotate} <span className="sr-only">{webhook.name}</span>
                           </button>
                           <button type="button" className="danger" onClick={() => setDeleting(webhook)}>
-                            {t.common.delete}
-                            <span className="sr-only"> {webhook.name}</span>
+                            {t.common.delete} <span className="sr-only">{webhook.name}</span>
                           </button>
                         </>
                       )}
