@@ -1,4 +1,4 @@
-import { useId } from 'react';
+import { useEffect, useId, useRef, useState, type RefObject } from 'react';
 
 export interface Bar {
   /** The bucket's name on the axis and in the table (a day, an hour, a month). */
@@ -16,10 +16,31 @@ interface BarChartProps {
   formatNumber: (value: number) => string;
 }
 
-const WIDTH = 800;
-const HEIGHT = 260;
+/** The drawing's width before the page is measured (and where it cannot be, as in tests). */
+const DEFAULT_WIDTH = 640;
+const HEIGHT = 240;
 const PAD = { top: 12, right: 8, bottom: 28, left: 44 };
-const MAX_LABELS = 8;
+/** Room for one date under the axis. */
+const LABEL_WIDTH = 84;
+
+/**
+ * The element's width in CSS pixels, followed as it changes: the chart is drawn at its real size, so its text keeps
+ * its size from a phone to a wide screen instead of being scaled with the drawing.
+ */
+function useWidth(ref: RefObject<HTMLElement | null>): number {
+  const [width, setWidth] = useState(DEFAULT_WIDTH);
+  useEffect(() => {
+    const element = ref.current;
+    if (element === null || typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(([entry]) => {
+      const measured = Math.round(entry?.contentRect.width ?? 0);
+      if (measured > 0) setWidth(measured);
+    });
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [ref]);
+  return width;
+}
 
 /** A round upper bound for the axis: 1, 2 or 5 times a power of ten, at least `max`. */
 function niceCeiling(max: number): number {
@@ -42,22 +63,25 @@ export function BarChart({
   formatNumber,
 }: BarChartProps) {
   const titleId = useId();
+  const figure = useRef<HTMLElement>(null);
+  const width = Math.max(240, useWidth(figure));
   const top = niceCeiling(Math.max(0, ...bars.map((bar) => bar.value)));
-  const plotWidth = WIDTH - PAD.left - PAD.right;
+  const plotWidth = width - PAD.left - PAD.right;
   const plotHeight = HEIGHT - PAD.top - PAD.bottom;
   const slot = plotWidth / Math.max(1, bars.length);
   const barWidth = Math.max(1, slot * 0.8);
-  const labelEvery = Math.max(1, Math.ceil(bars.length / MAX_LABELS));
+  const maxLabels = Math.max(1, Math.floor(plotWidth / LABEL_WIDTH));
+  const labelEvery = Math.max(1, Math.ceil(bars.length / maxLabels));
   const ticks = [0, 0.25, 0.5, 0.75, 1].map((share) => share * top);
   const y = (value: number) => PAD.top + plotHeight - (value / top) * plotHeight;
 
   return (
-    <figure className="chart">
-      <svg viewBox={`0 0 ${WIDTH} ${HEIGHT}`} role="img" aria-labelledby={titleId} className="chart-svg">
+    <figure className="chart" ref={figure}>
+      <svg viewBox={`0 0 ${width} ${HEIGHT}`} role="img" aria-labelledby={titleId} className="chart-svg">
         <title id={titleId}>{title}</title>
         {ticks.map((tick) => (
           <g key={tick} className="chart-grid">
-            <line x1={PAD.left} x2={WIDTH - PAD.right} y1={y(tick)} y2={y(tick)} />
+            <line x1={PAD.left} x2={width - PAD.right} y1={y(tick)} y2={y(tick)} />
             <text x={PAD.left - 6} y={y(tick)} dy="0.32em" textAnchor="end">
               {Number.isInteger(tick) ? formatNumber(tick) : ''}
             </text>

@@ -1,9 +1,13 @@
 import { useEffect, useRef, type ReactNode } from 'react';
 import { useT } from '../i18n/I18nProvider';
 
+/** Whether a screen has been shown since the page loaded: the first one leaves focus where the browser put it. */
+let shownBefore = false;
+
 /**
- * A screen's heading. It names the browser tab, and takes focus when the screen opens so that a screen reader
- * announces the new screen after a client-side navigation, as it would after a page load.
+ * A screen's heading. It names the browser tab, and takes focus when a navigation opens the screen, so that a
+ * screen reader announces the new screen as it would after a page load; on the page load itself focus stays at
+ * the start of the page, with the skip link next.
  */
 export function PageTitle({ children, text }: { children?: ReactNode; text: string }) {
   const t = useT();
@@ -14,7 +18,8 @@ export function PageTitle({ children, text }: { children?: ReactNode; text: stri
   }, [text, t]);
 
   useEffect(() => {
-    ref.current?.focus({ preventScroll: true });
+    if (shownBefore) ref.current?.focus({ preventScroll: true });
+    shownBefore = true;
   }, []);
 
   return (

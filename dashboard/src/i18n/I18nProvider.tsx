@@ -11,6 +11,8 @@ interface I18nValue {
   number: (value: number) => string;
   /** A date and time of the API (ISO 8601, UTC) in the reader's zone, or a dash for none. */
   dateTime: (value: string | null | undefined) => string;
+  /** The day alone, for narrow columns. */
+  date: (value: string | null | undefined) => string;
 }
 
 const I18nContext = createContext<I18nValue | null>(null);
@@ -29,17 +31,20 @@ export function I18nProvider({ children, language: fixed }: { children: ReactNod
 
   const value = useMemo<I18nValue>(() => {
     const numbers = new Intl.NumberFormat(language);
-    const dates = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
+    const dateTimes = new Intl.DateTimeFormat(language, { dateStyle: 'medium', timeStyle: 'short' });
+    const days = new Intl.DateTimeFormat(language, { dateStyle: 'medium' });
+    const formatted = (format: Intl.DateTimeFormat) => (value: string | null | undefined) => {
+      if (!value) return '—';
+      const date = new Date(value);
+      return Number.isNaN(date.getTime()) ? value : format.format(date);
+    };
     return {
       language,
       setLanguage,
       t: catalogues[language],
       number: (value) => numbers.format(value),
-      dateTime: (value) => {
-        if (!value) return '—';
-        const date = new Date(value);
-        return Number.isNaN(date.getTime()) ? value : dates.format(date);
-      },
+      dateTime: formatted(dateTimes),
+      date: formatted(days),
     };
   }, [language, setLanguage]);
 

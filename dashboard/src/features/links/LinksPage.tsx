@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link as RouteLink, useLocation } from 'wouter';
 import { api, call, saveBlob } from '../../api/client';
 import { describeError } from '../../api/describe';
@@ -63,7 +63,7 @@ function listQuery(values: ListValues) {
 }
 
 export default function LinksPage() {
-  const { t, number, dateTime } = useI18n();
+  const { t, number, date, dateTime } = useI18n();
   const can = useCan();
   const notify = useNotify();
   const [, navigate] = useLocation();
@@ -80,6 +80,11 @@ export default function LinksPage() {
     ...(await call(api.GET('/api/v1/links', { params: { query }, signal }))),
     at: Date.now(),
   }));
+  // The form's code is fetched while the list is read, so that New link and Edit open without a wait.
+  useEffect(() => {
+    if (mayWrite) void import('./LinkEditPage');
+  }, [mayWrite]);
+
   const filtered = FILTERS.some((name) => values[name] !== DEFAULTS[name]);
 
   const exportCsv = async () => {
@@ -226,7 +231,9 @@ export default function LinksPage() {
                       <td data-label={t.links.status}>
                         <span className={`badge badge-${status}`}>{t.links.statuses[status]}</span>
                       </td>
-                      <td data-label={t.common.created}>{dateTime(link.created_at)}</td>
+                      <td data-label={t.common.created} title={dateTime(link.created_at)}>
+                        {date(link.created_at)}
+                      </td>
                       <td className="row-actions">
                         <CopyButton text={link.short_url} what={link.short_url} />
                         <button type="button" onClick={() => setQrFor(link)}>
