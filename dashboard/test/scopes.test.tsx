@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { Shell } from '../src/app/Shell';
@@ -164,5 +164,21 @@ describe('the links list', () => {
     expect(api.to('GET', '/api/v1/links')).toHaveLength(2);
     expect(api.to('GET', '/api/v1/links').at(-1)?.url.searchParams.get('page')).toBe('1');
     expect(location.history.at(-1)).toContain('search=sale');
+  });
+
+  it('follows the address when it changes by other means, without sending the old search again', async () => {
+    const { api, location } = await renderSignedIn(<LinksPage />, {
+      path: '/links?search=sale',
+      routes: { 'GET /api/v1/links': listOf([link()]) },
+    });
+    await screen.findByRole('table', { name: 'Links' });
+    expect(screen.getByLabelText('Search')).toHaveValue('sale');
+
+    act(() => location.navigate('/links'));
+
+    await waitFor(() => expect(screen.getByLabelText('Search')).toHaveValue(''));
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(location.history.at(-1)).toBe('/links');
+    expect(api.to('GET', '/api/v1/links').at(-1)?.url.searchParams.has('search')).toBe(false);
   });
 });

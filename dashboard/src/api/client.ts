@@ -60,17 +60,3 @@ export async function call<T>(request: Promise<FetchResult<T>>): Promise<T> {
   if (!result.response.ok) throw errorFromBody(result.response.status, result.error);
   return result.data as T;
 }
-
-/** Saves `blob` as a file the browser downloads, named `filename`. */
-export function saveBlob(blob: Blob, filename: string): void {
-  const url = URL.createObjectURL(blob);
-  const anchor = document.createElement('a');
-  anchor.href = url;
-  anchor.download = filename;
-  anchor.hidden = true;
-  document.body.append(anchor);
-  anchor.click();
-  anchor.remove();
-  // Some browsers read the blob after click() returns: revoking it at once could cancel the download.
-  setTimeout(() => URL.revokeObjectURL(url), 30_000);
-}

@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useEffect, useEffectEvent, useState, type ReactNode } from 'react';
 import { PerPageValues } from '../api/enums';
 import { useDebouncedValue } from '../hooks/useDebouncedValue';
 import { useT } from '../i18n/I18nProvider';
@@ -32,11 +32,19 @@ interface ListControlsProps {
 export function ListControls({ label, values, update, searchBy, sortBy, children }: ListControlsProps) {
   const t = useT();
   const [search, setSearch] = useState(values.search);
+  const [addressed, setAddressed] = useState(values.search);
+  // The address changed by other means (Back, a link to the bare list): the field follows it.
+  if (values.search !== addressed) {
+    setAddressed(values.search);
+    setSearch(values.search);
+  }
   const settled = useDebouncedValue(search, SEARCH_DELAY_MS);
 
-  useEffect(() => {
-    if (settled !== values.search) update({ search: settled });
-  }, [settled, values.search, update]);
+  // Typing reaches the address, and so the API, once it pauses; only a new pause sends, never a change of address.
+  const send = useEffectEvent((value: string) => {
+    if (value !== values.search) update({ search: value });
+  });
+  useEffect(() => send(settled), [settled]);
 
   const select = (name: keyof ListValues, text: string, options: Option[]) => (
     <Field label={text} className="filter">

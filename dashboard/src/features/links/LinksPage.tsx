@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Link as RouteLink, useLocation } from 'wouter';
-import { api, call, saveBlob } from '../../api/client';
+import { api, call } from '../../api/client';
+import { saveBlob } from '../../download';
 import { describeError } from '../../api/describe';
 import {
   LinkSearchByValues,

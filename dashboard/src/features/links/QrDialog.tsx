@@ -1,5 +1,6 @@
 import { useState } from 'react';
-import { api, call, saveBlob } from '../../api/client';
+import { api, call } from '../../api/client';
+import { saveBlob } from '../../download';
 import { describeError } from '../../api/describe';
 import type { Link } from '../../api/types';
 import { Dialog } from '../../components/Dialog';

@@ -1,6 +1,7 @@
 import { useId, useState } from 'react';
 import { Link as RouteLink } from 'wouter';
-import { api, call, saveBlob } from '../../api/client';
+import { api, call } from '../../api/client';
+import { saveBlob } from '../../download';
 import { describeError } from '../../api/describe';
 import { BarChart } from '../../components/BarChart';
 import { Field } from '../../components/Field';

@@ -1,5 +1,6 @@
 import { useId, useState, type FormEvent } from 'react';
-import { api, call, saveBlob } from '../../api/client';
+import { api, call } from '../../api/client';
+import { saveBlob } from '../../download';
 import { describeError } from '../../api/describe';
 import { isApiError, type FieldErrors } from '../../api/errors';
 import type { Link } from '../../api/types';
