@@ -17,8 +17,14 @@ export function storedTheme(): Theme {
 export function applyTheme(theme: Theme): void {
   if (theme === 'system') delete document.documentElement.dataset.theme;
   else document.documentElement.dataset.theme = theme;
+}
+
+/** Applies the user's choice and keeps it for their next visit. */
+export function chooseTheme(theme: Theme): void {
+  applyTheme(theme);
   try {
-    localStorage.setItem(STORAGE_KEY, theme);
+    if (theme === 'system') localStorage.removeItem(STORAGE_KEY);
+    else localStorage.setItem(STORAGE_KEY, theme);
   } catch {
     // Storage refused: the choice lasts for this page only.
   }

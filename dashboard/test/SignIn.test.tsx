@@ -116,7 +116,7 @@ describe('signing in', () => {
   it('signs out with DELETE /api/v1/session', async () => {
     const api = mockApi({
       'GET /api/v1/session': () => json(200, { data: session() }),
-      'DELETE /api/v1/session': () => json(204, null),
+      'DELETE /api/v1/session': () => json(200, { id: 4, object: 'session', deleted: true, status: 200 }),
       'GET /api/v1/links': listOf([]),
     });
     const user = userEvent.setup({ delay: null });

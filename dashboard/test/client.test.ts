@@ -127,7 +127,9 @@ describe('the session routes', () => {
   });
 
   it('end the session with DELETE', async () => {
-    const { to } = mockApi({ 'DELETE /api/v1/session': () => json(204, null) });
+    const { to } = mockApi({
+      'DELETE /api/v1/session': () => json(200, { id: 4, object: 'session', deleted: true, status: 200 }),
+    });
 
     await endSession();
 

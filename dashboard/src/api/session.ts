@@ -11,9 +11,9 @@ export interface Session {
   scopes: Scope[];
   /** The spaces the key is restricted to; empty for every space. */
   space_ids: number[];
-  /** `Y-m-d H:i:s` (UTC), or null for a session that lasts as long as its key. */
+  /** When the session ends, ISO 8601 (or `Y-m-d H:i:s` in UTC); null for one that lasts as long as its key. */
   expires_at: string | null;
-  key: { id: number; name: string; prefix: string };
+  key: { id: number; name: string; prefix: string | null };
 }
 
 interface SessionEnvelope {
@@ -52,7 +52,7 @@ export async function readSession(): Promise<Session | null> {
   return ((await response.json()) as SessionEnvelope).data;
 }
 
-/** Ends the session; the cookie stops working at once. */
+/** Ends the session (200 with the deleted envelope, or 204); the cookie stops working at once. */
 export async function endSession(): Promise<void> {
   const response = await send('DELETE');
   // A 401 means the session had already ended: signed out either way.

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Field } from '../components/Field';
 import { useI18n } from '../i18n/I18nProvider';
 import { LANGUAGES, type Language } from '../i18n/languages';
-import { applyTheme, storedTheme, THEMES, type Theme } from '../theme';
+import { chooseTheme, storedTheme, THEMES, type Theme } from '../theme';
 
 /** The language and theme pickers, on the sign-in screen and in the top bar. */
 export function Preferences() {
@@ -33,7 +33,7 @@ export function Preferences() {
             value={theme}
             onChange={(event) => {
               const next = event.target.value as Theme;
-              applyTheme(next);
+              chooseTheme(next);
               setTheme(next);
             }}
           >

@@ -64,7 +64,7 @@ export function Shell({ children }: { children: ReactNode }) {
           </ul>
           <div className="topbar-tools">
             <Preferences />
-            <p className="session-key" title={session.key.prefix}>
+            <p className="session-key" title={session.key.prefix ?? undefined}>
               {t.app.signedInWith(session.key.name)}
             </p>
             <button type="button" onClick={() => void leave()}>

@@ -243,7 +243,8 @@ export const de: Messages = {
     to: 'Bis (UTC)',
     clicksOverTime: 'Klicks im Zeitverlauf',
     chartTitle: (url) => `Klicks auf ${url} im Zeitverlauf`,
-    total: (count) => `${count} Klicks in diesem Zeitraum`,
+    total: (count, shown) =>
+      count === 1 ? '1 Klick in diesem Zeitraum' : `${shown} Klicks in diesem Zeitraum`,
     noClicks: 'Keine Klicks in diesem Zeitraum.',
     showTable: 'Als Tabelle anzeigen',
     when: 'Wann (UTC)',

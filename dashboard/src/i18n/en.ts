@@ -241,7 +241,8 @@ export const en = {
     to: 'To (UTC)',
     clicksOverTime: 'Clicks over time',
     chartTitle: (url: string) => `Clicks on ${url} over time`,
-    total: (count: string) => `${count} clicks in this period`,
+    total: (count: number, shown: string) =>
+      count === 1 ? '1 click in this period' : `${shown} clicks in this period`,
     noClicks: 'No clicks in this period.',
     showTable: 'Show as a table',
     when: 'When (UTC)',

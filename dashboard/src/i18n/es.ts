@@ -240,7 +240,7 @@ export const es: Messages = {
     to: 'Hasta (UTC)',
     clicksOverTime: 'Clics a lo largo del tiempo',
     chartTitle: (url) => `Clics en ${url} a lo largo del tiempo`,
-    total: (count) => `${count} clics en este periodo`,
+    total: (count, shown) => (count === 1 ? '1 clic en este periodo' : `${shown} clics en este periodo`),
     noClicks: 'No hay clics en este periodo.',
     showTable: 'Mostrar como tabla',
     when: 'Cuándo (UTC)',

@@ -241,7 +241,7 @@ export const fr: Messages = {
     to: 'Au (UTC)',
     clicksOverTime: 'Clics dans le temps',
     chartTitle: (url) => `Clics sur ${url} dans le temps`,
-    total: (count) => `${count} clics sur cette période`,
+    total: (count, shown) => (count === 1 ? '1 clic sur cette période' : `${shown} clics sur cette période`),
     noClicks: 'Aucun clic sur cette période.',
     showTable: 'Afficher sous forme de tableau',
     when: 'Quand (UTC)',

@@ -53,7 +53,7 @@ export default function AccountPage() {
         <dl className="details">
           <dt>{t.account.key}</dt>
           <dd>
-            {session.key.name} <code>{session.key.prefix}</code>
+            {session.key.name} <code>{session.key.prefix ?? ''}</code>
           </dd>
           <dt>{t.keys.scopes}</dt>
           <dd>{session.scopes.join(', ')}</dd>

@@ -154,7 +154,7 @@ export default function StatsPage({ id }: { id: number }) {
         {clicks.data !== undefined && (
           <>
             <p className="total" aria-live="polite">
-              {t.stats.total(number(total))}
+              {t.stats.total(total, number(total))}
             </p>
             {bars.length === 0 ? (
               <p className="empty">{t.stats.noClicks}</p>
