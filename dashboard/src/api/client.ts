@@ -1,0 +1,62 @@
+import createClient, { type Middleware } from 'openapi-fetch';
+import { ApiError, errorFromBody, isAbort } from './errors';
+import type { paths } from './schema';
+
+/**
+ * The same-origin proof the service asks of every request made with the session cookie: a page on another origin
+ * cannot send a custom header without the service's consent, so a forged form or image request is refused.
+ */
+export const SESSION_HEADER = 'X-Shortlink-Session';
+
+const signedOutListeners = new Set<() => void>();
+
+/** Calls `listener` whenever the API answers 401: the session expired or its key was revoked. */
+export function onSignedOut(listener: () => void): () => void {
+  signedOutListeners.add(listener);
+  return () => signedOutListeners.delete(listener);
+}
+
+export function notifySignedOut(): void {
+  for (const listener of signedOutListeners) listener();
+}
+
+const sessionMiddleware: Middleware = {
+  onRequest({ request }) {
+    request.headers.set(SESSION_HEADER, '1');
+    // After sign-in the cookie is the only credential: the key never travels again.
+    request.headers.delete('Authorization');
+    return request;
+  },
+  onResponse({ response }) {
+    if (response.status === 401) notifySignedOut();
+    return response;
+  },
+};
+
+/** The typed client of /api/v1, generated from the OpenAPI document. */
+export const api = createClient<paths>({
+  baseUrl: window.location.origin,
+  credentials: 'same-origin',
+  // Looked up at each call rather than captured once, so the fetch in force is the one used.
+  fetch: (request) => globalThis.fetch(request),
+});
+api.use(sessionMiddleware);
+
+interface FetchResult<T> {
+  data?: T;
+  error?: unknown;
+  response: Response;
+}
+
+/** The data of a successful answer; otherwise an ApiError (status 0 when no answer came). */
+export async function call<T>(request: Promise<FetchResult<T>>): Promise<T> {
+  let result: FetchResult<T>;
+  try {
+    result = await request;
+  } catch (error) {
+    if (isAbort(error)) throw error;
+    throw new ApiError(0, error instanceof Error ? error.message : 'The request failed.');
+  }
+  if (!result.response.ok) throw errorFromBody(result.response.status, result.error);
+  return result.data as T;
+}

@@ -1,0 +1,29 @@
+// Short names for the generated schema's shapes that the views use.
+import type { components } from './schema';
+
+type Schemas = components['schemas'];
+
+export type Link = Schemas['LinkResponse'];
+export type LinkTarget = Schemas['LinkTargetResponse'];
+export type CreateLinkBody = Schemas['CreateLinkDto'];
+export type UpdateLinkBody = Schemas['UpdateLinkDto'];
+export type TargetBody = Schemas['TargetDto'];
+export type TargetsType = Schemas['TargetsType'];
+export type LinkPrivacy = Schemas['LinkPrivacy'];
+export type LinkStatusFilter = Schemas['LinkStatusFilter'];
+export type Space = Schemas['SpaceResponse'];
+export type SpaceColor = Schemas['SpaceColor'];
+export type Domain = Schemas['DomainResponse'];
+export type Pixel = Schemas['PixelResponse'];
+export type PixelType = Schemas['PixelType'];
+export type ApiKey = Schemas['KeyResponse'];
+export type Scope = Schemas['Scope'];
+export type Webhook = Schemas['WebhookResponse'];
+export type EventType = Schemas['EventType'];
+export type Delivery = Schemas['DeliveryResponse'];
+export type Account = Schemas['AccountResponse'];
+export type StatsName = Schemas['StatsName'];
+export type StatsRow = Schemas['StatsRow'];
+export type PageMeta = Schemas['PageMeta'];
+export type PerPage = Schemas['PerPage'];
+export type SortDirection = Schemas['SortDirection'];

@@ -1,0 +1,50 @@
+import { useState, type ReactNode } from 'react';
+import { describeError } from '../api/describe';
+import { useT } from '../i18n/I18nProvider';
+import { Dialog } from './Dialog';
+
+interface ConfirmDialogProps {
+  title: string;
+  children: ReactNode;
+  confirmLabel: string;
+  /** The action; the dialog stays open, showing the error, when it fails. */
+  onConfirm: () => Promise<void>;
+  onClose: () => void;
+}
+
+/** Asks before a destructive action. Cancel comes first, so Enter on the opened dialog does nothing harmful. */
+export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onClose }: ConfirmDialogProps) {
+  const t = useT();
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const confirm = async () => {
+    setBusy(true);
+    setError(null);
+    try {
+      await onConfirm();
+    } catch (failure) {
+      setError(describeError(t, failure));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <Dialog title={title} onClose={onClose}>
+      <div className="dialog-body">{children}</div>
+      {error !== null && (
+        <p role="alert" className="error-text">
+          {error}
+        </p>
+      )}
+      <div className="dialog-actions">
+        <button type="button" onClick={onClose}>
+          {t.common.cancel}
+        </button>
+        <button type="button" className="danger" disabled={busy} onClick={() => void confirm()}>
+          {confirmLabel}
+        </button>
+      </div>
+    </Dialog>
+  );
+}

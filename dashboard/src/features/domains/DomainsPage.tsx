@@ -1,0 +1,230 @@
+import { useState } from 'react';
+import { api, call } from '../../api/client';
+import { DomainSearchByValues, DomainSortByValues } from '../../api/enums';
+import type { Domain } from '../../api/types';
+import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { Field } from '../../components/Field';
+import { FormDialog } from '../../components/FormDialog';
+import { ListControls } from '../../components/ListControls';
+import { LoadError, Loading } from '../../components/LoadState';
+import { useNotify } from '../../components/Notifications';
+import { PageTitle } from '../../components/PageTitle';
+import { Pagination } from '../../components/Pagination';
+import { LIST_DEFAULTS, listQuery } from '../../hooks/listQuery';
+import { useListParams } from '../../hooks/useListParams';
+import { useLoad } from '../../hooks/useLoad';
+import { useSubmit } from '../../hooks/useSubmit';
+import { useI18n } from '../../i18n/I18nProvider';
+import { useCan } from '../../session/SessionProvider';
+
+const DEFAULTS = { ...LIST_DEFAULTS, search_by: 'name' };
+
+export default function DomainsPage() {
+  const { t, dateTime } = useI18n();
+  const can = useCan();
+  const notify = useNotify();
+  const [values, update] = useListParams(DEFAULTS);
+  const [editing, setEditing] = useState<Domain | 'new' | null>(null);
+  const [deleting, setDeleting] = useState<Domain | null>(null);
+  const mayWrite = can('domains.write');
+
+  const query = listQuery(values, DomainSearchByValues, DomainSortByValues);
+  const domains = useLoad(JSON.stringify(query), (signal) =>
+    call(api.GET('/api/v1/domains', { params: { query }, signal })),
+  );
+
+  const remove = async (domain: Domain) => {
+    await call(api.DELETE('/api/v1/domains/{id}', { params: { path: { id: domain.id } } }));
+    setDeleting(null);
+    notify(t.domains.deleted(domain.name));
+    domains.reload();
+  };
+
+  const page = domains.data;
+  return (
+    <section className="page">
+      <header className="page-header">
+        <PageTitle text={t.nav.domains} />
+        {mayWrite && (
+          <div className="page-actions">
+            <button type="button" className="primary" onClick={() => setEditing('new')}>
+              {t.domains.new}
+            </button>
+          </div>
+        )}
+      </header>
+      <p className="hint">{t.domains.intro}</p>
+      <ListControls
+        label={t.domains.filters}
+        values={values}
+        update={update}
+        sortBy={DomainSortByValues.map((value) => ({ value, label: t.sortBy[value] }))}
+      />
+      {domains.error !== undefined && <LoadError error={domains.error} onRetry={domains.reload} />}
+      {page === undefined && domains.loading && <Loading />}
+      {page !== undefined && (
+        <div className="list-region" aria-busy={domains.loading}>
+          {page.data.length === 0 ? (
+            <p className="empty">{t.common.noResults}</p>
+          ) : (
+            <table className="table">
+              <caption className="sr-only">{t.nav.domains}</caption>
+              <thead>
+                <tr>
+                  <th scope="col">{t.common.name}</th>
+                  <th scope="col">{t.domains.indexPage}</th>
+                  <th scope="col">{t.domains.notFoundPage}</th>
+                  <th scope="col">{t.common.created}</th>
+                  {mayWrite && (
+                    <th scope="col">
+                      <span className="sr-only">{t.common.actions}</span>
+                    </th>
+                  )}
+                </tr>
+              </thead>
+              <tbody>
+                {page.data.map((domain) => (
+                  <tr key={domain.id}>
+                    <th scope="row" data-label={t.common.name}>
+                      <a href={domain.url} target="_blank" rel="noreferrer">
+                        {domain.name}
+                      </a>
+                    </th>
+                    <td data-label={t.domains.indexPage} className="url-cell">
+                      {domain.index_page ?? '—'}
+                    </td>
+                    <td data-label={t.domains.notFoundPage} className="url-cell">
+                      {domain.not_found_page ?? '—'}
+                    </td>
+                    <td data-label={t.common.created}>{dateTime(domain.created_at)}</td>
+                    {mayWrite && (
+                      <td className="row-actions">
+                        <button type="button" onClick={() => setEditing(domain)}>
+                          {t.common.edit} <span className="sr-only">{domain.name}</span>
+                        </button>
+                        <button type="button" className="danger" onClick={() => setDeleting(domain)}>
+                          {t.common.delete} <span className="sr-only">{domain.name}</span>
+                        </button>
+                      </td>
+                    )}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          <Pagination
+            meta={page.meta}
+            label={t.domains.pages}
+            onPage={(next) => update({ page: String(next) })}
+          />
+        </div>
+      )}
+      {editing !== null && (
+        <DomainDialog
+          domain={editing === 'new' ? null : editing}
+          onClose={() => setEditing(null)}
+          onSaved={(domain) => {
+            setEditing(null);
+            notify(t.domains.saved(domain.name));
+            domains.reload();
+          }}
+        />
+      )}
+      {deleting !== null && (
+        <ConfirmDialog
+          title={t.domains.deleteTitle}
+          confirmLabel={t.common.delete}
+          onConfirm={() => remove(deleting)}
+          onClose={() => setDeleting(null)}
+        >
+          <p>{t.domains.deleteConfirm(deleting.name)}</p>
+        </ConfirmDialog>
+      )}
+    </section>
+  );
+}
+
+const DOMAIN_FIELDS = ['name', 'index_page', 'not_found_page'] as const;
+
+interface DomainDialogProps {
+  domain: Domain | null;
+  onClose: () => void;
+  onSaved: (domain: Domain) => void;
+}
+
+/** A new domain takes a host name; afterwards only its two pages can change. */
+function DomainDialog({ domain, onClose, onSaved }: DomainDialogProps) {
+  const { t } = useI18n();
+  const submission = useSubmit();
+  const [name, setName] = useState(domain?.name ?? '');
+  const [indexPage, setIndexPage] = useState(domain?.index_page ?? '');
+  const [notFoundPage, setNotFoundPage] = useState(domain?.not_found_page ?? '');
+
+  const save = async () => {
+    const pages = {
+      index_page: indexPage.trim() === '' ? null : indexPage.trim(),
+      not_found_page: notFoundPage.trim() === '' ? null : notFoundPage.trim(),
+    };
+    const saved = domain
+      ? await call(api.PUT('/api/v1/domains/{id}', { params: { path: { id: domain.id } }, body: pages }))
+      : await call(api.POST('/api/v1/domains', { body: { name: name.trim(), ...pages } }));
+    onSaved(saved.data);
+  };
+
+  return (
+    <FormDialog
+      title={domain ? t.domains.editTitle(domain.name) : t.domains.new}
+      submission={submission}
+      fields={DOMAIN_FIELDS}
+      onSave={save}
+      onClose={onClose}
+    >
+      <Field
+        label={t.domains.hostname}
+        errors={submission.errors.name}
+        hint={domain ? t.domains.hostnameFixed : t.domains.hostnameHint}
+      >
+        {(control) => (
+          <input
+            {...control}
+            required
+            readOnly={domain !== null}
+            autoCapitalize="off"
+            spellCheck={false}
+            placeholder="go.example.com"
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+          />
+        )}
+      </Field>
+      <Field label={t.domains.indexPage} errors={submission.errors.index_page} hint={t.domains.indexPageHint}>
+        {(control) => (
+          <input
+            {...control}
+            type="url"
+            maxLength={2048}
+            placeholder="https://"
+            value={indexPage}
+            onChange={(event) => setIndexPage(event.target.value)}
+          />
+        )}
+      </Field>
+      <Field
+        label={t.domains.notFoundPage}
+        errors={submission.errors.not_found_page}
+        hint={t.domains.notFoundPageHint}
+      >
+        {(control) => (
+          <input
+            {...control}
+            type="url"
+            maxLength={2048}
+            placeholder="https://"
+            value={notFoundPage}
+            onChange={(event) => setNotFoundPage(event.target.value)}
+          />
+        )}
+      </Field>
+    </FormDialog>
+  );
+}

@@ -1,0 +1,353 @@
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { api, call } from '../../api/client';
+import { describeError } from '../../api/describe';
+import { LinkPrivacyValues } from '../../api/enums';
+import { isApiError, type FieldErrors } from '../../api/errors';
+import type { Link, LinkPrivacy } from '../../api/types';
+import { Checkbox, Field, FieldErrors as ErrorList, FormAlert } from '../../components/Field';
+import { useT } from '../../i18n/I18nProvider';
+import {
+  createBody,
+  emptyLinkForm,
+  isShownField,
+  linkFormOf,
+  updateBody,
+  type LinkFormValues,
+} from './linkForm';
+import { TargetingEditor } from './TargetingEditor';
+import { useChoices } from './useChoices';
+
+interface LinkFormProps {
+  /** The link to edit; absent to create one. */
+  link?: Link;
+  onSaved: (link: Link) => void;
+  onCancel: () => void;
+}
+
+/** Every field the link API takes, with the API's 422 messages beside the fields they name. */
+export function LinkForm({ link, onSaved, onCancel }: LinkFormProps) {
+  const t = useT();
+  const { spaces, domains, pixels } = useChoices();
+  const [values, setValues] = useState<LinkFormValues>(() => (link ? linkFormOf(link) : emptyLinkForm()));
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [message, setMessage] = useState<string | null>(null);
+  const [saving, setSaving] = useState(false);
+  const formRef = useRef<HTMLFormElement>(null);
+  const editing = link !== undefined;
+
+  // After a refusal, the first field it names takes focus, its messages beside it.
+  useEffect(() => {
+    formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
+  }, [errors]);
+
+  const set = <K extends keyof LinkFormValues>(name: K, value: LinkFormValues[K]) =>
+    setValues((previous) => ({ ...previous, [name]: value }));
+
+  const submit = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    setSaving(true);
+    setErrors({});
+    setMessage(null);
+    try {
+      const saved = link
+        ? await call(
+            api.PUT('/api/v1/links/{id}', { params: { path: { id: link.id } }, body: updateBody(values) }),
+          )
+        : await call(api.POST('/api/v1/links', { body: createBody(values) }));
+      onSaved(saved.data);
+    } catch (error) {
+      setSaving(false);
+      setMessage(describeError(t, error));
+      if (isApiError(error) && error.status === 422) setErrors(error.fields);
+    }
+  };
+
+  const unshown = Object.fromEntries(Object.entries(errors).filter(([field]) => !isShownField(field)));
+  const pixelErrors = Object.entries(errors)
+    .filter(([field]) => field === 'pixel_ids' || field.startsWith('pixel_ids.'))
+    .flatMap(([, messages]) => messages);
+
+  return (
+    <form
+      ref={formRef}
+      className="form link-form"
+      onSubmit={(event) => void submit(event)}
+      aria-busy={saving}
+    >
+      <FormAlert message={message} errors={unshown} />
+
+      <fieldset>
+        <legend>{t.linkForm.destination}</legend>
+        <Field label={t.linkForm.url} errors={errors.url} hint={t.linkForm.urlHint}>
+          {(control) => (
+            <input
+              {...control}
+              type="url"
+              inputMode="url"
+              required
+              maxLength={2048}
+              placeholder="https://"
+              value={values.url}
+              onChange={(event) => set('url', event.target.value)}
+            />
+          )}
+        </Field>
+        <Field label={t.linkForm.title} errors={errors.title} hint={t.linkForm.titleHint}>
+          {(control) => (
+            <input
+              {...control}
+              maxLength={255}
+              value={values.title}
+              onChange={(event) => set('title', event.target.value)}
+            />
+          )}
+        </Field>
+      </fieldset>
+
+      <fieldset>
+        <legend>{t.linkForm.shortLink}</legend>
+        {domains.length > 0 && (
+          <Field
+            label={t.linkForm.domain}
+            errors={[...(errors.domain_id ?? []), ...(errors.domain ?? [])]}
+            hint={editing ? t.linkForm.domainFixed : undefined}
+          >
+            {(control) => (
+              <select
+                {...control}
+                disabled={editing}
+                value={values.domainId}
+                onChange={(event) => set('domainId', event.target.value)}
+              >
+                {!editing && <option value="">{t.linkForm.defaultDomain}</option>}
+                {editing && link && !domains.some((domain) => domain.id === link.domain.id) && (
+                  <option value={String(link.domain.id)}>{link.domain.name}</option>
+                )}
+                {domains.map((domain) => (
+                  <option key={domain.id} value={String(domain.id)}>
+                    {domain.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+        )}
+        <Field label={t.linkForm.alias} errors={errors.alias} hint={t.linkForm.aliasHint}>
+          {(control) => (
+            <input
+              {...control}
+              maxLength={255}
+              pattern="[A-Za-z0-9_\-]+"
+              autoCapitalize="off"
+              spellCheck={false}
+              value={values.alias}
+              onChange={(event) => set('alias', event.target.value)}
+            />
+          )}
+        </Field>
+      </fieldset>
+
+      {(spaces.length > 0 || pixels.length > 0 || values.spaceId !== '' || values.pixelIds.length > 0) && (
+        <fieldset>
+          <legend>{t.linkForm.organise}</legend>
+          <Field label={t.linkForm.space} errors={errors.space_id}>
+            {(control) => (
+              <select
+                {...control}
+                value={values.spaceId}
+                onChange={(event) => set('spaceId', event.target.value)}
+              >
+                <option value="">{t.linkForm.noSpace}</option>
+                {link?.space && !spaces.some((space) => space.id === link.space?.id) && (
+                  <option value={String(link.space.id)}>{link.space.name}</option>
+                )}
+                {spaces.map((space) => (
+                  <option key={space.id} value={String(space.id)}>
+                    {space.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </Field>
+          {pixels.length > 0 && (
+            <fieldset className="checks">
+              <legend>{t.linkForm.pixels}</legend>
+              {pixels.map((pixel) => (
+                <Checkbox
+                  key={pixel.id}
+                  label={`${pixel.name} (${pixel.type})`}
+                  checked={values.pixelIds.includes(pixel.id)}
+                  onChange={(checked) =>
+                    set(
+                      'pixelIds',
+                      checked
+                        ? [...values.pixelIds, pixel.id]
+                        : values.pixelIds.filter((id) => id !== pixel.id),
+                    )
+                  }
+                />
+              ))}
+              <ErrorList errors={pixelErrors} />
+            </fieldset>
+          )}
+        </fieldset>
+      )}
+
+      <fieldset>
+        <legend>{t.linkForm.visitors}</legend>
+        <Field
+          label={t.linkForm.redirectPassword}
+          errors={errors.redirect_password}
+          hint={values.hasRedirectPassword ? t.linkForm.passwordKept : t.linkForm.redirectPasswordHint}
+        >
+          {(control) => (
+            <input
+              {...control}
+              type="password"
+              autoComplete="new-password"
+              maxLength={128}
+              disabled={values.removeRedirectPassword}
+              value={values.redirectPassword}
+              onChange={(event) => set('redirectPassword', event.target.value)}
+            />
+          )}
+        </Field>
+        {values.hasRedirectPassword && (
+          <Checkbox
+            label={t.linkForm.removeRedirectPassword}
+            checked={values.removeRedirectPassword}
+            onChange={(checked) => set('removeRedirectPassword', checked)}
+          />
+        )}
+        <Checkbox
+          label={t.linkForm.sensitive}
+          hint={t.linkForm.sensitiveHint}
+          checked={values.sensitive}
+          errors={errors.sensitive_content}
+          onChange={(checked) => set('sensitive', checked)}
+        />
+        <Checkbox
+          label={t.linkForm.disabled}
+          hint={t.linkForm.disabledHint}
+          checked={values.disabled}
+          errors={errors.disabled}
+          onChange={(checked) => set('disabled', checked)}
+        />
+      </fieldset>
+
+      <fieldset>
+        <legend>{t.linkForm.statsPrivacy}</legend>
+        <Field label={t.linkForm.privacy} errors={errors.privacy}>
+          {(control) => (
+            <select
+              {...control}
+              value={String(values.privacy)}
+              onChange={(event) => set('privacy', Number(event.target.value) as LinkPrivacy)}
+            >
+              {LinkPrivacyValues.map((privacy) => (
+                <option key={privacy} value={String(privacy)}>
+                  {t.linkForm.privacyOptions[privacy]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        {values.privacy === 2 && (
+          <Field
+            label={t.linkForm.statsPassword}
+            errors={errors.password}
+            hint={values.hasStatsPassword ? t.linkForm.passwordKept : undefined}
+          >
+            {(control) => (
+              <input
+                {...control}
+                type="password"
+                autoComplete="new-password"
+                maxLength={128}
+                required={!values.hasStatsPassword}
+                value={values.statsPassword}
+                onChange={(event) => set('statsPassword', event.target.value)}
+              />
+            )}
+          </Field>
+        )}
+      </fieldset>
+
+      <fieldset>
+        <legend>{t.linkForm.expiry}</legend>
+        <p className="hint">{t.linkForm.expiryHint}</p>
+        <div className="field-row">
+          <Field label={t.linkForm.activeStart} errors={errors.active_period_start_at}>
+            {(control) => (
+              <input
+                {...control}
+                type="datetime-local"
+                required={values.activeEnd !== ''}
+                value={values.activeStart}
+                onChange={(event) => set('activeStart', event.target.value)}
+              />
+            )}
+          </Field>
+          <Field label={t.linkForm.activeEnd} errors={errors.active_period_end_at}>
+            {(control) => (
+              <input
+                {...control}
+                type="datetime-local"
+                required={values.activeStart !== ''}
+                min={values.activeStart || undefined}
+                value={values.activeEnd}
+                onChange={(event) => set('activeEnd', event.target.value)}
+              />
+            )}
+          </Field>
+        </div>
+        <Field label={t.linkForm.clicksLimit} errors={errors.clicks_limit} hint={t.linkForm.clicksLimitHint}>
+          {(control) => (
+            <input
+              {...control}
+              type="number"
+              inputMode="numeric"
+              min={0}
+              max={999999999}
+              step={1}
+              value={values.clicksLimit}
+              onChange={(event) => set('clicksLimit', event.target.value)}
+            />
+          )}
+        </Field>
+        <Field
+          label={t.linkForm.expirationUrl}
+          errors={errors.expiration_url}
+          hint={t.linkForm.expirationUrlHint}
+        >
+          {(control) => (
+            <input
+              {...control}
+              type="url"
+              inputMode="url"
+              maxLength={2048}
+              placeholder="https://"
+              value={values.expirationUrl}
+              onChange={(event) => set('expirationUrl', event.target.value)}
+            />
+          )}
+        </Field>
+      </fieldset>
+
+      <TargetingEditor
+        value={values.targeting}
+        onChange={(targeting) => set('targeting', targeting)}
+        errors={errors}
+      />
+
+      <div className="form-actions">
+        <button type="submit" className="primary" disabled={saving}>
+          {saving ? t.common.saving : t.common.save}
+        </button>
+        <button type="button" onClick={onCancel}>
+          {t.common.cancel}
+        </button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,169 @@
+import { useId, useState, type FormEvent } from 'react';
+import { api, call } from '../../api/client';
+import { saveBlob } from '../../download';
+import { describeError } from '../../api/describe';
+import { isApiError, type FieldErrors } from '../../api/errors';
+import type { Link } from '../../api/types';
+import { PageTitle } from '../../components/PageTitle';
+import { useI18n } from '../../i18n/I18nProvider';
+import { useCan } from '../../session/SessionProvider';
+
+/** The API refuses a file over 2 MB; saying so before sending spares the upload. */
+const MAX_BYTES = 2 * 1024 * 1024;
+
+type ImportOutcome =
+  | { kind: 'created'; links: Link[] }
+  | { kind: 'refused'; message: string; rows: { row: string; field: string; messages: string[] }[] };
+
+/**
+ * A refusal's fields by row: the API names them `links.3.url`, the row counted from 0 after the header, which the
+ * reader counts from 1.
+ */
+function rowsOf(fields: FieldErrors) {
+  return Object.entries(fields).map(([name, messages]) => {
+    const match = /^links\.(\d+)\.(.+)$/.exec(name);
+    return match
+      ? { row: String(Number(match[1]) + 1), field: match[2] ?? name, messages }
+      : { row: '', field: name, messages };
+  });
+}
+
+export default function TransferPage() {
+  const { t } = useI18n();
+  const can = useCan();
+  const fileId = useId();
+  const [file, setFile] = useState<File | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<ImportOutcome | null>(null);
+  const [exportError, setExportError] = useState<string | null>(null);
+
+  const exportAll = async () => {
+    setExportError(null);
+    try {
+      const blob = await call(api.GET('/api/v1/links/export', { parseAs: 'blob' }));
+      saveBlob(blob, 'links.csv');
+    } catch (error) {
+      setExportError(describeError(t, error));
+    }
+  };
+
+  const importFile = async (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    if (file === null) return;
+    setOutcome(null);
+    if (file.size > MAX_BYTES) {
+      setOutcome({ kind: 'refused', message: t.transfer.tooLarge, rows: [] });
+      return;
+    }
+    setBusy(true);
+    try {
+      const csv = await file.text();
+      const created = await call(
+        api.POST('/api/v1/links/import', {
+          body: csv,
+          bodySerializer: (body: string) => body,
+          headers: { 'Content-Type': 'text/csv; charset=utf-8' },
+        }),
+      );
+      setOutcome({ kind: 'created', links: created.data });
+    } catch (error) {
+      setOutcome({
+        kind: 'refused',
+        message: describeError(t, error),
+        rows: isApiError(error) ? rowsOf(error.fields) : [],
+      });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <section className="page">
+      <header className="page-header">
+        <PageTitle text={t.nav.transfer} />
+      </header>
+
+      <section className="card" aria-labelledby="export-heading">
+        <h2 id="export-heading">{t.transfer.exportTitle}</h2>
+        <p>{t.transfer.exportIntro}</p>
+        <button type="button" onClick={() => void exportAll()}>
+          {t.transfer.exportButton}
+        </button>
+        {exportError !== null && (
+          <p role="alert" className="error-text">
+            {exportError}
+          </p>
+        )}
+      </section>
+
+      {can('links.write') && (
+        <section className="card" aria-labelledby="import-heading">
+          <h2 id="import-heading">{t.transfer.importTitle}</h2>
+          <p>{t.transfer.importIntro}</p>
+          <form className="form" onSubmit={(event) => void importFile(event)} aria-busy={busy}>
+            <div className="field">
+              <label htmlFor={fileId}>{t.transfer.file}</label>
+              <input
+                id={fileId}
+                type="file"
+                accept=".csv,text/csv"
+                required
+                onChange={(event) => {
+                  setFile(event.target.files?.[0] ?? null);
+                  setOutcome(null);
+                }}
+              />
+            </div>
+            <div className="form-actions">
+              <button type="submit" className="primary" disabled={busy || file === null}>
+                {busy ? t.transfer.importing : t.transfer.importButton}
+              </button>
+            </div>
+          </form>
+          {outcome?.kind === 'created' && (
+            <div role="status" className="result">
+              <p>{t.transfer.created(outcome.links.length)}</p>
+              {outcome.links.length > 0 && (
+                <table className="table">
+                  <caption className="sr-only">{t.transfer.createdCaption}</caption>
+                  <thead>
+                    <tr>
+                      <th scope="col">{t.transfer.shortUrl}</th>
+                      <th scope="col">{t.transfer.destination}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {outcome.links.map((link) => (
+                      <tr key={link.id}>
+                        <th scope="row">{link.short_url}</th>
+                        <td className="url-cell">{link.url}</td>
+                      </tr>
+                    ))}
+                  </tbody>
+                </table>
+              )}
+            </div>
+          )}
+          {outcome?.kind === 'refused' && (
+            <div role="alert" className="form-alert">
+              <p>{outcome.message}</p>
+              {outcome.rows.length > 0 && (
+                <>
+                  <p>{t.transfer.nothingCreated}</p>
+                  <ul>
+                    {outcome.rows.map(({ row, field, messages }) => (
+                      <li key={`${row}:${field}`}>
+                        {row !== '' && <strong>{t.transfer.row(row)}: </strong>}
+                        <code>{field}</code> — {messages.join(' ')}
+                      </li>
+                    ))}
+                  </ul>
+                </>
+              )}
+            </div>
+          )}
+        </section>
+      )}
+    </section>
+  );
+}

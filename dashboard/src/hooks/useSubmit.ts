@@ -1,0 +1,40 @@
+import { useCallback, useState } from 'react';
+import { describeError } from '../api/describe';
+import { isApiError, type FieldErrors } from '../api/errors';
+import { useT } from '../i18n/I18nProvider';
+
+export interface Submission {
+  saving: boolean;
+  /** The API's 422 messages by field. */
+  errors: FieldErrors;
+  /** Why the last save failed, for the reader. */
+  message: string | null;
+  /** Runs `save`; a failure is kept in `errors` and `message` instead of being thrown. */
+  submit: (save: () => Promise<void>) => Promise<void>;
+}
+
+export function useSubmit(): Submission {
+  const t = useT();
+  const [saving, setSaving] = useState(false);
+  const [errors, setErrors] = useState<FieldErrors>({});
+  const [message, setMessage] = useState<string | null>(null);
+
+  const submit = useCallback(
+    async (save: () => Promise<void>) => {
+      setSaving(true);
+      setErrors({});
+      setMessage(null);
+      try {
+        await save();
+      } catch (error) {
+        setMessage(describeError(t, error));
+        if (isApiError(error) && error.status === 422) setErrors(error.fields);
+      } finally {
+        setSaving(false);
+      }
+    },
+    [t],
+  );
+
+  return { saving, errors, message, submit };
+}

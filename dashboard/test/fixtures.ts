@@ -1,0 +1,86 @@
+import type { Session } from '../src/api/session';
+import type { Domain, Link, Pixel, Scope, Space } from '../src/api/types';
+
+const AT = '2026-11-20T10:00:00.000000Z';
+
+export const ALL_SCOPES: Scope[] = [
+  'account.read',
+  'links.write',
+  'spaces.write',
+  'domains.write',
+  'pixels.write',
+  'stats.read',
+  'webhooks.write',
+  'keys.write',
+];
+
+export function session(scopes: Scope[] = ALL_SCOPES): Session {
+  return {
+    scopes,
+    space_ids: [],
+    expires_at: '2026-11-27 02:00:00',
+    key: { id: 1, name: 'Laptop', prefix: 'lsk_abcd' },
+  };
+}
+
+export const space: Space = {
+  id: 3,
+  name: 'Marketing',
+  color: 2,
+  links_count: 1,
+  created_at: AT,
+  updated_at: AT,
+};
+export const domain: Domain = {
+  id: 1,
+  name: 'sho.rt',
+  url: 'https://sho.rt',
+  index_page: null,
+  not_found_page: null,
+  created_at: AT,
+  updated_at: AT,
+};
+export const otherDomain: Domain = {
+  ...domain,
+  id: 2,
+  name: 'go.example.com',
+  url: 'https://go.example.com',
+};
+export const pixel: Pixel = {
+  id: 7,
+  name: 'Main tag',
+  type: 'google-tag-manager',
+  value: 'GTM-1',
+  created_at: AT,
+  updated_at: AT,
+};
+
+export function link(overrides: Partial<Link> = {}): Link {
+  return {
+    id: 5,
+    alias: 'spring',
+    url: 'https://example.com/spring',
+    short_url: 'https://sho.rt/spring',
+    title: 'Spring sale',
+    targets_type: null,
+    targets: null,
+    last_rotation: null,
+    sensitive_content: 0,
+    privacy: 0,
+    password: false,
+    redirect_password: false,
+    active_period_start_at: null,
+    active_period_end_at: null,
+    clicks_limit: null,
+    expiration_url: null,
+    clicks: 12,
+    disabled: 0,
+    space: null,
+    domain: { id: 1, name: 'sho.rt', url: 'https://sho.rt' },
+    pixels: [],
+    expires_at: null,
+    created_at: AT,
+    updated_at: AT,
+    ...overrides,
+  };
+}
