@@ -1,10 +1,4 @@
-import {
-  Injectable,
-  Module,
-  type DynamicModule,
-  type INestApplicationContext,
-  type Type,
-} from '@nestjs/common';
+import { Module, type DynamicModule, type INestApplicationContext, type Type } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AuthModule } from '../auth/auth.module';
 import { ClickStore } from '../clicks/click-store.repository';
@@ -49,7 +43,6 @@ export class MigrationsWorkModule {}
  * context of its own, with its lifecycle: closed when the work is done, its database module destroys the data
  * source, then closes the embedded database, as in the server.
  */
-@Injectable()
 export class CommandContext {
   async run<T>(
     module: Type | DynamicModule,
