@@ -14,7 +14,7 @@ export const accountCreate = defineCommand({
   async run(options, context) {
     const name = required('--name', options.name);
     const email = optional('--email', options.email) ?? null;
-    const { account, apiKey } = await context.run(AccountsWorkModule, (app) =>
+    const { account, apiKey } = await context.run(AccountsWorkModule.forCommand(), (app) =>
       app.get(AccountsService).createAccount(name, email),
     );
     printResult({ id: account.id, name: account.name, api_key: apiKey });
@@ -40,7 +40,7 @@ export const accountUpdate = defineCommand({
     const account =
       number === null
         ? null
-        : await context.run(AccountsWorkModule, (app) =>
+        : await context.run(AccountsWorkModule.forCommand(), (app) =>
             app.get(AccountsService).updateAccount(number, {
               ...(name !== undefined && { name }),
               ...(email !== undefined && { email }),

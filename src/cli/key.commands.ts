@@ -29,7 +29,7 @@ export const keyCreate = defineCommand({
     const issued =
       number === null
         ? null
-        : await context.run(AccountsWorkModule, async (app) => {
+        : await context.run(AccountsWorkModule.forCommand(), async (app) => {
             const accounts = app.get(AccountsService);
             const account = await accounts.findById(number);
             return account === null ? null : accounts.createKey(account, grant);
@@ -52,7 +52,7 @@ export const keyList = defineCommand({
     const keys =
       number === null
         ? null
-        : await context.run(AccountsWorkModule, async (app) => {
+        : await context.run(AccountsWorkModule.forCommand(), async (app) => {
             const accounts = app.get(AccountsService);
             return (await accounts.findById(number)) === null ? null : accounts.listKeys(number);
           });
@@ -74,7 +74,9 @@ export const keyRevoke = defineCommand({
   },
   async run(options, context) {
     const key = required('--key', options.key);
-    const revoked = await context.run(AccountsWorkModule, (app) => app.get(AccountsService).revokeKey(key));
+    const revoked = await context.run(AccountsWorkModule.forCommand(), (app) =>
+      app.get(AccountsService).revokeKey(key),
+    );
     if (!revoked) throw new CommandFailedError('No live API key has that value');
     printResult({ revoked: true });
   },

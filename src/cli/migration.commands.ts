@@ -8,7 +8,7 @@ export const migrationRun = defineCommand({
   description: 'apply pending migrations',
   options: {},
   async run(_options, context) {
-    const applied = await context.run(MigrationsWorkModule, (app) => app.get(Migrations).run());
+    const applied = await context.run(MigrationsWorkModule.forCommand(), (app) => app.get(Migrations).run());
     printResult({ applied });
   },
 });
@@ -18,7 +18,7 @@ export const migrationRevert = defineCommand({
   description: 'undo the last migration',
   options: {},
   async run(_options, context) {
-    await context.run(MigrationsWorkModule, (app) => app.get(Migrations).revert());
+    await context.run(MigrationsWorkModule.forCommand(), (app) => app.get(Migrations).revert());
     printResult({ reverted: true });
   },
 });
@@ -28,7 +28,9 @@ export const migrationShow = defineCommand({
   description: 'list migrations and whether each is applied',
   options: {},
   async run(_options, context) {
-    const pending = await context.run(MigrationsWorkModule, (app) => app.get(Migrations).pending());
+    const pending = await context.run(MigrationsWorkModule.forCommand(), (app) =>
+      app.get(Migrations).pending(),
+    );
     printResult({ pending });
   },
 });

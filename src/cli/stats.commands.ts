@@ -15,7 +15,7 @@ export const statsRebuild = defineCommand({
     // An id past PostgreSQL's integers names no link.
     const id = given === undefined ? null : accountIdOf(given);
     if (given !== undefined && id === null) throw new CommandFailedError(`No link with id ${given}`);
-    const rebuilt = await context.run(StatsWorkModule, (app) => app.get(ClickStore).rebuild(id));
+    const rebuilt = await context.run(StatsWorkModule.forCommand(), (app) => app.get(ClickStore).rebuild(id));
     if (id !== null && rebuilt.links === 0) throw new CommandFailedError(`No link with id ${given}`);
     printResult({ links: rebuilt.links, clicks: rebuilt.clicks });
   },
