@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 
-# The current Node.js LTS. The code also runs on Node.js 20.19 and later (see `engines`).
+# The current Node.js LTS. The code also runs on Node.js 20.19, 22.13 or 24.11 and later (see `engines`).
 ARG NODE_IMAGE=node:26-trixie-slim
 
 # Build: all dependencies, compile TypeScript, then drop the development ones.
