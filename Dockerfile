@@ -11,7 +11,9 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY scripts ./scripts
 COPY src ./src
-RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+# Optional dependencies go too: in production they are only TypeScript (an optional peer of @nestjs/swagger, for its
+# build plugin, kept by --omit=dev because the build installs it) and pg's socket for Cloudflare Workers.
+RUN npm run build && npm prune --omit=dev --omit=optional --no-audit --no-fund
 
 # Run: production dependencies and the compiled code only, as the unprivileged `node` user. No VOLUME: the
 # embedded database's DATA_DIR is only used without DATABASE_URL, and whoever wants it kept mounts it by name.
