@@ -14,7 +14,7 @@
  *   `visitor-limits/` the visitor routes' limits; `stats-page/` a link's public stats page.
  * - `visits/` the visit pipeline, its writer and the visitor routes, which nothing imports but the application's
  *   wiring (`src/*.ts`).
- * - `cli/` the commands of the CLI, which nothing imports but its wiring (`src/cli.ts`, `src/cli.module.ts`).
+ * - `cli/` the commands of the CLI, which nothing imports but its wiring (`src/cli.ts`).
  * - `tracing/` the OpenTelemetry set-up, which main.ts imports first of all: it imports nothing of ours but the
  *   alias pattern (`links/alias.ts`, `links/reserved-aliases.ts`, which import nothing), so that it loads before the
  *   modules it patches.

@@ -1,6 +1,6 @@
 # syntax=docker/dockerfile:1
 
-# The current Node.js LTS. The code also runs on Node.js 20 and later (see `engines`).
+# The current Node.js LTS. The code also runs on Node.js 20.19, 22.13 or 24.11 and later (see `engines`).
 ARG NODE_IMAGE=node:26-trixie-slim
 
 # Build: all dependencies, compile TypeScript, then drop the development ones.
@@ -11,7 +11,9 @@ RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY scripts ./scripts
 COPY src ./src
-RUN npm run build && npm prune --omit=dev --no-audit --no-fund
+# Optional dependencies go too: in production they are only TypeScript (an optional peer of @nestjs/swagger, for its
+# build plugin, kept by --omit=dev because the build installs it) and pg's socket for Cloudflare Workers.
+RUN npm run build && npm prune --omit=dev --omit=optional --no-audit --no-fund
 
 # Run: production dependencies and the compiled code only, as the unprivileged `node` user. No VOLUME: the
 # embedded database's DATA_DIR is only used without DATABASE_URL, and whoever wants it kept mounts it by name.

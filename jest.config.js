@@ -1,3 +1,6 @@
+const { readdirSync } = require('node:fs');
+const { join } = require('node:path');
+
 /** @type {import('jest').Config} */
 const swc = [
   '@swc/jest',
@@ -26,9 +29,19 @@ const PROCESS_SPECS = [
   'two-instances-limits',
 ].map((name) => `<rootDir>/test/${name}.e2e-spec.ts`);
 
+/** The Nest packages that ship ES modules only: Jest turns them into CommonJS (test/support/esm-transformer.js). */
+const NEST_ESM = readdirSync(join(__dirname, 'node_modules/@nestjs')).filter(
+  (name) => require(`./node_modules/@nestjs/${name}/package.json`).type === 'module',
+);
+
 const common = {
   testEnvironment: 'node',
-  transform: { '^.+\\.ts$': swc },
+  transform: {
+    '^.+\\.ts$': swc,
+    '/node_modules/.+\\.js$': '<rootDir>/test/support/esm-transformer.js',
+  },
+  // Everything in node_modules is run as it is, but those packages.
+  transformIgnorePatterns: [`/node_modules/(?!@nestjs/(?:${NEST_ESM.join('|')})/)`],
   moduleFileExtensions: ['ts', 'js', 'json'],
 };
 

@@ -1,28 +1,19 @@
 import 'reflect-metadata';
-import { CommandFactory, CommandRunnerService } from 'nest-commander';
-import { CliModule } from './cli.module';
-import { CommandLine, EXIT_FAILED, EXIT_OK } from './cli/command-line';
-import { StderrLogger } from './cli/output';
+import { CommandContext } from './cli/command-context';
+import { commandLine, EXIT_FAILED, EXIT_OK, failureReport, usage } from './cli/command-line';
+import { COMMANDS } from './cli/commands';
 
 /** Runs the command line; the exit code. */
 async function main(): Promise<number> {
-  const failures: unknown[] = [];
-  const app = await CommandFactory.createWithoutRunning(CliModule, {
-    logger: new StderrLogger(),
-    abortOnError: false,
-    // A command's error, or the command line's, ends here rather than in nest-commander's default print.
-    serviceErrorHandler: (error) => {
-      failures.push(error);
-    },
-  });
+  const program = commandLine(COMMANDS, new CommandContext());
   try {
-    await app.get(CommandRunnerService).run();
-    if (failures.length === 0) return EXIT_OK;
-    const { stderr, code } = app.get(CommandLine).report(failures[0]);
+    await program.parseAsync(process.argv);
+    return EXIT_OK;
+  } catch (error) {
+    // A command's error, or the command line's, is reported once, here.
+    const { stderr, code } = failureReport(error, usage(program));
     process.stderr.write(stderr);
     return code;
-  } finally {
-    await app.close();
   }
 }
 

@@ -1,10 +1,4 @@
-import {
-  Injectable,
-  Module,
-  type DynamicModule,
-  type INestApplicationContext,
-  type Type,
-} from '@nestjs/common';
+import { Module, type DynamicModule, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { AuthModule } from '../auth/auth.module';
 import { ClickStore } from '../clicks/click-store.repository';
@@ -17,31 +11,39 @@ import { StderrLogger } from './output';
  * What the account and key commands work with: accounts on the migrated database, the embedded one shared with a
  * running server. An unreachable database fails the command at once instead of after TypeORM's retries (~25 s).
  */
-@Module({
-  imports: [
-    AppConfigModule,
-    DatabaseModule.forRoot({ shareEmbedded: true, retryAttempts: 0 }),
-    PreparedStatementsModule,
-    AuthModule,
-  ],
-})
-export class AccountsWorkModule {}
+@Module({})
+export class AccountsWorkModule {
+  static forCommand(): DynamicModule {
+    return {
+      module: AccountsWorkModule,
+      imports: [AppConfigModule, database(), PreparedStatementsModule, AuthModule],
+    };
+  }
+}
 
 /** What the stats commands work with: the raw clicks and rollups of the migrated database. */
-@Module({
-  imports: [AppConfigModule, DatabaseModule.forRoot({ shareEmbedded: true, retryAttempts: 0 })],
-  providers: [ClickStore],
-})
-export class StatsWorkModule {}
+@Module({})
+export class StatsWorkModule {
+  static forCommand(): DynamicModule {
+    return { module: StatsWorkModule, imports: [AppConfigModule, database()], providers: [ClickStore] };
+  }
+}
 
 /** What the migration commands work with: the database as it is, migrated only when the command says so. */
-@Module({
-  imports: [
-    AppConfigModule,
-    DatabaseModule.forRoot({ shareEmbedded: true, retryAttempts: 0, migrateAtStart: false }),
-  ],
-})
-export class MigrationsWorkModule {}
+@Module({})
+export class MigrationsWorkModule {
+  static forCommand(): DynamicModule {
+    return { module: MigrationsWorkModule, imports: [AppConfigModule, database({ migrateAtStart: false })] };
+  }
+}
+
+/**
+ * The database of a command, declared only when the command runs: @nestjs/typeorm counts the data sources a
+ * process declares, and warns (on stdout, where the result goes) of a second one under the same name.
+ */
+function database(options: { migrateAtStart?: boolean } = {}): DynamicModule {
+  return DatabaseModule.forRoot({ shareEmbedded: true, retryAttempts: 0, ...options });
+}
 
 /**
  * Opens the module a command works with, once its command line is read: a usage error, `--help` or an unknown
@@ -49,12 +51,8 @@ export class MigrationsWorkModule {}
  * context of its own, with its lifecycle: closed when the work is done, its database module destroys the data
  * source, then closes the embedded database, as in the server.
  */
-@Injectable()
 export class CommandContext {
-  async run<T>(
-    module: Type | DynamicModule,
-    work: (context: INestApplicationContext) => Promise<T>,
-  ): Promise<T> {
+  async run<T>(module: DynamicModule, work: (context: INestApplicationContext) => Promise<T>): Promise<T> {
     const context = await NestFactory.createApplicationContext(module, {
       logger: new StderrLogger(),
       // A failure to start reaches the command, which reports it and exits 1, instead of Nest's own exit.

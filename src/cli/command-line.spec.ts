@@ -1,31 +1,21 @@
-import type { INestApplicationContext } from '@nestjs/common';
-import { CommandFactory } from 'nest-commander';
-import { CliModule } from '../cli.module';
+import { CommanderError } from 'commander';
 import { ConfigError } from '../config/app-config';
 import { EmbeddedDatabaseBusyError } from '../database/embedded-database';
-import { CommandLine, failureReport, usageMessage } from './command-line';
+import { CommandContext } from './command-context';
+import { commandLine, defineCommand, failureReport, usage, usageMessage } from './command-line';
+import { COMMANDS } from './commands';
 import { CommandFailedError, formatResult, UsageError } from './output';
 
 /** An error as commander throws it under exitOverride. */
-function commanderError(code: string, message: string, exitCode = 1) {
-  return Object.assign(new Error(message), { code, exitCode });
+function commanderError(code: string, message: string, exitCode = 1): CommanderError {
+  return new CommanderError(exitCode, code, message);
 }
 
 describe('the CLI command line', () => {
   describe('its usage, from the commands registered', () => {
-    let app: INestApplicationContext;
-
-    beforeAll(async () => {
-      // Reading the command line needs no settings and no database: the module starts as it is.
-      app = await CommandFactory.createWithoutRunning(CliModule, { logger: false });
-    });
-
-    afterAll(async () => {
-      await app?.close();
-    });
-
     it('lists each command with its options, required ones bare, in the columns it has always had', () => {
-      expect(app.get(CommandLine).usage()).toBe(
+      // Reading the command line needs no settings and no database.
+      expect(usage(commandLine(COMMANDS, new CommandContext()))).toBe(
         [
           'Usage: cli <command> [options]',
           '',
@@ -46,6 +36,72 @@ describe('the CLI command line', () => {
           "`cli <command> --help` describes a command's options.",
         ].join('\n'),
       );
+    });
+  });
+
+  describe('how a command line reaches a command', () => {
+    const seen: unknown[] = [];
+    const tagCreate = defineCommand({
+      name: 'tag:create',
+      description: 'create a tag',
+      options: {
+        name: {
+          value: 'NAME',
+          description: "the tag's name",
+          required: true,
+          parse: (value) => value.toUpperCase(),
+        },
+        colour: {
+          value: 'COLOUR',
+          description: 'its colour',
+          parse: (value) => {
+            if (value !== 'red') throw new UsageError('--colour must be red');
+            return value;
+          },
+        },
+      },
+      run: (options) => {
+        seen.push(options);
+        return Promise.resolve();
+      },
+    });
+
+    async function parse(...args: string[]): Promise<unknown> {
+      seen.length = 0;
+      const program = commandLine([tagCreate], new CommandContext());
+      // Commander's help goes to stdout; what the tests look at is what reaches the command, or the error.
+      program.commands[0].configureOutput({ writeOut: () => undefined });
+      try {
+        await program.parseAsync(args, { from: 'user' });
+        return seen[0];
+      } catch (error) {
+        return error;
+      }
+    }
+
+    it('gives run each option parsed, `true` for one given without a value, and ignores extra arguments', async () => {
+      expect(await parse('tag:create', '--name', 'urgent', 'extra')).toEqual({ name: 'URGENT' });
+      expect(await parse('tag:create', '--name=urgent', '--colour', 'red')).toEqual({
+        name: 'URGENT',
+        colour: 'red',
+      });
+      expect(await parse('tag:create', '--name', '--colour', 'red')).toEqual({ name: true, colour: 'red' });
+    });
+
+    it('throws what the report turns into a usage error: a missing or unknown option, a refused value', async () => {
+      expect(await parse('tag:create')).toMatchObject({ code: 'commander.missingMandatoryOptionValue' });
+      expect(await parse('tag:create', '--name', 'x', '--size', '3')).toMatchObject({
+        code: 'commander.unknownOption',
+      });
+      expect(await parse('tag:create', '--name', 'x', '--colour', 'blue')).toEqual(
+        new UsageError('--colour must be red'),
+      );
+      expect(await parse('tag:delete')).toMatchObject({ code: 'commander.unknownCommand' });
+      expect(await parse('tag:create', '--help')).toMatchObject({
+        code: 'commander.helpDisplayed',
+        exitCode: 0,
+      });
+      expect(seen).toEqual([]);
     });
   });
 

@@ -1,24 +1,39 @@
-import { Injectable, type OnApplicationBootstrap } from '@nestjs/common';
-import { InjectCommander, type CommandRunner } from 'nest-commander';
+import { Command, CommanderError, Option } from 'commander';
 import { ConfigError } from '../config/app-config';
 import { EmbeddedDatabaseBusyError } from '../database/embedded-database';
+import type { CommandContext } from './command-context';
+import type { Given } from './options';
 import { CommandFailedError, UsageError } from './output';
 
 /**
- * Commander is nest-commander's own, at the version it pins: its types are taken from nest-commander's, and its
- * errors are recognised by their code rather than by a class another copy of commander would not share.
+ * An option of a command, named by its key in the command's options (`name` is `--name`). Its value is written
+ * `[VALUE]` so that `--name` without one reaches the command as `true`; `parse` checks and converts a value given,
+ * and throws UsageError for one it refuses.
  */
-type Command = Parameters<CommandRunner['setCommand']>[0];
-
-interface CommanderError {
-  code: string;
-  exitCode: number;
-  message: string;
+export interface CommandOption<T> {
+  value: string;
+  description: string;
+  required?: boolean;
+  parse(value: string): T;
 }
 
-function isCommanderError(error: unknown): error is CommanderError {
-  const { code, exitCode } = (error ?? {}) as Partial<Record<keyof CommanderError, unknown>>;
-  return typeof code === 'string' && code.startsWith('commander.') && typeof exitCode === 'number';
+type OptionValues<O> = { [K in keyof O]?: O[K] extends CommandOption<infer T> ? Given<T> : never };
+
+/** A command of the CLI: what the usage says of it, its options, and its work once the command line is read. */
+export interface CliCommand<
+  O extends Record<string, CommandOption<unknown>> = Record<string, CommandOption<unknown>>,
+> {
+  name: string;
+  description: string;
+  options: O;
+  run(options: OptionValues<O>, context: CommandContext): Promise<void>;
+}
+
+/** A command, with the type of each option's value carried to `run`. */
+export function defineCommand<O extends Record<string, CommandOption<unknown>>>(
+  command: CliCommand<O>,
+): CliCommand<O> {
+  return command;
 }
 
 /** Exit codes: sysexits' EX_USAGE for a command line that cannot be run as written. */
@@ -29,10 +44,8 @@ export const EXIT_USAGE = 64;
 /** Where the usage starts a command's description. */
 const DESCRIPTION_COLUMN = 31;
 
-type CommandOption = Command['options'][number];
-
 /** An option as the usage writes it: `--name NAME`. */
-function optionTerm(option: CommandOption): string {
+function optionTerm(option: Option): string {
   return option.flags.replace(/[[\]<>]/g, '');
 }
 
@@ -81,7 +94,7 @@ export function commandUsage(command: Command): string {
 }
 
 /** Commander's message for a command line it could not read, in the words the CLI has always used. */
-export function usageMessage(error: CommanderError): string {
+export function usageMessage(error: Pick<CommanderError, 'code' | 'message'>): string {
   if (error.code === 'commander.help') return 'No command given';
   const missing = /^error: required option '(--[\w-]+)/.exec(error.message);
   if (missing !== null) return `Missing ${missing[1]}`;
@@ -93,7 +106,7 @@ export function usageMessage(error: CommanderError): string {
 
 /** What a failure writes on stderr and the exit code it ends with. */
 export function failureReport(error: unknown, programUsage: string): { stderr: string; code: number } {
-  if (isCommanderError(error)) {
+  if (error instanceof CommanderError) {
     // `--help`: the help went to stdout.
     if (error.exitCode === 0) return { stderr: '', code: EXIT_OK };
     return { stderr: `${usageMessage(error)}\n\n${programUsage}\n`, code: EXIT_USAGE };
@@ -113,30 +126,33 @@ export function failureReport(error: unknown, programUsage: string): { stderr: s
 }
 
 /**
- * The command line around the commands: named `cli`, its help is the usage above, and every error of parsing
- * (in the program or in a command) is thrown to {@link failureReport} rather than written and exited on the spot.
+ * The command line: named `cli`, the commands in the order given, its help the usage above, and every error of
+ * parsing (in the program or in a command) thrown to {@link failureReport} rather than written and exited on the
+ * spot. Extra arguments after a command are ignored, as they always were.
  */
-@Injectable()
-export class CommandLine implements OnApplicationBootstrap {
-  constructor(@InjectCommander() private readonly program: Command) {}
-
-  onApplicationBootstrap(): void {
-    this.program.name('cli').configureHelp({ formatHelp: (program) => `${usage(program)}\n` });
-    for (const command of [this.program, ...this.program.commands]) {
-      command
-        .exitOverride()
-        .showSuggestionAfterError(false)
-        // Errors are written once, with the usage, by the failure report; help goes to stdout.
-        .configureOutput({ writeErr: () => undefined });
+export function commandLine(commands: readonly CliCommand[], context: CommandContext): Command {
+  const program = new Command('cli').configureHelp({ formatHelp: (self) => `${usage(self)}\n` });
+  for (const definition of commands) {
+    const command = new Command(definition.name)
+      .description(definition.description)
+      .allowExcessArguments()
+      .configureHelp({ formatHelp: commandUsage });
+    for (const [key, option] of Object.entries(definition.options)) {
+      command.addOption(
+        new Option(`--${key} [${option.value}]`, option.description)
+          .makeOptionMandatory(option.required ?? false)
+          .argParser((value: string) => option.parse(value)),
+      );
     }
-    for (const command of this.program.commands) command.configureHelp({ formatHelp: commandUsage });
+    command.action(() => definition.run(command.opts(), context));
+    program.addCommand(command);
   }
-
-  usage(): string {
-    return usage(this.program);
+  for (const command of [program, ...program.commands]) {
+    command
+      .exitOverride()
+      .showSuggestionAfterError(false)
+      // Errors are written once, with the usage, by the failure report; help goes to stdout.
+      .configureOutput({ writeErr: () => undefined });
   }
-
-  report(error: unknown): { stderr: string; code: number } {
-    return failureReport(error, this.usage());
-  }
+  return program;
 }

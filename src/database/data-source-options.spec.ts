@@ -1,9 +1,9 @@
-import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
+import type { PostgresDataSourceOptions } from 'typeorm/driver/postgres/PostgresDataSourceOptions';
 import { CLIENT_TIMEOUT_GRACE_MS, dataSourceOptions } from './data-source-options';
 import { DiscardOnTimeoutClient } from './discard-on-timeout-client';
 
 function extra(limits?: Parameters<typeof dataSourceOptions>[1]): Record<string, unknown> {
-  return (dataSourceOptions('postgres://db/links', limits) as PostgresConnectionOptions).extra as Record<
+  return (dataSourceOptions('postgres://db/links', limits) as PostgresDataSourceOptions).extra as Record<
     string,
     unknown
   >;

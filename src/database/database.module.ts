@@ -9,7 +9,7 @@ import {
 import { ModuleRef } from '@nestjs/core';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import type { PostgresConnectionOptions } from 'typeorm/driver/postgres/PostgresConnectionOptions';
+import type { PostgresDataSourceOptions } from 'typeorm/driver/postgres/PostgresDataSourceOptions';
 import { databaseConfig, type DatabaseConfig } from '../config/app-config';
 import { dataSourceOptions } from './data-source-options';
 import { openEmbeddedDatabase, type EmbeddedDatabase } from './embedded-database';
@@ -127,7 +127,7 @@ function appDataSource(options: DatabaseModuleOptions): DynamicModule {
     dataSourceFactory: async (options) => {
       // A migration may rightly run for minutes (an index on a large table): it gets a connection of its own,
       // without the statement timeout meant for requests.
-      const { url } = options as PostgresConnectionOptions;
+      const { url } = options as PostgresDataSourceOptions;
       const migrator = await new DataSource(dataSourceOptions(url!)).initialize();
       try {
         await runMigrations(migrator);

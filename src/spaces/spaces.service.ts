@@ -27,15 +27,16 @@ export class SpacesService {
   async list(owner: Owner, query: SpaceListQueryDto): Promise<Page<SpaceResponse>> {
     const builder = listed(this.owned(owner), SPACE_COLUMNS, query);
     const total = await builder.getCount();
-    const spaces = await this.withLinksCount(builder).getMany();
+    const spaces = await this.withLinksCount(await builder.getMany());
     return { items: spaces.map(toResponse), total };
   }
 
   async show(owner: Owner, id: number): Promise<SpaceResponse> {
     const builder = this.owned(owner).andWhere('space.id = :id', { id });
-    const space = await this.withLinksCount(builder).getOne();
+    const space = await builder.getOne();
     if (space === null) throw new ResourceNotFoundException();
-    return toResponse(space);
+    const [counted] = await this.withLinksCount([space]);
+    return toResponse(counted);
   }
 
   /** A key restricted to spaces makes none: it could not see what it made. */
@@ -69,7 +70,7 @@ export class SpacesService {
     const builder = this.spaces
       .createQueryBuilder('space')
       .where('space.account_id = :accountId AND space.id IN (:...ids)', { accountId, ids });
-    const spaces = await this.withLinksCount(builder).getMany();
+    const spaces = await this.withLinksCount(await builder.getMany());
     return new Map(spaces.map((space) => [space.id, toResponse(space)]));
   }
 
@@ -100,8 +101,23 @@ export class SpacesService {
     return builder;
   }
 
-  private withLinksCount(builder: SelectQueryBuilder<Space>): SelectQueryBuilder<Space> {
-    return builder.loadRelationCountAndMap('space.linksCount', 'space.links');
+  /**
+   * The spaces, each with the number of links filed under it: one query for all of them, grouped by space on the
+   * links' space index. The links are named by entity, so that this module imports nothing of `links/`.
+   */
+  private async withLinksCount(spaces: Space[]): Promise<Space[]> {
+    if (spaces.length === 0) return spaces;
+    const rows = await this.spaces.manager
+      .createQueryBuilder()
+      .select('link.space_id', 'spaceId')
+      .addSelect('COUNT(*)', 'count')
+      .from('Link', 'link')
+      .where('link.space_id IN (:...ids)', { ids: spaces.map((space) => space.id) })
+      .groupBy('link.space_id')
+      .getRawMany<{ spaceId: number; count: string }>();
+    const counts = new Map(rows.map((row) => [row.spaceId, Number(row.count)]));
+    for (const space of spaces) space.linksCount = counts.get(space.id) ?? 0;
+    return spaces;
   }
 }
 

@@ -46,7 +46,7 @@ const DISPLAY_NAMES = new Map<string, Intl.DisplayNames | null>();
 function localName(locale: string, type: DisplayNameType, code: string): string | undefined {
   const key = `${locale}|${type}`;
   if (!DISPLAY_NAMES.has(key)) {
-    let names: Intl.DisplayNames | null = null;
+    let names: Intl.DisplayNames | null;
     try {
       names = new Intl.DisplayNames([locale], { type, fallback: 'none' });
     } catch {

@@ -1,0 +1,21 @@
+import { accountCreate, accountUpdate } from './account.commands';
+import type { CliCommand } from './command-line';
+import { keyCreate, keyList, keyRevoke } from './key.commands';
+import { migrationRevert, migrationRun, migrationShow } from './migration.commands';
+import { statsRebuild } from './stats.commands';
+
+/**
+ * The commands, in the order the usage lists them. Reading a command line needs no settings and no database:
+ * each command opens the module it works with once its options are known (see CommandContext).
+ */
+export const COMMANDS: readonly CliCommand[] = [
+  accountCreate,
+  accountUpdate,
+  keyCreate,
+  keyList,
+  keyRevoke,
+  migrationRun,
+  migrationRevert,
+  migrationShow,
+  statsRebuild,
+];
