@@ -3,14 +3,18 @@
 # The current Node.js LTS. The code also runs on Node.js 20.19, 22.13 or 24.11 and later (see `engines`).
 ARG NODE_IMAGE=node:26-trixie-slim
 
-# Build: all dependencies, compile TypeScript, then drop the development ones.
+# Build: all dependencies (the dashboard's too, by the install's postinstall), compile TypeScript and build the
+# dashboard, then drop the development ones.
 FROM ${NODE_IMAGE} AS build
 WORKDIR /app
 COPY package.json package-lock.json .npmrc ./
+COPY scripts ./scripts
+COPY dashboard/package.json dashboard/package-lock.json ./dashboard/
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json nest-cli.json ./
-COPY scripts ./scripts
 COPY src ./src
+COPY docs/openapi.json ./docs/openapi.json
+COPY dashboard ./dashboard
 # Optional dependencies go too: in production they are only TypeScript (an optional peer of @nestjs/swagger, for its
 # build plugin, kept by --omit=dev because the build installs it) and pg's socket for Cloudflare Workers.
 RUN npm run build && npm prune --omit=dev --omit=optional --no-audit --no-fund
@@ -28,6 +32,7 @@ WORKDIR /app
 COPY --from=build --chown=root:root /app/package.json ./
 COPY --from=build --chown=root:root /app/node_modules ./node_modules
 COPY --from=build --chown=root:root /app/dist ./dist
+COPY --from=build --chown=root:root /app/dashboard/dist ./dashboard/dist
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 3000 9464

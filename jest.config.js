@@ -43,6 +43,8 @@ const common = {
   // Everything in node_modules is run as it is, but those packages.
   transformIgnorePatterns: [`/node_modules/(?!@nestjs/(?:${NEST_ESM.join('|')})/)`],
   moduleFileExtensions: ['ts', 'js', 'json'],
+  // The dashboard is a project of its own, with its own tests (vitest) and its own packages.
+  modulePathIgnorePatterns: ['<rootDir>/dashboard/'],
 };
 
 /** One database for the API and process tiers, made once however many of them run. */

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Builds dist/ when it is missing or older than any source file, so `npm start` works on a fresh clone.
+// Builds dist/ and the dashboard when missing or older than their sources, so `npm start` works on a fresh clone.
 'use strict';
 const { execFileSync } = require('node:child_process');
 const { existsSync, readdirSync, statSync, writeFileSync } = require('node:fs');
@@ -28,4 +28,25 @@ if (!existsSync(marker) || statSync(marker).mtimeMs < sourceTime) {
     stdio: ['ignore', process.stderr, process.stderr],
   });
   writeFileSync(marker, new Date().toISOString());
+}
+
+// The dashboard's build, when it is missing or older than its sources (and the dashboard is installed: a
+// production install serves the build it was given).
+const dashboard = join(root, 'dashboard');
+const dashboardStamp = join(dashboard, 'dist', '.build-stamp');
+if (existsSync(join(dashboard, 'node_modules'))) {
+  const dashboardTime = Math.max(
+    newest(join(dashboard, 'src')),
+    ...['index.html', 'package.json', 'vite.config.ts'].map(
+      (file) => statSync(join(dashboard, file)).mtimeMs,
+    ),
+  );
+  if (!existsSync(dashboardStamp) || statSync(dashboardStamp).mtimeMs < dashboardTime) {
+    process.stderr.write('Building the dashboard...\n');
+    execFileSync('npm', ['run', 'build'], {
+      cwd: dashboard,
+      stdio: ['ignore', process.stderr, process.stderr],
+    });
+    writeFileSync(dashboardStamp, new Date().toISOString());
+  }
 }
