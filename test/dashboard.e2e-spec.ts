@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { DASHBOARD_DIST } from '../src/dashboard/dashboard-ui';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
-import { IP, unique } from './support/visitors';
+import { createLink, IP, unique } from './support/visitors';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -234,7 +234,8 @@ if (!haveChromium) {
     async ({ width, dark }) => {
       const { context, page, violations } = await session({ width, dark });
       await signIn(page, owner.apiKey);
-      for (const screen of SCREENS) {
+      const link = await createLink(t, owner, { url: `${destinationUrl}/screens` });
+      for (const screen of [...SCREENS, `links/${link.id}/edit`, `links/${link.id}/stats`]) {
         await page.goto(`${base}/app/${screen}`);
         await page.getByRole('main').waitFor();
         await page.waitForLoadState('networkidle');
