@@ -43,9 +43,12 @@ if (existsSync(join(dashboard, 'node_modules'))) {
   );
   if (!existsSync(dashboardStamp) || statSync(dashboardStamp).mtimeMs < dashboardTime) {
     process.stderr.write('Building the dashboard...\n');
+    // A production build whoever asks for it: jest runs this with NODE_ENV=test, which would make Vite bundle
+    // React's development build, 60 KB more.
     execFileSync('npm', ['run', 'build'], {
       cwd: dashboard,
       stdio: ['ignore', process.stderr, process.stderr],
+      env: { ...process.env, NODE_ENV: 'production' },
     });
     writeFileSync(dashboardStamp, new Date().toISOString());
   }
