@@ -16,6 +16,7 @@ import { useLoad } from '../../hooks/useLoad';
 import { useSubmit } from '../../hooks/useSubmit';
 import { useI18n } from '../../i18n/I18nProvider';
 import { useCan } from '../../session/SessionProvider';
+import { RowButton } from '../../components/RowButton';
 
 const DEFAULTS = { ...LIST_DEFAULTS, search_by: 'name' };
 
@@ -99,12 +100,12 @@ export default function DomainsPage() {
                     <td data-label={t.common.created}>{dateTime(domain.created_at)}</td>
                     {mayWrite && (
                       <td className="row-actions">
-                        <button type="button" onClick={() => setEditing(domain)}>
-                          {t.common.edit} <span className="sr-only">{domain.name}</span>
-                        </button>
-                        <button type="button" className="danger" onClick={() => setDeleting(domain)}>
-                          {t.common.delete} <span className="sr-only">{domain.name}</span>
-                        </button>
+                        <RowButton name={domain.name} onClick={() => setEditing(domain)}>
+                          {t.common.edit}
+                        </RowButton>
+                        <RowButton name={domain.name} danger onClick={() => setDeleting(domain)}>
+                          {t.common.delete}
+                        </RowButton>
                       </td>
                     )}
                   </tr>

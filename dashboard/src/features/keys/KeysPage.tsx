@@ -20,6 +20,7 @@ import { useCan, useSession } from '../../session/SessionProvider';
 import { hasScope } from '../../session/scopes';
 import { fromLocalInput, toLocalInput } from '../links/linkForm';
 import { useChoices } from '../links/useChoices';
+import { RowButton } from '../../components/RowButton';
 
 const DEFAULTS = { ...LIST_DEFAULTS, search_by: 'name' };
 
@@ -119,12 +120,12 @@ export default function KeysPage() {
                     </td>
                     {mayWrite && (
                       <td className="row-actions">
-                        <button type="button" onClick={() => setEditing(key)}>
-                          {t.common.edit} <span className="sr-only">{key.name}</span>
-                        </button>
-                        <button type="button" className="danger" onClick={() => setRevoking(key)}>
-                          {t.keys.revoke} <span className="sr-only">{key.name}</span>
-                        </button>
+                        <RowButton name={key.name} onClick={() => setEditing(key)}>
+                          {t.common.edit}
+                        </RowButton>
+                        <RowButton name={key.name} danger onClick={() => setRevoking(key)}>
+                          {t.keys.revoke}
+                        </RowButton>
                       </td>
                     )}
                   </tr>

@@ -16,6 +16,7 @@ import { useLoad } from '../../hooks/useLoad';
 import { useSubmit } from '../../hooks/useSubmit';
 import { useI18n } from '../../i18n/I18nProvider';
 import { useCan } from '../../session/SessionProvider';
+import { RowButton } from '../../components/RowButton';
 
 /** The pixel providers by the API's type names; brand names, the same in every language. */
 export const PIXEL_TYPE_NAMES: Record<PixelType, string> = {
@@ -129,12 +130,12 @@ export default function PixelsPage() {
                     <td data-label={t.common.created}>{dateTime(pixel.created_at)}</td>
                     {mayWrite && (
                       <td className="row-actions">
-                        <button type="button" onClick={() => setEditing(pixel)}>
-                          {t.common.edit} <span className="sr-only">{pixel.name}</span>
-                        </button>
-                        <button type="button" className="danger" onClick={() => setDeleting(pixel)}>
-                          {t.common.delete} <span className="sr-only">{pixel.name}</span>
-                        </button>
+                        <RowButton name={pixel.name} onClick={() => setEditing(pixel)}>
+                          {t.common.edit}
+                        </RowButton>
+                        <RowButton name={pixel.name} danger onClick={() => setDeleting(pixel)}>
+                          {t.common.delete}
+                        </RowButton>
                       </td>
                     )}
                   </tr>

@@ -18,6 +18,7 @@ import { useSubmit } from '../../hooks/useSubmit';
 import { useI18n } from '../../i18n/I18nProvider';
 import { useCan } from '../../session/SessionProvider';
 import { SpaceName } from './SpaceName';
+import { RowButton } from '../../components/RowButton';
 
 const DEFAULTS = { ...LIST_DEFAULTS, search_by: 'name' };
 
@@ -99,12 +100,12 @@ export default function SpacesPage() {
                     <td data-label={t.common.created}>{dateTime(space.created_at)}</td>
                     {mayWrite && (
                       <td className="row-actions">
-                        <button type="button" onClick={() => setEditing(space)}>
-                          {t.common.edit} <span className="sr-only">{space.name}</span>
-                        </button>
-                        <button type="button" className="danger" onClick={() => setDeleting(space)}>
-                          {t.common.delete} <span className="sr-only">{space.name}</span>
-                        </button>
+                        <RowButton name={space.name} onClick={() => setEditing(space)}>
+                          {t.common.edit}
+                        </RowButton>
+                        <RowButton name={space.name} danger onClick={() => setDeleting(space)}>
+                          {t.common.delete}
+                        </RowButton>
                       </td>
                     )}
                   </tr>

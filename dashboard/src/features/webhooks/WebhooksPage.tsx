@@ -20,6 +20,7 @@ import { useSubmit } from '../../hooks/useSubmit';
 import { useI18n } from '../../i18n/I18nProvider';
 import { useCan } from '../../session/SessionProvider';
 import { deliveryOutcome } from './delivery';
+import { RowButton } from '../../components/RowButton';
 
 const DEFAULTS = { ...LIST_DEFAULTS, search_by: 'name' };
 
@@ -144,18 +145,18 @@ export default function WebhooksPage() {
                       </RouteLink>
                       {mayWrite && (
                         <>
-                          <button type="button" onClick={() => void ping(webhook)}>
-                            {t.webhooks.ping} <span className="sr-only">{webhook.name}</span>
-                          </button>
-                          <button type="button" onClick={() => setEditing(webhook)}>
-                            {t.common.edit} <span className="sr-only">{webhook.name}</span>
-                          </button>
-                          <button type="button" onClick={() => setRotating(webhook)}>
-                            {t.webhooks.rotate} <span className="sr-only">{webhook.name}</span>
-                          </button>
-                          <button type="button" className="danger" onClick={() => setDeleting(webhook)}>
-                            {t.common.delete} <span className="sr-only">{webhook.name}</span>
-                          </button>
+                          <RowButton name={webhook.name} onClick={() => void ping(webhook)}>
+                            {t.webhooks.ping}
+                          </RowButton>
+                          <RowButton name={webhook.name} onClick={() => setEditing(webhook)}>
+                            {t.common.edit}
+                          </RowButton>
+                          <RowButton name={webhook.name} onClick={() => setRotating(webhook)}>
+                            {t.webhooks.rotate}
+                          </RowButton>
+                          <RowButton name={webhook.name} danger onClick={() => setDeleting(webhook)}>
+                            {t.common.delete}
+                          </RowButton>
                         </>
                       )}
                     </td>
