@@ -1,9 +1,10 @@
 import { Logger } from '@nestjs/common';
 import type { ArgumentsHost } from '@nestjs/common';
 import { HttpExceptionFilter } from './http-exception.filter';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import type { LogLevel } from '../config/app-config';
-import { AppLogger, createLog, requestFields, requestLogLevel } from './logger';
+import { AppLogger, createLog, requestFields, requestLogger, requestLogLevel } from './logger';
 
 /** A Nest logger over the process's log (as production builds it) whose lines are kept, parsed. */
 function captured(level: LogLevel = 'trace'): { logger: AppLogger; lines: Record<string, unknown>[] } {
@@ -144,5 +145,118 @@ describe('requestLogLevel', () => {
     expect(level('/some-alias', 200, new Error('socket hang up'))).toBe('error');
     expect(level('/some-alias', 302)).toBe('info');
     expect(level('/api/v1/links', 201)).toBe('info');
+  });
+});
+
+describe('requestLogger', () => {
+  /** A node:http server behind the middleware that answers each path's status, its log's lines kept, parsed. */
+  async function serving(level: LogLevel, statusOf: (path: string) => number) {
+    const lines: Record<string, unknown>[] = [];
+    const log = createLog(
+      { logLevel: level },
+      { write: (line: string) => lines.push(JSON.parse(line) as Record<string, unknown>) },
+    );
+    const middleware = requestLogger(log);
+    const server = createServer((request, response) =>
+      middleware(request, response, () => {
+        const path = (request.url ?? '').split('?')[0];
+        if (path === '/drop') {
+          request.socket.destroy();
+          return;
+        }
+        response.statusCode = statusOf(path);
+        response.end('answer');
+      }),
+    );
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const { port } = server.address() as AddressInfo;
+    const ask = (path: string, headers: Record<string, string> = {}) =>
+      fetch(`http://127.0.0.1:${port}${path}`, { headers });
+    const close = () => new Promise<void>((resolve) => server.close(() => resolve()));
+    return { lines, ask, close };
+  }
+
+  /** The log is written as the answer ends, which the client may see first. */
+  const settled = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+  it('logs a line an answer: request, status and time, never the query or the Authorization header', async () => {
+    const { lines, ask, close } = await serving('info', () => 200);
+    try {
+      const answer = await ask('/api/v1/links?search=secret', { Authorization: 'Bearer key-text' });
+      await settled();
+      expect(lines).toHaveLength(1);
+      const id = answer.headers.get('x-request-id');
+      expect(id).toMatch(/^[0-9a-f-]{36}$/);
+      expect(lines[0]).toMatchObject({
+        level: 'info',
+        msg: 'request completed',
+        req: { id, method: 'GET', path: '/api/v1/links' },
+        res: { statusCode: 200 },
+      });
+      expect(typeof lines[0].responseTime).toBe('number');
+      expect(Object.keys(lines[0])).toEqual([
+        'level',
+        'time',
+        'pid',
+        'hostname',
+        'req',
+        'res',
+        'responseTime',
+        'msg',
+      ]);
+      expect(JSON.stringify(lines)).not.toMatch(/secret|key-text/);
+    } finally {
+      await close();
+    }
+  });
+
+  it('keeps a sane X-Request-Id and replaces one that is not', async () => {
+    const { lines, ask, close } = await serving('info', () => 204);
+    try {
+      const kept = await ask('/a', { 'X-Request-Id': 'proxy-42' });
+      const replaced = await ask('/b', { 'X-Request-Id': 'no spaces allowed' });
+      await settled();
+      expect(kept.headers.get('x-request-id')).toBe('proxy-42');
+      expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+      expect(lines.map((line) => (line.req as { id: string }).id)).toEqual([
+        'proxy-42',
+        replaced.headers.get('x-request-id'),
+      ]);
+    } finally {
+      await close();
+    }
+  });
+
+  it('at warn, writes nothing for a 2xx or a visitor’s 4xx, a warning for an API 4xx, an error for a 5xx', async () => {
+    const statuses: Record<string, number> = {
+      '/ok': 200,
+      '/missing': 404,
+      '/api/v1/links/9': 404,
+      '/boom': 503,
+    };
+    const { lines, ask, close } = await serving('warn', (path) => statuses[path]);
+    try {
+      for (const path of Object.keys(statuses)) await ask(path);
+      await settled();
+      expect(lines.map(({ level, msg, req }) => [level, msg, (req as { path: string }).path])).toEqual([
+        ['warn', 'request completed', '/api/v1/links/9'],
+        ['error', 'request errored', '/boom'],
+      ]);
+      expect(lines[1].err).toMatchObject({ message: 'failed with status code 503' });
+    } finally {
+      await close();
+    }
+  });
+
+  it('logs a request whose connection dropped before its answer, once', async () => {
+    const { lines, ask, close } = await serving('info', () => 200);
+    try {
+      await expect(ask('/drop')).rejects.toThrow();
+      await settled();
+      expect(lines).toHaveLength(1);
+      expect(lines[0]).toMatchObject({ level: 'info', req: { path: '/drop' } });
+    } finally {
+      await close();
+    }
   });
 });
