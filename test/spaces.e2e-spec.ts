@@ -494,6 +494,35 @@ describe('Spaces API', () => {
       expect(response.body.data.links_count).toBe(3);
       expect((await showSpace(account, other.id)).body.data.links_count).toBe(1);
     });
+
+    it('counts disabled links too, and follows links moved out, disabled and deleted', async () => {
+      const account = await createAccount(t);
+      const space = await createSpace(account, { name: 'Moving' });
+      const other = await createSpace(account, { name: 'Elsewhere' });
+      const [moved, disabled, deleted] = [
+        await insertLink(account, space.id),
+        await insertLink(account, space.id),
+        await insertLink(account, space.id),
+      ];
+      await insertLink(account, space.id);
+      expect((await showSpace(account, space.id)).body.data.links_count).toBe(4);
+
+      expect((await form(account, 'put', `/api/v1/links/${disabled}`, { disabled: '1' })).status).toBe(200);
+      expect((await showSpace(account, space.id)).body.data.links_count).toBe(4);
+      expect(
+        (await form(account, 'put', `/api/v1/links/${moved}`, { space_id: String(other.id) })).status,
+      ).toBe(200);
+      expect((await call(account, 'delete', `/api/v1/links/${deleted}`)).status).toBe(200);
+
+      const listed = await call(account, 'get', '/api/v1/spaces');
+      const counts = Object.fromEntries(
+        (listed.body.data as { name: string; links_count: number }[]).map((row) => [
+          row.name,
+          row.links_count,
+        ]),
+      );
+      expect(counts).toEqual({ Moving: 2, Elsewhere: 1 });
+    });
   });
 
   describe.each(['put', 'patch'] as const)('%s /spaces/:id (update)', (verb) => {

@@ -102,20 +102,19 @@ export class SpacesService {
   }
 
   /**
-   * The spaces, each with the number of links filed under it: one query for all of them, grouped by space on the
-   * links' space index. The links are named by entity, so that this module imports nothing of `links/`.
+   * The spaces, each with the number of links filed under it, from `link_counts`: the counts the link triggers keep
+   * per account, space, domain and disabled, in the transaction of every change (see the link-lists migration).
+   * Counting the links themselves read every link of the spaces: 34 ms a page for an account of a million links
+   * in three spaces, paid by every list of links, since each link embeds its space.
    */
   private async withLinksCount(spaces: Space[]): Promise<Space[]> {
     if (spaces.length === 0) return spaces;
-    const rows = await this.spaces.manager
-      .createQueryBuilder()
-      .select('link.space_id', 'spaceId')
-      .addSelect('COUNT(*)', 'count')
-      .from('Link', 'link')
-      .where('link.space_id IN (:...ids)', { ids: spaces.map((space) => space.id) })
-      .groupBy('link.space_id')
-      .getRawMany<{ spaceId: number; count: string }>();
-    const counts = new Map(rows.map((row) => [row.spaceId, Number(row.count)]));
+    const rows = await this.spaces.query<{ space_id: number; links: number }[]>(
+      `SELECT space_id, sum(links)::int AS links FROM link_counts
+        WHERE account_id = ANY($1::int[]) AND space_id = ANY($2::int[]) GROUP BY space_id`,
+      [[...new Set(spaces.map((space) => space.accountId))], spaces.map((space) => space.id)],
+    );
+    const counts = new Map(rows.map((row) => [row.space_id, row.links]));
     for (const space of spaces) space.linksCount = counts.get(space.id) ?? 0;
     return spaces;
   }
