@@ -6,24 +6,24 @@ export interface TargetRule {
   value: string;
 }
 
-/** The visitor's value for a targets type; rotations are chosen by the round-robin counter, not here. */
+/** The visitor's field each targets type matches; rotations are chosen by the round-robin counter, not here. */
+const VISITOR_FIELD: Record<
+  TargetsType,
+  'continent' | 'country' | 'os' | 'browser' | 'language' | 'device' | null
+> = {
+  [TargetsType.Continents]: 'continent',
+  [TargetsType.Countries]: 'country',
+  [TargetsType.OperatingSystems]: 'os',
+  [TargetsType.Browsers]: 'browser',
+  [TargetsType.Languages]: 'language',
+  [TargetsType.Devices]: 'device',
+  [TargetsType.Rotations]: null,
+};
+
+/** The visitor's value for a targets type. */
 function visitorValue(type: TargetsType, visitor: VisitorProfile): string | null {
-  switch (type) {
-    case TargetsType.Continents:
-      return visitor.continent;
-    case TargetsType.Countries:
-      return visitor.country;
-    case TargetsType.OperatingSystems:
-      return visitor.os;
-    case TargetsType.Browsers:
-      return visitor.browser;
-    case TargetsType.Languages:
-      return visitor.language;
-    case TargetsType.Devices:
-      return visitor.device;
-    case TargetsType.Rotations:
-      return null;
-  }
+  const field = VISITOR_FIELD[type];
+  return field === null ? null : visitor[field];
 }
 
 /** Ubuntu is a Linux too: a Linux target takes Ubuntu visitors unless an Ubuntu target came first. */
