@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { BenchDatabase } from './database';
-import { buildService, freePort } from './processes';
+import { buildService, freePort, imageNodeOptions } from './processes';
 
 /**
  * The soak: one service process under a steady mixed load for a long while (10 minutes by default): API writes and
@@ -111,6 +111,7 @@ function startService(
       env: {
         ...process.env,
         NODE_ENV: 'production',
+        NODE_OPTIONS: imageNodeOptions(),
         DATABASE_URL: databaseUrl,
         PORT: String(port),
         // Any free port: two instances, or two runs, on one machine must not ask for the same one.
