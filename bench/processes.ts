@@ -51,9 +51,9 @@ function residentMb(pid: number): number | null {
 }
 
 /**
- * The Node.js options the container image runs the service with (its `ENV NODE_OPTIONS`: the heap sized for a
- * pod's memory), so that the service measured here is the one deployed; unset, V8 sizes the heap from this host's
- * memory and lets the old generation grow to four times what is live before collecting it.
+ * The Node.js options the container image runs the service with (its `ENV NODE_OPTIONS`: the heap's ceiling), so
+ * that the service measured here is the one deployed; unset, V8 sizes the heap from this host's memory and lets the
+ * old generation grow to four times what is live before collecting it.
  */
 export function imageNodeOptions(): string {
   const match = /^\s*NODE_OPTIONS=(\S+)/m.exec(readFileSync(join(ROOT, 'Dockerfile'), 'utf8'));
