@@ -43,6 +43,10 @@ interface AxeViolation {
     t = await createTestApp({
       TRUST_PROXY: 'loopback',
       VISITOR_RATE_LIMIT_PER_MINUTE: String(VISITOR_LIMIT),
+      // Counted in this app's memory even when the run shares its limits in Redis: a Redis reply slower than its
+      // timeout (a loaded machine driving a browser) sends the next checks to memory, and the hits counted on each
+      // side no longer add up to the limit the 429 page is reached by. The shared limits have tests of their own.
+      REDIS_URL: '',
     });
     await t.app.listen(0, '127.0.0.1');
     const server: Server = t.app.getHttpServer();
