@@ -1,8 +1,8 @@
 import { AccountsService } from '../auth/accounts.service';
 import { defineCommand } from './command-line';
 import { AccountsWorkModule } from './command-context';
-import { accountId, accountIdOf, accountName, emailAddress, optional, required } from './options';
-import { CommandFailedError, printResult, UsageError } from './output';
+import { ACCOUNT_OPTION, accountName, emailAddress, optional, required } from './options';
+import { printResult, UsageError } from './output';
 
 export const accountCreate = defineCommand({
   name: 'account:create',
@@ -25,7 +25,7 @@ export const accountUpdate = defineCommand({
   name: 'account:update',
   description: "change an account's name or email",
   options: {
-    account: { value: 'ID', description: "the account's id", required: true, parse: accountId },
+    account: ACCOUNT_OPTION,
     name: { value: 'NAME', description: 'its new name', parse: accountName },
     email: { value: 'EMAIL', description: 'its new email address', parse: emailAddress },
   },
@@ -36,17 +36,12 @@ export const accountUpdate = defineCommand({
     if (name === undefined && email === undefined) {
       throw new UsageError('account:update needs --name or --email');
     }
-    const number = accountIdOf(id);
-    const account =
-      number === null
-        ? null
-        : await context.run(AccountsWorkModule.forCommand(), (app) =>
-            app.get(AccountsService).updateAccount(number, {
-              ...(name !== undefined && { name }),
-              ...(email !== undefined && { email }),
-            }),
-          );
-    if (account === null) throw new CommandFailedError(`No account with id ${id}`);
+    const account = await context.onAccount(id, (accounts, number) =>
+      accounts.updateAccount(number, {
+        ...(name !== undefined && { name }),
+        ...(email !== undefined && { email }),
+      }),
+    );
     printResult({ id: account.id, name: account.name, email: account.email });
   },
 });

@@ -1,11 +1,13 @@
 import { Module, type DynamicModule, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { AccountsService } from '../auth/accounts.service';
 import { AuthModule } from '../auth/auth.module';
 import { ClickStore } from '../clicks/click-store.repository';
 import { AppConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
 import { PreparedStatementsModule } from '../database/prepared-statements';
-import { StderrLogger } from './output';
+import { accountIdOf } from './options';
+import { CommandFailedError, StderrLogger } from './output';
 
 /**
  * What the account and key commands work with: accounts on the migrated database, the embedded one shared with a
@@ -63,5 +65,22 @@ export class CommandContext {
     } finally {
       await context.close();
     }
+  }
+
+  /**
+   * The work of a command on the account its `--account` names: null from `work`, or an id past the column's range
+   * (which no account has, and which would fail as a query), fails the command with "No account with id N".
+   */
+  async onAccount<T>(
+    id: string,
+    work: (accounts: AccountsService, accountId: number) => Promise<T | null>,
+  ): Promise<T> {
+    const number = accountIdOf(id);
+    const done =
+      number === null
+        ? null
+        : await this.run(AccountsWorkModule.forCommand(), (app) => work(app.get(AccountsService), number));
+    if (done === null) throw new CommandFailedError(`No account with id ${id}`);
+    return done;
   }
 }

@@ -2,14 +2,14 @@ import { AccountsService } from '../auth/accounts.service';
 import { toKeyResponse } from '../keys/key.mapper';
 import { defineCommand } from './command-line';
 import { AccountsWorkModule } from './command-context';
-import { accountId, accountIdOf, expiry, keyName, optional, required, scopeList, text } from './options';
+import { ACCOUNT_OPTION, expiry, keyName, optional, required, scopeList, text } from './options';
 import { CommandFailedError, printResult } from './output';
 
 export const keyCreate = defineCommand({
   name: 'key:create',
   description: 'add an API key to an account: every scope and every space unless --scopes narrows it',
   options: {
-    account: { value: 'ID', description: "the account's id", required: true, parse: accountId },
+    account: ACCOUNT_OPTION,
     name: { value: 'NAME', description: 'to recognise the key by (1 to 100 characters)', parse: keyName },
     scopes: { value: 'LIST', description: 'comma-separated scopes (default: every scope)', parse: scopeList },
     expires: {
@@ -25,16 +25,10 @@ export const keyCreate = defineCommand({
       scopes: optional('--scopes', options.scopes),
       expiresAt: optional('--expires', options.expires) ?? null,
     };
-    const number = accountIdOf(id);
-    const issued =
-      number === null
-        ? null
-        : await context.run(AccountsWorkModule.forCommand(), async (app) => {
-            const accounts = app.get(AccountsService);
-            const account = await accounts.findById(number);
-            return account === null ? null : accounts.createKey(account, grant);
-          });
-    if (issued === null) throw new CommandFailedError(`No account with id ${id}`);
+    const issued = await context.onAccount(id, async (accounts, number) => {
+      const account = await accounts.findById(number);
+      return account === null ? null : accounts.createKey(account, grant);
+    });
     // The contract's shape, as account:create prints it; key:list shows the rest.
     printResult({ id: issued.account.id, name: issued.account.name, api_key: issued.apiKey });
   },
@@ -44,19 +38,13 @@ export const keyList = defineCommand({
   name: 'key:list',
   description: "list an account's live keys (never their secrets)",
   options: {
-    account: { value: 'ID', description: "the account's id", required: true, parse: accountId },
+    account: ACCOUNT_OPTION,
   },
   async run(options, context) {
     const id = required('--account', options.account);
-    const number = accountIdOf(id);
-    const keys =
-      number === null
-        ? null
-        : await context.run(AccountsWorkModule.forCommand(), async (app) => {
-            const accounts = app.get(AccountsService);
-            return (await accounts.findById(number)) === null ? null : accounts.listKeys(number);
-          });
-    if (keys === null) throw new CommandFailedError(`No account with id ${id}`);
+    const { number, keys } = await context.onAccount(id, async (accounts, number) =>
+      (await accounts.findById(number)) === null ? null : { number, keys: await accounts.listKeys(number) },
+    );
     printResult({ account: number, keys: keys.map(toKeyResponse) });
   },
 });

@@ -50,6 +50,14 @@ export function accountId(value: string): string {
   return idOption('--account', 'an account id', value);
 }
 
+/** `--account ID`, as every command on one account takes it. */
+export const ACCOUNT_OPTION = {
+  value: 'ID',
+  description: "the account's id",
+  required: true,
+  parse: accountId,
+};
+
 /** A link id as written, as {@link accountId} takes an account's. */
 export function linkId(value: string): string {
   return idOption('--link', 'a link id', value);
