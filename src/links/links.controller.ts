@@ -1,31 +1,11 @@
-import {
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  Patch,
-  Post,
-  Put,
-  Query,
-  Req,
-  Res,
-} from '@nestjs/common';
+import { Body, Controller, Get, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { ApiBody, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CurrentOwner } from '../auth/current-account.decorator';
 import type { Owner } from '../auth/owner';
 import { dataEnvelope, deletedEnvelope } from '../common/envelope';
 import { IdPipe } from '../common/id.pipe';
-import {
-  ApiDataResponse,
-  ApiDeletedResponse,
-  ApiEndpoint,
-  ApiFileResponse,
-  ApiListResponse,
-  CSV_BODY_TYPES,
-} from '../common/openapi';
+import { ApiDataResponse, ApiEndpoint, ApiFileResponse, CSV_BODY_TYPES } from '../common/openapi';
 import { paginatedEnvelope } from '../common/pagination';
 import { LinkResponse } from './link.mapper';
 import { LinkListQueryDto } from './dto/link-list-query.dto';
@@ -39,6 +19,17 @@ import { LinksService } from './links.service';
 import { QrQueryDto } from '../qr/qr-query.dto';
 import { QrCodes } from '../qr/qr-code';
 import { RequiresScope } from '../auth/requires-scope.decorator';
+import { resourceRoutes } from '../auth/resource-route';
+
+const routes = resourceRoutes({
+  scopes: 'links',
+  id: 'Link',
+  ids: 'Links',
+  one: 'a link',
+  many: 'links',
+  response: LinkResponse,
+  object: 'link',
+});
 
 @ApiTags('links')
 @Controller('api/v1/links')
@@ -50,10 +41,7 @@ export class LinksController {
     private readonly exports: CsvExports,
   ) {}
 
-  @ApiEndpoint({ operationId: 'listLinks', summary: 'List links', errors: [422] })
-  @ApiListResponse(LinkResponse)
-  @Get()
-  @RequiresScope('links.read')
+  @routes.list()
   async list(@CurrentOwner() owner: Owner, @Query() query: LinkListQueryDto, @Req() request: Request) {
     return paginatedEnvelope(request, query.pageRequest(), await this.lists.list(owner, query));
   }
@@ -123,10 +111,7 @@ export class LinksController {
     await this.qrCodes.send(response, link.short_url, query);
   }
 
-  @ApiEndpoint({ operationId: 'showLink', summary: 'Show a link', errors: [404] })
-  @ApiDataResponse(LinkResponse)
-  @Get(':id')
-  @RequiresScope('links.read')
+  @routes.show()
   async show(@CurrentOwner() owner: Owner, @Param('id', IdPipe) id: number) {
     return dataEnvelope(await this.links.show(owner, id));
   }
@@ -147,38 +132,17 @@ export class LinksController {
     );
   }
 
-  @ApiEndpoint({ operationId: 'createLink', summary: 'Create a link', body: true })
-  @ApiDataResponse(LinkResponse, { status: 201 })
-  @Post()
-  @RequiresScope('links.write')
+  @routes.create()
   async store(@CurrentOwner() owner: Owner, @Body() dto: CreateLinkDto) {
     return dataEnvelope(await this.links.create(owner, dto));
   }
 
-  @ApiEndpoint({
-    operationId: 'updateLink',
-    summary: 'Update a link',
-    description: 'Fields that are absent stay as they are; PATCH does the same.',
-    body: true,
-    errors: [404],
-  })
-  @ApiDataResponse(LinkResponse)
-  @Put(':id')
-  @RequiresScope('links.write')
+  @routes.replace()
   replace(@CurrentOwner() owner: Owner, @Param('id', IdPipe) id: number, @Body() dto: UpdateLinkDto) {
     return this.updated(owner, id, dto);
   }
 
-  @ApiEndpoint({
-    operationId: 'patchLink',
-    summary: 'Update a link (PATCH)',
-    description: 'The same as PUT: fields that are absent stay as they are.',
-    body: true,
-    errors: [404],
-  })
-  @ApiDataResponse(LinkResponse)
-  @Patch(':id')
-  @RequiresScope('links.write')
+  @routes.patch()
   update(@CurrentOwner() owner: Owner, @Param('id', IdPipe) id: number, @Body() dto: UpdateLinkDto) {
     return this.updated(owner, id, dto);
   }
@@ -188,11 +152,7 @@ export class LinksController {
     return dataEnvelope(await this.links.update(owner, id, dto));
   }
 
-  @ApiEndpoint({ operationId: 'deleteLink', summary: 'Delete a link', errors: [404] })
-  @ApiDeletedResponse('link')
-  @Delete(':id')
-  @RequiresScope('links.write')
-  @HttpCode(200)
+  @routes.remove()
   async destroy(@CurrentOwner() owner: Owner, @Param('id', IdPipe) id: number) {
     await this.links.remove(owner, id);
     return deletedEnvelope(id, 'link');

@@ -1,18 +1,13 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Patch, Post, Put, Query, Req } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { CurrentOwner } from '../auth/current-account.decorator';
 import type { Owner } from '../auth/owner';
 import { RequiresScope } from '../auth/requires-scope.decorator';
+import { resourceRoutes } from '../auth/resource-route';
 import { dataEnvelope, deletedEnvelope } from '../common/envelope';
 import { IdPipe } from '../common/id.pipe';
-import {
-  ApiDataResponse,
-  ApiDeletedResponse,
-  ApiEndpoint,
-  ApiListResponse,
-  type EndpointOptions,
-} from '../common/openapi';
+import { ApiDataResponse, ApiEndpoint, ApiListResponse } from '../common/openapi';
 import { paginatedEnvelope } from '../common/pagination';
 import {
   CreateWebhookDto,
@@ -23,58 +18,46 @@ import {
 import { DeliveryResponse, WebhookResponse, WebhookWithSecretResponse } from './webhook.mapper';
 import { WebhooksService } from './webhooks.service';
 
-const UPDATE: Omit<EndpointOptions, 'operationId' | 'summary'> = {
-  description: 'Fields that are absent stay as they are. A new `url` is checked as on create.',
-  body: true,
-  errors: [404],
-};
+const routes = resourceRoutes({
+  scopes: 'webhooks',
+  id: 'Webhook',
+  ids: 'Webhooks',
+  one: 'a webhook',
+  many: 'webhooks',
+  response: WebhookResponse,
+  object: 'webhook',
+  update: 'Fields that are absent stay as they are. A new `url` is checked as on create.',
+});
 
 @ApiTags('webhooks')
 @Controller('api/v1/webhooks')
 export class WebhooksController {
   constructor(private readonly webhooks: WebhooksService) {}
 
-  @ApiEndpoint({ operationId: 'listWebhooks', summary: 'List webhooks', errors: [422] })
-  @ApiListResponse(WebhookResponse)
-  @Get()
-  @RequiresScope('webhooks.read')
+  @routes.list()
   async list(@CurrentOwner() owner: Owner, @Query() query: WebhookListQueryDto, @Req() request: Request) {
     return paginatedEnvelope(request, query.pageRequest(), await this.webhooks.list(owner, query));
   }
 
-  @ApiEndpoint({ operationId: 'showWebhook', summary: 'Show a webhook', errors: [404] })
-  @ApiDataResponse(WebhookResponse)
-  @Get(':id')
-  @RequiresScope('webhooks.read')
+  @routes.show()
   async show(@CurrentOwner() owner: Owner, @Param('id', IdPipe) id: number) {
     return dataEnvelope(await this.webhooks.show(owner, id));
   }
 
-  @ApiEndpoint({
-    operationId: 'createWebhook',
-    summary: 'Create a webhook',
+  @routes.create({
+    response: WebhookWithSecretResponse,
     description: 'The answer alone holds its signing secret (`secret`).',
-    body: true,
   })
-  @ApiDataResponse(WebhookWithSecretResponse, { status: 201 })
-  @Post()
-  @RequiresScope('webhooks.write')
   async store(@CurrentOwner() owner: Owner, @Body() dto: CreateWebhookDto) {
     return dataEnvelope(await this.webhooks.create(owner, dto));
   }
 
-  @ApiEndpoint({ operationId: 'updateWebhook', summary: 'Update a webhook', ...UPDATE })
-  @ApiDataResponse(WebhookResponse)
-  @Put(':id')
-  @RequiresScope('webhooks.write')
+  @routes.replace()
   replace(@CurrentOwner() owner: Owner, @Param('id', IdPipe) id: number, @Body() dto: UpdateWebhookDto) {
     return this.updated(owner, id, dto);
   }
 
-  @ApiEndpoint({ operationId: 'patchWebhook', summary: 'Update a webhook (PATCH)', ...UPDATE })
-  @ApiDataResponse(WebhookResponse)
-  @Patch(':id')
-  @RequiresScope('webhooks.write')
+  @routes.patch()
   update(@CurrentOwner() owner: Owner, @Param('id', IdPipe) id: number, @Body() dto: UpdateWebhookDto) {
     return this.updated(owner, id, dto);
   }
@@ -84,11 +67,7 @@ export class WebhooksController {
     return dataEnvelope(await this.webhooks.update(owner, id, dto));
   }
 
-  @ApiEndpoint({ operationId: 'deleteWebhook', summary: 'Delete a webhook', errors: [404] })
-  @ApiDeletedResponse('webhook')
-  @Delete(':id')
-  @HttpCode(200)
-  @RequiresScope('webhooks.write')
+  @routes.remove()
   async destroy(@CurrentOwner() owner: Owner, @Param('id', IdPipe) id: number) {
     await this.webhooks.remove(owner, id);
     return deletedEnvelope(id, 'webhook');
