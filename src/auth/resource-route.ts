@@ -45,6 +45,13 @@ export function resourceRoutes(resource: Resource) {
   const write: Scope = `${resource.scopes}.write`;
   const endpoint = (defaults: EndpointOptions, route: RouteOptions) =>
     ApiEndpoint({ ...defaults, ...withoutResponse(route) });
+  const update = (verb: MethodDecorator, route: RouteOptions, names: EndpointOptions) =>
+    applyDecorators(
+      RequiresScope(write),
+      verb,
+      ApiDataResponse(route.response ?? resource.response),
+      endpoint({ ...names, body: true, errors: [404] }, route),
+    );
   return {
     /** `GET /`: a page of the resources; 422 for a query it cannot read. */
     list: (route: RouteOptions = {}): MethodDecorator =>
@@ -84,39 +91,19 @@ export function resourceRoutes(resource: Resource) {
 
     /** `PUT /:id`: what is absent stays as it is, as with PATCH (the contract's PUT is PATCH's twin). */
     replace: (route: RouteOptions = {}): MethodDecorator =>
-      applyDecorators(
-        RequiresScope(write),
-        Put(':id'),
-        ApiDataResponse(route.response ?? resource.response),
-        endpoint(
-          {
-            operationId: `update${resource.id}`,
-            summary: `Update ${resource.one}`,
-            description: resource.update ?? 'Fields that are absent stay as they are; PATCH does the same.',
-            body: true,
-            errors: [404],
-          },
-          route,
-        ),
-      ),
+      update(Put(':id'), route, {
+        operationId: `update${resource.id}`,
+        summary: `Update ${resource.one}`,
+        description: resource.update ?? 'Fields that are absent stay as they are; PATCH does the same.',
+      }),
 
     /** `PATCH /:id`: the same as PUT. */
     patch: (route: RouteOptions = {}): MethodDecorator =>
-      applyDecorators(
-        RequiresScope(write),
-        Patch(':id'),
-        ApiDataResponse(route.response ?? resource.response),
-        endpoint(
-          {
-            operationId: `patch${resource.id}`,
-            summary: `Update ${resource.one} (PATCH)`,
-            description: resource.update ?? 'The same as PUT: fields that are absent stay as they are.',
-            body: true,
-            errors: [404],
-          },
-          route,
-        ),
-      ),
+      update(Patch(':id'), route, {
+        operationId: `patch${resource.id}`,
+        summary: `Update ${resource.one} (PATCH)`,
+        description: resource.update ?? 'The same as PUT: fields that are absent stay as they are.',
+      }),
 
     /** `DELETE /:id`: 200 with `{"id", "object", "deleted": true, "status"}`. */
     remove: (route: RouteOptions = {}): MethodDecorator =>
