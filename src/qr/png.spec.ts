@@ -4,6 +4,13 @@ import { qrPng, type PngDrawing } from './png';
 
 const TEXT = 'https://sho.rt/Ab3_x-9';
 
+/**
+ * pngjs options (passed on by `qrcode`, which types only some) that change no pixel: one filter and fast
+ * compression. By default pngjs tries all five filters on every row: 94 s for the 16 MB of the 2048-pixel image on
+ * a loaded machine, against 7 s.
+ */
+const FAST_PNG = { filterType: 0, deflateLevel: 1 };
+
 /** The RGBA pixels of the `qrcode` package's own PNG of the same drawing: the reference. */
 async function reference(drawing: PngDrawing): Promise<PNG> {
   const buffer = await toBuffer(TEXT, {
@@ -12,6 +19,7 @@ async function reference(drawing: PngDrawing): Promise<PNG> {
     width: drawing.width,
     margin: drawing.margin,
     color: { dark: `#${drawing.dark}ff`, light: `#${drawing.light}ff` },
+    rendererOpts: FAST_PNG,
   });
   return PNG.sync.read(buffer);
 }
