@@ -15,7 +15,6 @@ import { resourceRoutes } from '../auth/resource-route';
 const routes = resourceRoutes({
   scopes: 'domains',
   id: 'Domain',
-  ids: 'Domains',
   one: 'a domain',
   many: 'domains',
   response: DomainResponse,

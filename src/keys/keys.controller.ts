@@ -14,7 +14,6 @@ import { KeysService } from './keys.service';
 const routes = resourceRoutes({
   scopes: 'keys',
   id: 'Key',
-  ids: 'Keys',
   one: 'an API key',
   many: 'API keys',
   response: KeyResponse,

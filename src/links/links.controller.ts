@@ -24,7 +24,6 @@ import { resourceRoutes } from '../auth/resource-route';
 const routes = resourceRoutes({
   scopes: 'links',
   id: 'Link',
-  ids: 'Links',
   one: 'a link',
   many: 'links',
   response: LinkResponse,

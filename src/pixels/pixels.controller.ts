@@ -15,7 +15,6 @@ import { resourceRoutes } from '../auth/resource-route';
 const routes = resourceRoutes({
   scopes: 'pixels',
   id: 'Pixel',
-  ids: 'Pixels',
   one: 'a pixel',
   many: 'pixels',
   response: PixelResponse,

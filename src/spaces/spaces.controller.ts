@@ -15,7 +15,6 @@ import { SpacesService } from './spaces.service';
 const routes = resourceRoutes({
   scopes: 'spaces',
   id: 'Space',
-  ids: 'Spaces',
   one: 'a space',
   many: 'spaces',
   response: SpaceResponse,

@@ -21,7 +21,6 @@ import { WebhooksService } from './webhooks.service';
 const routes = resourceRoutes({
   scopes: 'webhooks',
   id: 'Webhook',
-  ids: 'Webhooks',
   one: 'a webhook',
   many: 'webhooks',
   response: WebhookResponse,
