@@ -3,10 +3,10 @@ import { ApiTags } from '@nestjs/swagger';
 import type { Account } from '../auth/account.entity';
 import { CurrentAccount } from '../auth/current-account.decorator';
 import { dataEnvelope } from '../common/envelope';
-import { ApiDataResponse, ApiEndpoint } from '../common/openapi';
+import { ApiDataResponse } from '../common/openapi';
 import { DomainsService } from '../domains/domains.service';
 import { AccountResponse, toAccountResponse } from './account.mapper';
-import { RequiresScope } from '../auth/requires-scope.decorator';
+import { ScopedRoute } from '../auth/resource-route';
 
 @ApiTags('account')
 @Controller('api/v1/account')
@@ -14,10 +14,8 @@ export class AccountController {
   constructor(private readonly domains: DomainsService) {}
 
   /** phpShort's account fields, each a real value or null where this service has no such thing. */
-  @ApiEndpoint({ operationId: 'showAccount', summary: 'The account of the API key' })
+  @ScopedRoute('account.read', Get(), { operationId: 'showAccount', summary: 'The account of the API key' })
   @ApiDataResponse(AccountResponse)
-  @Get()
-  @RequiresScope('account.read')
   async show(@CurrentAccount() account: Account) {
     const defaultDomain = await this.domains.defaultDomain();
     return dataEnvelope(toAccountResponse(account, defaultDomain.id));

@@ -29,6 +29,17 @@ export interface Resource {
   update?: string;
 }
 
+/**
+ * A route of the API in one decorator: the scope it needs, its verb and path, and what the document names it and
+ * the errors it may answer. The six routes of a resource are made of it ({@link resourceRoutes}); any other route
+ * takes it directly, with its success answer, which differs route by route (a file, a page, one model), below it.
+ */
+export const ScopedRoute = (
+  scope: Scope,
+  verb: MethodDecorator,
+  endpoint: EndpointOptions,
+): MethodDecorator => applyDecorators(RequiresScope(scope), verb, ApiEndpoint(endpoint));
+
 /** What one route says beyond its resource's defaults. */
 type RouteOptions = Partial<Omit<EndpointOptions, 'body'>> & { response?: Type };
 
@@ -51,10 +62,8 @@ export function resourceRoutes(resource: Resource) {
     ) =>
     ({ response, ...own }: RouteOptions = {}): MethodDecorator =>
       applyDecorators(
-        RequiresScope(scope),
-        verb,
         answer(response ?? resource.response),
-        ApiEndpoint({ ...endpoint, ...own }),
+        ScopedRoute(scope, verb, { ...endpoint, ...own }),
       );
   const updated = (description: string): Omit<EndpointOptions, 'operationId' | 'summary'> => ({
     description: resource.update ?? description,

@@ -5,7 +5,7 @@ import { CurrentOwner } from '../auth/current-account.decorator';
 import type { Owner } from '../auth/owner';
 import { dataEnvelope, deletedEnvelope } from '../common/envelope';
 import { IdPipe } from '../common/id.pipe';
-import { ApiDataResponse, ApiEndpoint, ApiFileResponse, CSV_BODY_TYPES } from '../common/openapi';
+import { ApiDataResponse, ApiFileResponse, CSV_BODY_TYPES } from '../common/openapi';
 import { paginatedEnvelope } from '../common/pagination';
 import { LinkResponse } from './link.mapper';
 import { LinkListQueryDto } from './dto/link-list-query.dto';
@@ -18,8 +18,7 @@ import { LinkListService } from './link-list.service';
 import { LinksService } from './links.service';
 import { QrQueryDto } from '../qr/qr-query.dto';
 import { QrCodes } from '../qr/qr-code';
-import { RequiresScope } from '../auth/requires-scope.decorator';
-import { resourceRoutes } from '../auth/resource-route';
+import { resourceRoutes, ScopedRoute } from '../auth/resource-route';
 
 const routes = resourceRoutes({
   scopes: 'links',
@@ -46,15 +45,13 @@ export class LinksController {
   }
 
   /** Every link the list's filters find, in its order, as CSV: streamed, whatever the number of links. */
-  @ApiEndpoint({
+  @ScopedRoute('links.read', Get('export'), {
     operationId: 'exportLinks',
     summary: 'Export links as CSV',
     description: 'Takes the list’s parameters; `page` and `per_page` are not read.',
     errors: [422],
   })
   @ApiFileResponse('The links, one per line after a header.', { 'text/csv': { type: 'string' } })
-  @Get('export')
-  @RequiresScope('links.read')
   async export(
     @CurrentOwner() owner: Owner,
     @Query() query: LinkListQueryDto,
@@ -69,7 +66,7 @@ export class LinksController {
   }
 
   /** The CSV of an export (or one like it) back: up to 1,000 links, created as a bulk create creates them. */
-  @ApiEndpoint({
+  @ScopedRoute('links.write', Post('import'), {
     operationId: 'importLinks',
     summary: 'Import links from CSV',
     description: 'A CSV body (`text/csv`) with the export’s columns; up to 1,000 links, all created or none.',
@@ -77,8 +74,6 @@ export class LinksController {
   })
   @ApiBody({ schema: { type: 'string', example: 'url,alias\nhttps://example.com/,spring-sale\n' } })
   @ApiDataResponse(LinkResponse, { status: 201, isArray: true })
-  @Post('import')
-  @RequiresScope('links.write')
   async import(@CurrentOwner() owner: Owner, @Req() request: Request) {
     if (!Buffer.isBuffer(request.body)) {
       throw ValidationFailedException.of('file', 'The file must be sent as a text/csv body.');
@@ -93,13 +88,15 @@ export class LinksController {
   }
 
   /** The QR code of the link's short URL: SVG, or PNG with `format=png`. */
-  @ApiEndpoint({ operationId: 'showLinkQrCode', summary: 'The QR code of a link', errors: [404, 422] })
+  @ScopedRoute('links.read', Get(':id/qr'), {
+    operationId: 'showLinkQrCode',
+    summary: 'The QR code of a link',
+    errors: [404, 422],
+  })
   @ApiFileResponse('The QR code of the short URL.', {
     'image/svg+xml': { type: 'string' },
     'image/png': { type: 'string', format: 'binary' },
   })
-  @Get(':id/qr')
-  @RequiresScope('links.read')
   async qr(
     @CurrentOwner() owner: Owner,
     @Param('id', IdPipe) id: number,
@@ -116,15 +113,13 @@ export class LinksController {
   }
 
   /** Up to 1,000 links in one transaction: all are created, or none and a 422 names the item and field. */
-  @ApiEndpoint({
+  @ScopedRoute('links.write', Post('bulk'), {
     operationId: 'createLinks',
     summary: 'Create up to 1,000 links',
     description: 'In one transaction: all are created, or none and a 422 names the item and field.',
     body: true,
   })
   @ApiDataResponse(LinkResponse, { status: 201, isArray: true })
-  @Post('bulk')
-  @RequiresScope('links.write')
   async storeMany(@CurrentOwner() owner: Owner, @Body() dto: BulkCreateLinksDto) {
     return dataEnvelope(
       await this.links.createMany(owner, await validateEach(CreateLinkDto, dto.links, 'links')),

@@ -9,10 +9,10 @@ import { csvLines, csvText } from '../common/csv-cells';
 import { CsvExports } from '../common/csv-stream';
 import { isoDate } from '../common/dates';
 import { IdPipe } from '../common/id.pipe';
-import { ApiEndpoint, ApiFileResponse } from '../common/openapi';
+import { ApiFileResponse } from '../common/openapi';
 import { LinksService } from '../links/links.service';
-import { RequiresScope } from '../auth/requires-scope.decorator';
 import { CLICK_COLUMNS, StatsRepository, type ClickRow } from './stats.repository';
+import { ScopedRoute } from '../auth/resource-route';
 
 const CHUNK = 1000;
 
@@ -55,7 +55,11 @@ export class ClickExportController {
   ) {}
 
   /** Every recorded click of the link, oldest first, as CSV: streamed, whatever their number. */
-  @ApiEndpoint({ operationId: 'exportLinkClicks', summary: 'Export a link’s clicks as CSV', errors: [404] })
+  @ScopedRoute('stats.read', Get(':linkId/export'), {
+    operationId: 'exportLinkClicks',
+    summary: 'Export a link’s clicks as CSV',
+    errors: [404],
+  })
   @ApiFileResponse(
     'Every recorded click still held, oldest first, one per line after a header.',
     { 'text/csv': { type: 'string' } },
@@ -68,8 +72,6 @@ export class ClickExportController {
       },
     },
   )
-  @Get(':linkId/export')
-  @RequiresScope('stats.read')
   async export(
     @CurrentOwner() owner: Owner,
     @Param('linkId', IdPipe) linkId: number,

@@ -5,12 +5,12 @@ import { CurrentOwner } from '../auth/current-account.decorator';
 import type { Owner } from '../auth/owner';
 import { dataEnvelope } from '../common/envelope';
 import { IdPipe } from '../common/id.pipe';
-import { ApiEndpoint, ApiWholeOrPagedListResponse } from '../common/openapi';
+import { ApiWholeOrPagedListResponse } from '../common/openapi';
 import { paginatedEnvelope } from '../common/pagination';
 import { LinksService } from '../links/links.service';
 import { isClicksOverTime, StatsQueryDto } from './dto/stats-query.dto';
 import { dayOf, defaultOrder, statsRange, StatsRow, StatsService } from './stats.service';
-import { RequiresScope } from '../auth/requires-scope.decorator';
+import { ScopedRoute } from '../auth/resource-route';
 
 @ApiTags('stats')
 @Controller('api/v1/stats')
@@ -24,7 +24,7 @@ export class StatsController {
    * As phpShort answers it: `click`, every bucket that has clicks, oldest first, in one `{"data", "status"}`; a
    * dimension, a page of its values, highest count first, in the list envelope.
    */
-  @ApiEndpoint({
+  @ScopedRoute('stats.read', Get(':linkId'), {
     operationId: 'showLinkStats',
     summary: 'A link’s clicks, over time or by a dimension',
     description:
@@ -38,8 +38,6 @@ export class StatsController {
     StatsRow,
     '`{"data", "status"}` holding every bucket for `click`; the list envelope, a page of values, for a dimension.',
   )
-  @Get(':linkId')
-  @RequiresScope('stats.read')
   async show(
     @CurrentOwner() owner: Owner,
     @Param('linkId', IdPipe) linkId: number,

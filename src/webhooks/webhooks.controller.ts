@@ -3,11 +3,10 @@ import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { CurrentOwner } from '../auth/current-account.decorator';
 import type { Owner } from '../auth/owner';
-import { RequiresScope } from '../auth/requires-scope.decorator';
-import { resourceRoutes } from '../auth/resource-route';
+import { resourceRoutes, ScopedRoute } from '../auth/resource-route';
 import { dataEnvelope, deletedEnvelope } from '../common/envelope';
 import { IdPipe } from '../common/id.pipe';
-import { ApiDataResponse, ApiEndpoint, ApiListResponse } from '../common/openapi';
+import { ApiDataResponse, ApiListResponse } from '../common/openapi';
 import { paginatedEnvelope } from '../common/pagination';
 import {
   CreateWebhookDto,
@@ -72,29 +71,25 @@ export class WebhooksController {
     return deletedEnvelope(id, 'webhook');
   }
 
-  @ApiEndpoint({
+  @ScopedRoute('webhooks.write', Post(':id/secret'), {
     operationId: 'rotateWebhookSecret',
     summary: 'Give a webhook a new secret',
     description: 'The old secret signs nothing from now on. The answer alone holds the new one.',
     errors: [404],
   })
   @ApiDataResponse(WebhookWithSecretResponse)
-  @Post(':id/secret')
   @HttpCode(200)
-  @RequiresScope('webhooks.write')
   async rotate(@CurrentOwner() owner: Owner, @Param('id', IdPipe) id: number) {
     return dataEnvelope(await this.webhooks.rotateSecret(owner, id));
   }
 
-  @ApiEndpoint({
+  @ScopedRoute('webhooks.read', Get(':id/deliveries'), {
     operationId: 'listWebhookDeliveries',
     summary: 'A webhook’s delivery log',
     description: 'Every attempt, newest first.',
     errors: [404, 422],
   })
   @ApiListResponse(DeliveryResponse)
-  @Get(':id/deliveries')
-  @RequiresScope('webhooks.read')
   async deliveries(
     @CurrentOwner() owner: Owner,
     @Param('id', IdPipe) id: number,
@@ -104,7 +99,7 @@ export class WebhooksController {
     return paginatedEnvelope(request, query.pageRequest(), await this.webhooks.deliveryLog(owner, id, query));
   }
 
-  @ApiEndpoint({
+  @ScopedRoute('webhooks.write', Post(':id/test'), {
     operationId: 'testWebhook',
     summary: 'Send a webhook a ping',
     description:
@@ -112,9 +107,7 @@ export class WebhooksController {
     errors: [404],
   })
   @ApiDataResponse(DeliveryResponse)
-  @Post(':id/test')
   @HttpCode(200)
-  @RequiresScope('webhooks.write')
   async test(@CurrentOwner() owner: Owner, @Param('id', IdPipe) id: number) {
     return dataEnvelope(await this.webhooks.ping(owner, id));
   }
