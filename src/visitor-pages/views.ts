@@ -65,6 +65,13 @@ function passwordField(label: string, error: string | null): Html {
   ${error === null ? '' : html`<p class="error" id="password-error" role="alert">${error}</p>`}`;
 }
 
+/** A form that posts to `action`: its fields, one a line, then its button and the way back. */
+function postForm(action: string, fields: readonly Html[], submit: string, back: Html): Html {
+  return html`<form method="post" action="${action}">
+${fields.map((field) => html`  ${field}\n`)}  <div class="actions"><button type="submit">${submit}</button>${back}</div>
+</form>`;
+}
+
 export const views = {
   notFound(t: Translator): Page {
     return { title: t.text('notFoundTitle'), body: html`<p>${t.text('notFoundText')}</p>` };
@@ -91,11 +98,15 @@ export const views = {
       heading: t.text('passwordHeading'),
       body: html`${leadsTo(t, input.leads)}
       <p>${t.text('passwordText')}</p>
-      <form method="post" action="${input.form.action}">
-  ${hiddenFields(input.form)}
-  ${passwordField(t.text('passwordLabel'), input.error === null ? null : t.text(input.error))}
-  <div class="actions"><button type="submit">${t.text('continue')}</button>${wayBack(t, input.form.referrer, input.leads.domain)}</div>
-</form>`,
+      ${postForm(
+        input.form.action,
+        [
+          hiddenFields(input.form),
+          passwordField(t.text('passwordLabel'), input.error === null ? null : t.text(input.error)),
+        ],
+        t.text('continue'),
+        wayBack(t, input.form.referrer, input.leads.domain),
+      )}`,
     };
   },
 
@@ -104,10 +115,12 @@ export const views = {
       title: t.text('passwordTitle'),
       heading: t.text('statsPasswordHeading'),
       body: html`<p>${t.text('statsPasswordText')}</p>
-      <form method="post" action="${input.action}">
-  ${passwordField(t.text('statsPasswordLabel'), input.wrong ? t.text('passwordWrong') : null)}
-  <div class="actions"><button type="submit">${t.text('statsPasswordSubmit')}</button>${wayBack(t, '', input.domain)}</div>
-</form>`,
+      ${postForm(
+        input.action,
+        [passwordField(t.text('statsPasswordLabel'), input.wrong ? t.text('passwordWrong') : null)],
+        t.text('statsPasswordSubmit'),
+        wayBack(t, '', input.domain),
+      )}`,
     };
   },
 
@@ -117,10 +130,12 @@ export const views = {
       heading: t.text('consentHeading'),
       body: html`${leadsTo(t, input.leads)}
       <p>${t.text('consentText')}</p>
-      <form method="post" action="${input.form.action}">
-  ${hiddenFields(input.form, input.token)}
-  <div class="actions"><button type="submit">${t.text('consentContinue')}</button>${wayBack(t, input.form.referrer, input.leads.domain)}</div>
-</form>`,
+      ${postForm(
+        input.form.action,
+        [hiddenFields(input.form, input.token)],
+        t.text('consentContinue'),
+        wayBack(t, input.form.referrer, input.leads.domain),
+      )}`,
     };
   },
 

@@ -22,7 +22,7 @@ import { pixelMarkup } from '../visitor-pages/pixel-markup';
 import { hostOf, views, type LeadsTo } from '../visitor-pages/views';
 import { mergeQuery, visitorQueryFits } from './destination';
 import { redirectTo, type VisitOutcome, type VisitRequest } from './visit';
-import { destinationOf, firstStep, isCounted, rotates, VisitStep } from './visit-plan';
+import { destinationOf, firstStep, isCounted, rotates } from './visit-plan';
 import { issueVisitToken, verifyVisitToken } from './visit-token';
 
 /** A short link found at a domain: the link as visits read it (cached), or null when none is there. */
@@ -82,7 +82,7 @@ export class VisitPipeline {
    * consent or pixels, inside its period. The fast path answers only these.
    */
   isPlain(link: VisitLink): boolean {
-    return !link.hasPixels && firstStep(link, null) === VisitStep.Visit;
+    return !link.hasPixels && firstStep(link, null) === 'visit';
   }
 
   /**
@@ -99,16 +99,16 @@ export class VisitPipeline {
     const { link } = found;
     if (link === null) return this.unknown(found.domain);
     // The clicks are not read here: a limit is left to the count, which never grants a click past it.
-    const step = link.exhausted ? VisitStep.Expired : firstStep(link, null);
+    const step = link.exhausted ? 'expired' : firstStep(link, null);
     switch (step) {
-      case VisitStep.NotFound:
+      case 'not-found':
         return this.unknown(null);
-      case VisitStep.Expired:
+      case 'expired':
         return this.expired(link);
-      case VisitStep.Password:
-      case VisitStep.Consent:
+      case 'password':
+      case 'consent':
         return this.gate(found, visit);
-      case VisitStep.Visit:
+      case 'visit':
         return this.sendOn(link, visit);
     }
   }
@@ -209,8 +209,8 @@ export class VisitPipeline {
       { ...link, hasRedirectPassword: link.redirectPasswordHash !== null },
       countersOf(link).clicks,
     );
-    if (step === VisitStep.NotFound) return this.unknown(null);
-    if (step === VisitStep.Expired) return this.expired(link);
+    if (step === 'not-found') return this.unknown(null);
+    if (step === 'expired') return this.expired(link);
     return { visited: { domain: found.domain, link: found.link }, link };
   }
 

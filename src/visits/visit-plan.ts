@@ -9,15 +9,11 @@ import type { VisitorProfile } from '../targeting/visitor';
  * of them, which answers only the redirects it can answer completely and hands every other case to the routes.
  */
 
-/** What the first request of a visit gets, in the contract's order. */
-export enum VisitStep {
-  NotFound = 'not-found',
-  Expired = 'expired',
-  Password = 'password',
-  Consent = 'consent',
-  /** Counted (unless a bot) and sent on. */
-  Visit = 'visit',
-}
+/**
+ * What the first request of a visit gets, in the contract's order: not found, expired, the password form, the
+ * consent page, or the visit itself, counted (unless a bot) and sent on.
+ */
+export type VisitStep = 'not-found' | 'expired' | 'password' | 'consent' | 'visit';
 
 export interface VisitRules {
   disabled: boolean;
@@ -35,11 +31,11 @@ export interface VisitRules {
 export function firstStep(link: VisitRules, clicks: number | null, now: Date = new Date()): VisitStep {
   // No clicks read: none can have reached a limit, so the status leaves the limit to the count.
   const status = linkStatus(link, clicks ?? 0, now);
-  if (status === LinkStatus.Disabled) return VisitStep.NotFound;
-  if (status === LinkStatus.Expired) return VisitStep.Expired;
-  if (link.hasRedirectPassword) return VisitStep.Password;
-  if (link.sensitiveContent) return VisitStep.Consent;
-  return VisitStep.Visit;
+  if (status === LinkStatus.Disabled) return 'not-found';
+  if (status === LinkStatus.Expired) return 'expired';
+  if (link.hasRedirectPassword) return 'password';
+  if (link.sensitiveContent) return 'consent';
+  return 'visit';
 }
 
 /** Crawlers, link previews and HEAD requests reach the destination but are not visits. */
