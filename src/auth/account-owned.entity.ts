@@ -1,11 +1,5 @@
-import {
-  Column,
-  CreateDateColumn,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-  UpdateDateColumn,
-} from 'typeorm';
+import { Column, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { CreatedAt, UpdatedAt } from '../common/columns';
 import { Account } from './account.entity';
 
 /**
@@ -24,12 +18,12 @@ export abstract class AccountOwned {
   @JoinColumn({ name: 'account_id' })
   account?: Account;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  @CreatedAt()
   createdAt!: Date;
 }
 
 /** An account's resource that can be changed after it is made: it says when it last was. */
 export abstract class EditableAccountOwned extends AccountOwned {
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  @UpdatedAt()
   updatedAt!: Date;
 }

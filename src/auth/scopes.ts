@@ -45,9 +45,13 @@ export function grantedScopes(scopes: Iterable<Scope>): ReadonlySet<Scope> {
   return granted;
 }
 
+/** The scopes given, each once, in the order of {@link SCOPES}: the order of every list of scopes the API writes. */
+export function inScopeOrder(scopes: Iterable<Scope>): Scope[] {
+  const given = new Set(scopes);
+  return SCOPES.filter((scope) => given.has(scope));
+}
+
 /** The scopes of `wanted` that `held` does not grant, in the order of {@link SCOPES}: empty when all are. */
 export function scopesBeyond(held: ReadonlySet<Scope>, wanted: Iterable<Scope>): Scope[] {
-  const beyond = new Set<Scope>();
-  for (const scope of grantedScopes(wanted)) if (!held.has(scope)) beyond.add(scope);
-  return SCOPES.filter((scope) => beyond.has(scope));
+  return inScopeOrder([...grantedScopes(wanted)].filter((scope) => !held.has(scope)));
 }

@@ -1,15 +1,15 @@
 import { AccountsService } from '../auth/accounts.service';
 import { defineCommand } from './command-line';
 import { AccountsWorkModule } from './command-context';
-import { ACCOUNT_OPTION, accountName, emailAddress, optional, required } from './options';
+import { ACCOUNT_EMAIL_OPTION, ACCOUNT_NAME_OPTION, ACCOUNT_OPTION, optional, required } from './options';
 import { printResult, UsageError } from './output';
 
 export const accountCreate = defineCommand({
   name: 'account:create',
   description: 'create an account and its first API key',
   options: {
-    name: { value: 'NAME', description: "the account's name", required: true, parse: accountName },
-    email: { value: 'EMAIL', description: "the account's email address", parse: emailAddress },
+    name: { ...ACCOUNT_NAME_OPTION, required: true },
+    email: ACCOUNT_EMAIL_OPTION,
   },
   async run(options, context) {
     const name = required('--name', options.name);
@@ -26,8 +26,8 @@ export const accountUpdate = defineCommand({
   description: "change an account's name or email",
   options: {
     account: ACCOUNT_OPTION,
-    name: { value: 'NAME', description: 'its new name', parse: accountName },
-    email: { value: 'EMAIL', description: 'its new email address', parse: emailAddress },
+    name: ACCOUNT_NAME_OPTION,
+    email: ACCOUNT_EMAIL_OPTION,
   },
   async run(options, context) {
     const id = required('--account', options.account);

@@ -58,6 +58,16 @@ export const ACCOUNT_OPTION = {
   parse: accountId,
 };
 
+/** `--name NAME` of an account, as account:create (where it is required) and account:update take it. */
+export const ACCOUNT_NAME_OPTION = { value: 'NAME', description: "the account's name", parse: accountName };
+
+/** `--email EMAIL` of an account, as account:create and account:update take it. */
+export const ACCOUNT_EMAIL_OPTION = {
+  value: 'EMAIL',
+  description: "the account's email address",
+  parse: emailAddress,
+};
+
 /** A link id as written, as {@link accountId} takes an account's. */
 export function linkId(value: string): string {
   return idOption('--link', 'a link id', value);

@@ -322,6 +322,7 @@ export const serverConfig = settings('server', (env) => {
     logLevel: oneOf(env, 'LOG_LEVEL', LOG_LEVELS, 'info'),
   };
 });
+export type ServerConfig = ConfigType<typeof serverConfig>;
 
 export const databaseConfig = settings('database', (env) => ({
   /** A PostgreSQL URL; undefined selects the embedded database under `dataDir`. */
@@ -344,6 +345,7 @@ export const databaseConfig = settings('database', (env) => ({
    */
   embeddedOptimizeWasm: flag(env, 'EMBEDDED_OPTIMIZE_WASM', false),
 }));
+export type DatabaseConfig = ConfigType<typeof databaseConfig>;
 
 export const authConfig = settings('auth', (env) => ({
   initialApiKey: initialApiKey(env),
@@ -352,6 +354,7 @@ export const authConfig = settings('auth', (env) => ({
   /** Hours a dashboard session lasts after sign-in (never past its key's expiry). */
   sessionTtlHours: integer(env, 'SESSION_TTL_HOURS', 12, 1, 720),
 }));
+export type AuthConfig = ConfigType<typeof authConfig>;
 
 /** Where the API, visitor and password-attempt limits are counted: one Redis for all instances, or memory. */
 export const limitsConfig = settings('limits', (env) => ({
@@ -362,6 +365,7 @@ export const limitsConfig = settings('limits', (env) => ({
   /** A limit check that Redis has not answered by then is counted in memory, and Redis is taken for down. */
   redisTimeoutMs: integer(env, 'REDIS_TIMEOUT_MS', 200, 10, 10_000),
 }));
+export type LimitsConfig = ConfigType<typeof limitsConfig>;
 
 export const clicksConfig = settings('clicks', (env) => ({
   /** How often buffered clicks are written; what a kill -9 can lose at most. */
@@ -376,6 +380,7 @@ export const clicksConfig = settings('clicks', (env) => ({
    */
   clickRetentionDays: integer(env, 'CLICK_RETENTION_DAYS', 0, 0, 36_500),
 }));
+export type ClicksConfig = ConfigType<typeof clicksConfig>;
 
 export const visitsConfig = settings('visits', (env) => {
   const redirectStatus = integer(env, 'REDIRECT_STATUS', 302, 100, 599);
@@ -400,11 +405,13 @@ export const visitsConfig = settings('visits', (env) => {
     trackCity: flag(env, 'TRACK_CITY', true),
   };
 });
+export type VisitsConfig = ConfigType<typeof visitsConfig>;
 
 export const targetingConfig = settings('targeting', (env) => ({
   /** City database files (MaxMind DB format); undefined: the optional npm package's, where installed. */
   geoipCityDatabase: geoipCityDatabase(env),
 }));
+export type TargetingConfig = ConfigType<typeof targetingConfig>;
 
 export const metricsConfig = settings('metrics', (env) => ({
   /**
@@ -417,6 +424,7 @@ export const metricsConfig = settings('metrics', (env) => ({
   /** Where that port listens: the loopback interface unless told otherwise (the image says every interface). */
   metricsHost: metricsHost(env),
 }));
+export type MetricsConfig = ConfigType<typeof metricsConfig>;
 
 /** What one account may hold at most; 0 sets no limit. */
 export const quotasConfig = settings('quotas', (env) => ({
@@ -427,6 +435,7 @@ export const quotasConfig = settings('quotas', (env) => ({
   maxKeysPerAccount: integer(env, 'MAX_KEYS_PER_ACCOUNT', 100, 0, 1_000_000_000),
   maxWebhooksPerAccount: integer(env, 'MAX_WEBHOOKS_PER_ACCOUNT', 20, 0, 1_000_000_000),
 }));
+export type QuotasConfig = ConfigType<typeof quotasConfig>;
 
 /** The background reads of link targets' titles: how many at once, overall and per host, and how many wait. */
 export const titlesConfig = settings('titles', (env) => ({
@@ -437,6 +446,7 @@ export const titlesConfig = settings('titles', (env) => ({
   /** Fetches waiting for their turn; past this, a new link's title is not fetched. */
   titleFetchQueue: integer(env, 'TITLE_FETCH_QUEUE', 10_000, 0, 1_000_000),
 }));
+export type TitlesConfig = ConfigType<typeof titlesConfig>;
 
 /** CSV downloads: each holds a database connection (a cursor) for as long as its client reads. */
 export const exportsConfig = settings('exports', (env) => {
@@ -454,6 +464,7 @@ export const exportsConfig = settings('exports', (env) => {
     exportStallTimeoutMs: integer(env, 'EXPORT_STALL_TIMEOUT_MS', 10_000, 100, 600_000),
   };
 });
+export type ExportsConfig = ConfigType<typeof exportsConfig>;
 
 /** Webhook deliveries (contract §10): how many this instance sends at once, and where they may go. */
 export const webhooksConfig = settings('webhooks', (env) => ({
@@ -468,6 +479,7 @@ export const webhooksConfig = settings('webhooks', (env) => ({
   /** Days delivered events and the delivery log are kept. */
   eventRetentionDays: integer(env, 'EVENT_RETENTION_DAYS', 7, 1, 3650),
 }));
+export type WebhooksConfig = ConfigType<typeof webhooksConfig>;
 
 /** Event streams for pipelines (contract §10): each broker gets every event when its URL is set. */
 export const eventsConfig = settings('events', (env) => ({
@@ -478,19 +490,6 @@ export const eventsConfig = settings('events', (env) => ({
   /** Each event is published to the topic exchange `shortlink.events`, its type as the routing key. */
   eventsAmqpUrl: brokerUrl(env, 'EVENTS_AMQP_URL', ['amqp', 'amqps']),
 }));
-
-export type ServerConfig = ConfigType<typeof serverConfig>;
-export type DatabaseConfig = ConfigType<typeof databaseConfig>;
-export type AuthConfig = ConfigType<typeof authConfig>;
-export type LimitsConfig = ConfigType<typeof limitsConfig>;
-export type ClicksConfig = ConfigType<typeof clicksConfig>;
-export type VisitsConfig = ConfigType<typeof visitsConfig>;
-export type TargetingConfig = ConfigType<typeof targetingConfig>;
-export type MetricsConfig = ConfigType<typeof metricsConfig>;
-export type QuotasConfig = ConfigType<typeof quotasConfig>;
-export type TitlesConfig = ConfigType<typeof titlesConfig>;
-export type ExportsConfig = ConfigType<typeof exportsConfig>;
-export type WebhooksConfig = ConfigType<typeof webhooksConfig>;
 export type EventsConfig = ConfigType<typeof eventsConfig>;
 
 /** Every group, as @nestjs/config loads them. */

@@ -1,14 +1,5 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  OneToMany,
-  PrimaryGeneratedColumn,
-  UpdateDateColumn,
-} from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, OneToMany, PrimaryGeneratedColumn } from 'typeorm';
+import { CreatedAt, UpdatedAt } from '../common/columns';
 import { Account } from '../auth/account.entity';
 import { uniqueField } from '../common/database-errors';
 
@@ -42,10 +33,10 @@ export class Domain {
   @Column({ name: 'not_found_page', type: 'varchar', length: 2048, nullable: true })
   notFoundPage!: string | null;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  @CreatedAt()
   createdAt!: Date;
 
-  @UpdateDateColumn({ name: 'updated_at', type: 'timestamptz' })
+  @UpdatedAt()
   updatedAt!: Date;
 
   /** The links on it, named by entity so that this module imports nothing of `links/`; never loaded. */

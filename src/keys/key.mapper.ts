@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import type { ApiKey } from '../auth/api-key.entity';
-import { SCOPES, type Scope } from '../auth/scopes';
+import { inScopeOrder, SCOPES, type Scope } from '../auth/scopes';
 import { isoDate } from '../common/dates';
 import { ApiDateTime, ApiInteger, namedEnum } from '../common/openapi';
 
@@ -60,7 +60,7 @@ export function toKeyResponse(key: ApiKey): KeyResponse {
     id: key.id,
     name: key.name,
     prefix: key.prefix,
-    scopes: SCOPES.filter((scope) => key.scopes.includes(scope)),
+    scopes: inScopeOrder(key.scopes),
     space_ids: key.spaceIds ?? [],
     expires_at: isoDate(key.expiresAt),
     last_used_at: isoDate(key.lastUsedAt),

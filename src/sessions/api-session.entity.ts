@@ -1,12 +1,5 @@
-import {
-  Column,
-  CreateDateColumn,
-  Entity,
-  Index,
-  JoinColumn,
-  ManyToOne,
-  PrimaryGeneratedColumn,
-} from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { CreatedAt } from '../common/columns';
 import { ApiKey } from '../auth/api-key.entity';
 
 /** A dashboard session: a key exchanged for a cookie, known only by the SHA-256 of the cookie's token. */
@@ -28,7 +21,7 @@ export class ApiSession {
   @JoinColumn({ name: 'key_id' })
   key?: ApiKey;
 
-  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  @CreatedAt()
   createdAt!: Date;
 
   @Index('IDX_api_sessions_expires')

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { hashApiKey } from '../auth/api-key';
 import { AccountsService } from '../auth/accounts.service';
 import type { ApiCaller } from '../auth/owner';
-import { SCOPES } from '../auth/scopes';
+import { inScopeOrder } from '../auth/scopes';
 import { authConfig, type AuthConfig } from '../config/app-config';
 import { isoDate } from '../common/dates';
 import { UnauthorizedActionException } from '../common/exceptions';
@@ -42,7 +42,7 @@ export class SessionsService {
   async describe(caller: ApiCaller): Promise<SessionResponse> {
     const key = await this.accounts.findKey(caller.account.id, caller.keyId);
     return {
-      scopes: SCOPES.filter((scope) => caller.granted.has(scope)),
+      scopes: inScopeOrder(caller.granted),
       space_ids: caller.owner.spaceIds === null ? [] : [...caller.owner.spaceIds],
       expires_at: isoDate(caller.expiresAt),
       key: { id: caller.keyId, name: key?.name ?? '', prefix: key?.prefix ?? null },

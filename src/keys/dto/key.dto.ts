@@ -1,3 +1,4 @@
+import { applyDecorators } from '@nestjs/common';
 import { SCOPES } from '../../auth/scopes';
 import type { Scope } from '../../auth/scopes';
 import { SearchableListQueryDto } from '../../common/list-query.dto';
@@ -22,21 +23,31 @@ const SPACES_DOC =
 const EXPIRES_DOC =
   'When the key stops working, in the future; empty or absent: never. No later than the key that makes it.';
 
+/** The scopes a key holds: its rule, and what the document says of it, for create and update alike. */
+const KeyScopes = () =>
+  FormEnumList(SCOPES, 'Scope', { min: 1, max: SCOPES.length, description: SCOPES_DOC });
+
+// Nullable() last, as stacked decorators apply it: the OpenAPI document keeps its order of keys.
+/** The spaces a key is restricted to; null or empty: every space. */
+const KeySpaces = () =>
+  applyDecorators(FormIdList({ max: MAX_KEY_SPACES, description: SPACES_DOC }), Nullable());
+
+/** When a key stops working; null: never. */
+const KeyExpiry = () => applyDecorators(FormDateTime({ description: EXPIRES_DOC }), Nullable());
+
 export class CreateKeyDto {
   @Required()
   @FormString({ max: 100, description: 'To recognise the key by.' })
   name!: string;
 
   @Required()
-  @FormEnumList(SCOPES, 'Scope', { min: 1, max: SCOPES.length, description: SCOPES_DOC })
+  @KeyScopes()
   scopes!: Scope[];
 
-  @Nullable()
-  @FormIdList({ max: MAX_KEY_SPACES, description: SPACES_DOC })
+  @KeySpaces()
   space_ids?: number[] | null;
 
-  @Nullable()
-  @FormDateTime({ description: EXPIRES_DOC })
+  @KeyExpiry()
   expires_at?: Date | null;
 }
 
@@ -47,15 +58,13 @@ export class UpdateKeyDto {
   name?: string;
 
   @OptionalNotNull()
-  @FormEnumList(SCOPES, 'Scope', { min: 1, max: SCOPES.length, description: SCOPES_DOC })
+  @KeyScopes()
   scopes?: Scope[];
 
-  @Nullable()
-  @FormIdList({ max: MAX_KEY_SPACES, description: SPACES_DOC })
+  @KeySpaces()
   space_ids?: number[] | null;
 
-  @Nullable()
-  @FormDateTime({ description: EXPIRES_DOC })
+  @KeyExpiry()
   expires_at?: Date | null;
 }
 
