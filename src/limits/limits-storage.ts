@@ -19,22 +19,19 @@ export class LimitsStorage implements ThrottlerStorage, OnApplicationShutdown {
     this.shared = redis.client === null ? null : new RedisThrottlerStorage(redis.client);
   }
 
+  /** The hit goes to Redis, or to memory as it is: this storage decides where, and counts nothing itself. */
   async increment(
-    key: string,
-    ttl: number,
-    limit: number,
-    blockDuration: number,
-    throttlerName: string,
+    ...hit: Parameters<ThrottlerStorage['increment']>
   ): ReturnType<ThrottlerStorage['increment']> {
     if (this.shared !== null && this.redis.answering) {
       try {
-        return await this.shared.increment(key, ttl, limit, blockDuration, throttlerName);
+        return await this.shared.increment(...hit);
       } catch (error) {
         this.redis.failed(error);
       }
     }
     this.redis.countedInMemory();
-    return this.memory.increment(key, ttl, limit, blockDuration, throttlerName);
+    return this.memory.increment(...hit);
   }
 
   onApplicationShutdown(): void {

@@ -1,14 +1,7 @@
 import { Logger } from '@nestjs/common';
-import type Redis from 'ioredis';
 import { createServer, type AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
-import {
-  deleteKeys,
-  describeWithRedis,
-  testRedis,
-  testRedisUrl,
-  uniqueKeyPrefix,
-} from '../../test/support/redis';
+import { describeWithRedis, redisScratch, testRedisUrl } from '../../test/support/redis';
 import { sleep } from '../../test/support/sleep';
 import { TcpProxy } from '../../test/support/tcp-proxy';
 import { LeasedBudgets } from './leased-budgets';
@@ -171,24 +164,10 @@ describe('the limits with a Redis that cannot be reached', () => {
 
 describeWithRedis('the limits in Redis', () => {
   const url = testRedisUrl()!;
-  let prefix: string;
-  let redis: Redis;
-
-  beforeAll(() => {
-    redis = testRedis();
-  });
-  beforeEach(() => {
-    prefix = uniqueKeyPrefix('limits');
-  });
-  afterEach(async () => {
-    await deleteKeys(prefix);
-  });
-  afterAll(() => {
-    redis.disconnect();
-  });
+  const scratch = redisScratch('limits');
 
   it('are shared by the instances: a key gets its limit across both, and not one hit more', async () => {
-    const [first, second] = [await started(url, prefix), await started(url, prefix)];
+    const [first, second] = [await started(url, scratch.prefix), await started(url, scratch.prefix)];
     expect([first.redis.store, second.redis.store]).toEqual([LimitsStore.Redis, LimitsStore.Redis]);
     expect(await storeGauge(first)).toEqual({ redis: 1, memory: 0 });
     expect(lines('log')).toEqual([
@@ -201,27 +180,29 @@ describeWithRedis('the limits in Redis', () => {
       passed.push(...(await hits(hit % 2 === 0 ? first : second, 'k', 1, 5)));
     expect(passed).toEqual([true, true, true, true, true, false, false, false]);
     // Under the prefix, and nowhere else for this key.
-    expect(await redis.keys(`${prefix}*`)).toEqual(expect.arrayContaining([`${prefix}{k:test}:hits`]));
-    expect(await redis.exists('{k:test}:hits')).toBe(0);
+    expect(await scratch.redis.keys(`${scratch.prefix}*`)).toEqual(
+      expect.arrayContaining([`${scratch.prefix}{k:test}:hits`]),
+    );
+    expect(await scratch.redis.exists('{k:test}:hits')).toBe(0);
     expect(await fallbacks(first)).toBe(0);
   });
 
   it('never let more hits than the limit through leases, however they are spread and however many at once', async () => {
-    const [first, second] = [await started(url, prefix), await started(url, prefix)];
+    const [first, second] = [await started(url, scratch.prefix), await started(url, scratch.prefix)];
     const takes = Array.from({ length: 1_000 }, (_, index) =>
       (index % 3 === 0 ? first : second).budgets.take('visitor:flood', 300, MINUTE, 'visitor'),
     );
     const waits = await answers(takes);
     expect(waits.filter((wait) => wait === 0)).toHaveLength(300);
     for (const wait of waits.filter((wait) => wait > 0)) expect(wait).toBeLessThanOrEqual(MINUTE);
-    expect(await redis.get(`${prefix}visitor:flood:budget`)).toBe('300');
+    expect(await scratch.redis.get(`${scratch.prefix}visitor:flood:budget`)).toBe('300');
     // Refused from then on, on both, by what each already knows.
     expect(first.budgets.take('visitor:flood', 300, MINUTE, 'visitor')).toBeGreaterThan(0);
     expect(second.budgets.take('visitor:flood', 300, MINUTE, 'visitor')).toBeGreaterThan(0);
   });
 
   it('never let more hits than the limit through when they come one by one to each instance in turn', async () => {
-    const [first, second] = [await started(url, prefix), await started(url, prefix)];
+    const [first, second] = [await started(url, scratch.prefix), await started(url, scratch.prefix)];
     const passed: number[] = [];
     for (let hit = 0; hit < 150; hit += 1) {
       passed.push(
@@ -233,7 +214,7 @@ describeWithRedis('the limits in Redis', () => {
   });
 
   it('ask Redis now and then, not for every hit, for a busy key', async () => {
-    const limits = await started(url, prefix);
+    const limits = await started(url, scratch.prefix);
     const asked = jest.spyOn(LeasedBudgets.prototype as unknown as { ask: () => void }, 'ask');
     let decidedAtOnce = 0;
     for (let hit = 0; hit < 1_000; hit += 1) {
@@ -249,7 +230,7 @@ describeWithRedis('the limits in Redis', () => {
   });
 
   it('give a key a fresh budget when its window ends, and not before', async () => {
-    const limits = await started(url, prefix);
+    const limits = await started(url, scratch.prefix);
     const take = () => limits.budgets.take('visitor:window', 3, 500, 'visitor');
     expect([await take(), await take(), await take()]).toEqual([0, 0, 0]);
     const refused = await take();
@@ -272,8 +253,8 @@ describeWithRedis('the limits in Redis', () => {
     });
 
     it('count in memory while Redis is cut off, per instance and never failing, then are shared again', async () => {
-      const cutOff = await started(proxy.urlFor(url), prefix);
-      const other = await started(url, prefix);
+      const cutOff = await started(proxy.urlFor(url), scratch.prefix);
+      const other = await started(url, scratch.prefix);
       expect(await hits(cutOff, 'k', 2, 5)).toEqual([true, true]);
 
       proxy.cut();
@@ -298,7 +279,7 @@ describeWithRedis('the limits in Redis', () => {
     });
 
     it('count in memory while Redis stalls, no check waiting longer than the timeout, then are shared again', async () => {
-      const stalled = await started(proxy.urlFor(url), prefix);
+      const stalled = await started(proxy.urlFor(url), scratch.prefix);
       expect(await hits(stalled, 'k', 1, 5)).toEqual([true]);
 
       proxy.freeze();
@@ -316,16 +297,16 @@ describeWithRedis('the limits in Redis', () => {
       expect(await until(() => stalled.redis.store === LimitsStore.Redis, 5_000)).toBe(true);
       expect(lines('warn')).toEqual([expect.stringContaining('Command timed out')]);
       // Shared again: the count in Redis is the one hit before the stall, and whatever the stall let through late.
-      const count = Number(await redis.get(`${prefix}{k:test}:hits`));
+      const count = Number(await scratch.redis.get(`${scratch.prefix}{k:test}:hits`));
       expect(count).toBeGreaterThanOrEqual(1);
       expect(count).toBeLessThanOrEqual(2);
       await hits(stalled, 'k', 1, 5);
-      expect(Number(await redis.get(`${prefix}{k:test}:hits`))).toBe(count + 1);
+      expect(Number(await scratch.redis.get(`${scratch.prefix}{k:test}:hits`))).toBe(count + 1);
     });
   });
 
   it('close the connection on shutdown, however often asked', async () => {
-    const limits = await started(url, prefix);
+    const limits = await started(url, scratch.prefix);
     await limits.close();
     await limits.close();
     expect(limits.redis.client!.status).toBe('end');

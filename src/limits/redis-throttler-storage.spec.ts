@@ -1,36 +1,26 @@
 import Redis from 'ioredis';
-import {
-  deleteKeys,
-  describeWithRedis,
-  testRedis,
-  testRedisUrl,
-  uniqueKeyPrefix,
-} from '../../test/support/redis';
+import { describeWithRedis, redisScratch, testRedisUrl } from '../../test/support/redis';
 import { sleep } from '../../test/support/sleep';
 import { RedisThrottlerStorage } from './redis-throttler-storage';
 
 const MINUTE = 60_000;
 
 describeWithRedis('the throttler storage in Redis', () => {
-  let prefix: string;
+  const scratch = redisScratch('throttler');
   let clients: Redis[];
-  let redis: Redis;
 
   /** A storage on a client of its own, as each instance has, under the test's prefix. */
   function storage(): RedisThrottlerStorage {
-    const client = new Redis(testRedisUrl()!, { keyPrefix: prefix, maxRetriesPerRequest: 1 });
+    const client = new Redis(testRedisUrl()!, { keyPrefix: scratch.prefix, maxRetriesPerRequest: 1 });
     clients.push(client);
     return new RedisThrottlerStorage(client);
   }
 
   beforeEach(() => {
-    prefix = uniqueKeyPrefix('throttler');
     clients = [];
-    redis = testRedis();
   });
-  afterEach(async () => {
-    for (const client of [...clients, redis]) client.disconnect();
-    await deleteKeys(prefix);
+  afterEach(() => {
+    for (const client of clients) client.disconnect();
   });
 
   it('counts the hits of a window, and blocks the first one over the limit for the block duration', async () => {
@@ -43,9 +33,9 @@ describeWithRedis('the throttler storage in Redis', () => {
     );
     expect(records[3]).toEqual({ totalHits: 4, timeToExpire: 120, isBlocked: true, timeToBlockExpire: 120 });
     // Under the prefix, named as before, and each entry expires.
-    const keys = [`${prefix}{k:api}:hits`, `${prefix}{k:api}:blocked`];
-    expect((await redis.keys(`${prefix}*`)).sort()).toEqual([...keys].sort());
-    for (const key of keys) expect(await redis.pttl(key)).toBeGreaterThan(119_000);
+    const keys = [`${scratch.prefix}{k:api}:hits`, `${scratch.prefix}{k:api}:blocked`];
+    expect((await scratch.redis.keys(`${scratch.prefix}*`)).sort()).toEqual([...keys].sort());
+    for (const key of keys) expect(await scratch.redis.pttl(key)).toBeGreaterThan(119_000);
   });
 
   it('refuses a hit while blocked without counting it, and starts a new window when the block ends', async () => {
@@ -73,7 +63,7 @@ describeWithRedis('the throttler storage in Redis', () => {
     const hit = () => limits.increment('k', 300, 1, 0, 'api');
     expect((await hit()).isBlocked).toBe(false);
     expect(await hit()).toMatchObject({ totalHits: 2, isBlocked: true, timeToBlockExpire: 1 });
-    expect(await redis.exists(`${prefix}{k:api}:blocked`)).toBe(0);
+    expect(await scratch.redis.exists(`${scratch.prefix}{k:api}:blocked`)).toBe(0);
     await sleep(350);
     expect((await hit()).isBlocked).toBe(false);
   });
@@ -105,7 +95,7 @@ describeWithRedis('the throttler storage in Redis', () => {
   it('loads its script again when Redis has forgotten it', async () => {
     const limits = storage();
     expect((await limits.increment('k', MINUTE, 5, MINUTE, 'api')).totalHits).toBe(1);
-    await redis.script('FLUSH');
+    await scratch.redis.script('FLUSH');
     expect((await limits.increment('k', MINUTE, 5, MINUTE, 'api')).totalHits).toBe(2);
   });
 });

@@ -7,69 +7,30 @@ import {
 } from './destination';
 
 describe('mergeQuery', () => {
-  it.each([
-    ['no visitor query', 'https://example.com/landing?a=1', '', 'https://example.com/landing?a=1'],
-    ['a bare question mark', 'https://example.com/landing?a=1', '?', 'https://example.com/landing?a=1'],
-    ['only separators', 'https://example.com/landing?a=1', '&&', 'https://example.com/landing?a=1'],
-    ['a leading question mark', 'https://example.com/landing', '?b=2', 'https://example.com/landing?b=2'],
-    ['no leading question mark', 'https://example.com/landing', 'b=2', 'https://example.com/landing?b=2'],
-    [
-      'visitor wins in place',
-      'https://example.com/landing?a=1',
-      'b=2&a=3',
-      'https://example.com/landing?a=3&b=2',
-    ],
-    ['destination order kept', 'https://example.com/?x=1&a=1&y=2', 'a=9', 'https://example.com/?x=1&a=9&y=2'],
-    [
-      'repeated names replaced together',
-      'https://example.com/?t=a&z=1&t=b',
-      't=x&t=y',
-      'https://example.com/?t=x&t=y&z=1',
-    ],
-    [
-      'repeated visitor names kept in order',
-      'https://example.com/',
-      't=x&b=1&t=y',
-      'https://example.com/?t=x&t=y&b=1',
-    ],
-    ['empty values', 'https://example.com/?a=1', 'a=&b', 'https://example.com/?a=&b'],
-    [
-      'a bare name is a parameter',
-      'https://example.com/?flag&b=2',
-      'flag=on',
-      'https://example.com/?flag=on&b=2',
-    ],
-    ['names compared decoded', 'https://example.com/?a%5B%5D=1', 'a[]=2', 'https://example.com/?a[]=2'],
-    ['plus is a space in names', 'https://example.com/?a+b=1', 'a%20b=2', 'https://example.com/?a%20b=2'],
-    [
-      'a bad escape is compared as written',
-      'https://example.com/?%zz=1',
-      '%zz=2',
-      'https://example.com/?%zz=2',
-    ],
-    ['the fragment stays last', 'https://example.com/p#top', 'a=1', 'https://example.com/p?a=1#top'],
-    ['a bare host gets its path', 'https://example.com', 'a=1', 'https://example.com/?a=1'],
-    [
-      "the destination's text kept",
-      'https://example.com/p?next=https://o.example/x&q=a%20b&s=c+d',
-      'utm=1',
-      'https://example.com/p?next=https://o.example/x&q=a%20b&s=c+d&utm=1',
-    ],
-    [
-      "the visitor's text kept",
-      'https://example.com/',
-      'q=a%20b&r=c+d&e=%C3%A9',
-      'https://example.com/?q=a%20b&r=c+d&e=%C3%A9',
-    ],
-    [
-      'unsafe characters encoded',
-      'https://example.com/',
-      'x="><script>',
-      'https://example.com/?x=%22%3E%3Cscript%3E',
-    ],
-    ['non-ASCII encoded', 'https://example.com/', 'q=café', 'https://example.com/?q=caf%C3%A9'],
-    ['a fragment marker encoded', 'https://example.com/', 'a=1%232', 'https://example.com/?a=1%232'],
-  ])('%s', (_case, destination, query, expected) => {
+  it.each`
+    case                                      | destination                                                       | query                       | expected
+    ${'no visitor query'}                     | ${'https://example.com/landing?a=1'}                              | ${''}                       | ${'https://example.com/landing?a=1'}
+    ${'a bare question mark'}                 | ${'https://example.com/landing?a=1'}                              | ${'?'}                      | ${'https://example.com/landing?a=1'}
+    ${'only separators'}                      | ${'https://example.com/landing?a=1'}                              | ${'&&'}                     | ${'https://example.com/landing?a=1'}
+    ${'a leading question mark'}              | ${'https://example.com/landing'}                                  | ${'?b=2'}                   | ${'https://example.com/landing?b=2'}
+    ${'no leading question mark'}             | ${'https://example.com/landing'}                                  | ${'b=2'}                    | ${'https://example.com/landing?b=2'}
+    ${'visitor wins in place'}                | ${'https://example.com/landing?a=1'}                              | ${'b=2&a=3'}                | ${'https://example.com/landing?a=3&b=2'}
+    ${'destination order kept'}               | ${'https://example.com/?x=1&a=1&y=2'}                             | ${'a=9'}                    | ${'https://example.com/?x=1&a=9&y=2'}
+    ${'repeated names replaced together'}     | ${'https://example.com/?t=a&z=1&t=b'}                             | ${'t=x&t=y'}                | ${'https://example.com/?t=x&t=y&z=1'}
+    ${'repeated visitor names kept in order'} | ${'https://example.com/'}                                         | ${'t=x&b=1&t=y'}            | ${'https://example.com/?t=x&t=y&b=1'}
+    ${'empty values'}                         | ${'https://example.com/?a=1'}                                     | ${'a=&b'}                   | ${'https://example.com/?a=&b'}
+    ${'a bare name is a parameter'}           | ${'https://example.com/?flag&b=2'}                                | ${'flag=on'}                | ${'https://example.com/?flag=on&b=2'}
+    ${'names compared decoded'}               | ${'https://example.com/?a%5B%5D=1'}                               | ${'a[]=2'}                  | ${'https://example.com/?a[]=2'}
+    ${'plus is a space in names'}             | ${'https://example.com/?a+b=1'}                                   | ${'a%20b=2'}                | ${'https://example.com/?a%20b=2'}
+    ${'a bad escape is compared as written'}  | ${'https://example.com/?%zz=1'}                                   | ${'%zz=2'}                  | ${'https://example.com/?%zz=2'}
+    ${'the fragment stays last'}              | ${'https://example.com/p#top'}                                    | ${'a=1'}                    | ${'https://example.com/p?a=1#top'}
+    ${'a bare host gets its path'}            | ${'https://example.com'}                                          | ${'a=1'}                    | ${'https://example.com/?a=1'}
+    ${"the destination's text kept"}          | ${'https://example.com/p?next=https://o.example/x&q=a%20b&s=c+d'} | ${'utm=1'}                  | ${'https://example.com/p?next=https://o.example/x&q=a%20b&s=c+d&utm=1'}
+    ${"the visitor's text kept"}              | ${'https://example.com/'}                                         | ${'q=a%20b&r=c+d&e=%C3%A9'} | ${'https://example.com/?q=a%20b&r=c+d&e=%C3%A9'}
+    ${'unsafe characters encoded'}            | ${'https://example.com/'}                                         | ${'x="><script>'}           | ${'https://example.com/?x=%22%3E%3Cscript%3E'}
+    ${'non-ASCII encoded'}                    | ${'https://example.com/'}                                         | ${'q=café'}                 | ${'https://example.com/?q=caf%C3%A9'}
+    ${'a fragment marker encoded'}            | ${'https://example.com/'}                                         | ${'a=1%232'}                | ${'https://example.com/?a=1%232'}
+  `('$case', ({ destination, query, expected }: Record<string, string>) => {
     expect(mergeQuery(destination, query)).toBe(expected);
   });
 

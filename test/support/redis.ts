@@ -33,6 +33,45 @@ export function testRedis(): Redis {
   return new Redis(testRedisUrl()!, { lazyConnect: false, maxRetriesPerRequest: 1 });
 }
 
+/** A test's own keys in the tests' Redis: see {@link redisScratch}. */
+export interface RedisScratch {
+  /** The current test's key prefix: a new one for each test. */
+  readonly prefix: string;
+  /** A client of the tests' Redis for the whole block, for looking at what a test wrote. */
+  readonly redis: Redis;
+}
+
+/**
+ * Inside a {@link describeWithRedis} block: each test gets a key prefix of its own, whose keys are deleted after
+ * it, and the block a client to look with, closed after it. Read the fields inside the tests and hooks.
+ */
+export function redisScratch(label: string): RedisScratch {
+  let prefix: string | undefined;
+  let redis: Redis | undefined;
+  beforeAll(() => {
+    redis = testRedis();
+  });
+  beforeEach(() => {
+    prefix = uniqueKeyPrefix(label);
+  });
+  afterEach(async () => {
+    if (prefix !== undefined) await deleteKeys(prefix);
+  });
+  afterAll(() => {
+    redis?.disconnect();
+  });
+  return {
+    get prefix() {
+      if (prefix === undefined) throw new Error('redisScratch: the prefix is read inside a test');
+      return prefix;
+    },
+    get redis() {
+      if (redis === undefined) throw new Error('redisScratch: the client is read inside a test');
+      return redis;
+    },
+  };
+}
+
 /** Deletes every key that begins with `prefix`; returns how many. */
 export async function deleteKeys(prefix: string, url = testRedisUrl()): Promise<number> {
   if (url === undefined) return 0;
