@@ -286,6 +286,11 @@ describe('cli (dist/cli.js)', () => {
       expectFailure(result, 1, /2147483000/);
     });
 
+    it('key:list of an unknown account exits 1, listing nothing', async () => {
+      const result = await runCli(['key:list', '--account', '2147483000']);
+      expectFailure(result, 1, /No account with id 2147483000/);
+    });
+
     it('key:create for an id beyond the id range is an unknown account too: exit 1, a message, no stack trace', async () => {
       const result = await runCli(['key:create', '--account', '9999999999']);
       expectFailure(result, 1, /9999999999/);

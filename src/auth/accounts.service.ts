@@ -152,12 +152,9 @@ export class AccountsService {
     return this.dataSource.getRepository(ApiKey).findOneBy({ id, accountId, revokedAt: IsNull() });
   }
 
-  /** Changes what is given of an account's name and email; null when there is no such account. */
-  async updateAccount(id: number, changes: { name?: string; email?: string }): Promise<Account | null> {
-    const accounts = this.dataSource.getRepository(Account);
-    const account = await accounts.findOneBy({ id });
-    if (account === null) return null;
-    return accounts.save(Object.assign(account, changes));
+  /** Changes what is given of an account's name and email. */
+  async updateAccount(account: Account, changes: { name?: string; email?: string }): Promise<Account> {
+    return this.dataSource.getRepository(Account).save(Object.assign(account, changes));
   }
 
   /** Revokes a live key; false when no live key has that value. */

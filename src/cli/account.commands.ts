@@ -36,8 +36,8 @@ export const accountUpdate = defineCommand({
     if (name === undefined && email === undefined) {
       throw new UsageError('account:update needs --name or --email');
     }
-    const account = await context.onAccount(id, (accounts, number) =>
-      accounts.updateAccount(number, {
+    const account = await context.onAccount(id, (accounts, found) =>
+      accounts.updateAccount(found, {
         ...(name !== undefined && { name }),
         ...(email !== undefined && { email }),
       }),

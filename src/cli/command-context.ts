@@ -1,5 +1,6 @@
 import { Module, type DynamicModule, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import type { Account } from '../auth/account.entity';
 import { AccountsService } from '../auth/accounts.service';
 import { AuthModule } from '../auth/auth.module';
 import { ClickStore } from '../clicks/click-store.repository';
@@ -68,19 +69,23 @@ export class CommandContext {
   }
 
   /**
-   * The work of a command on the account its `--account` names: null from `work`, or an id past the column's range
-   * (which no account has, and which would fail as a query), fails the command with "No account with id N".
+   * The work of a command on the account its `--account` names, found first: an id no account has, or one past the
+   * column's range (which would fail as a query), fails the command with "No account with id N".
    */
   async onAccount<T>(
     id: string,
-    work: (accounts: AccountsService, accountId: number) => Promise<T | null>,
+    work: (accounts: AccountsService, account: Account) => Promise<T>,
   ): Promise<T> {
     const number = accountIdOf(id);
     const done =
       number === null
         ? null
-        : await this.run(AccountsWorkModule.forCommand(), (app) => work(app.get(AccountsService), number));
+        : await this.run(AccountsWorkModule.forCommand(), async (app) => {
+            const accounts = app.get(AccountsService);
+            const account = await accounts.findById(number);
+            return account === null ? null : { result: await work(accounts, account) };
+          });
     if (done === null) throw new CommandFailedError(`No account with id ${id}`);
-    return done;
+    return done.result;
   }
 }

@@ -25,10 +25,7 @@ export const keyCreate = defineCommand({
       scopes: optional('--scopes', options.scopes),
       expiresAt: optional('--expires', options.expires) ?? null,
     };
-    const issued = await context.onAccount(id, async (accounts, number) => {
-      const account = await accounts.findById(number);
-      return account === null ? null : accounts.createKey(account, grant);
-    });
+    const issued = await context.onAccount(id, (accounts, account) => accounts.createKey(account, grant));
     // The contract's shape, as account:create prints it; key:list shows the rest.
     printResult({ id: issued.account.id, name: issued.account.name, api_key: issued.apiKey });
   },
@@ -42,10 +39,11 @@ export const keyList = defineCommand({
   },
   async run(options, context) {
     const id = required('--account', options.account);
-    const { number, keys } = await context.onAccount(id, async (accounts, number) =>
-      (await accounts.findById(number)) === null ? null : { number, keys: await accounts.listKeys(number) },
-    );
-    printResult({ account: number, keys: keys.map(toKeyResponse) });
+    const { account, keys } = await context.onAccount(id, async (accounts, found) => ({
+      account: found.id,
+      keys: await accounts.listKeys(found.id),
+    }));
+    printResult({ account, keys: keys.map(toKeyResponse) });
   },
 });
 
