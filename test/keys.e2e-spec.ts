@@ -251,17 +251,64 @@ describe('API keys over the API', () => {
     });
 
     it('refuses an update that would leave a key beyond its maker, and changes nothing', async () => {
-      const { as: maker } = await makeKey(owner, { scopes: ['keys.write', 'links.read'] });
-      const { key: full } = await makeKey(owner, { scopes: ['links.write', 'stats.read'] });
-      const before = (await call(owner, 'get', `${KEYS}/${full.id}`)).body;
-      const renamed = await json(maker, 'put', `${KEYS}/${full.id}`, { name: 'mine now' });
-      expect(renamed.status).toBe(422);
-      expect(Object.keys(renamed.body.message as object)).toEqual(['scopes']);
-      const widened = await json(maker, 'patch', `${KEYS}/${full.id}`, {
+      const { key: maker, as: makerClient } = await makeKey(owner, { scopes: ['keys.write', 'links.read'] });
+      const widened = await json(makerClient, 'patch', `${KEYS}/${maker.id}`, {
+        name: 'wider',
         scopes: ['keys.write', 'stats.read'],
       });
       expect(widened.status).toBe(422);
+      expect(Object.keys(widened.body.message as object)).toEqual(['scopes']);
+      const after = (await call(owner, 'get', `${KEYS}/${maker.id}`)).body.data as KeyData;
+      expect([after.name, after.scopes]).toEqual([maker.name, maker.scopes]);
+    });
+
+    it('refuses with 403 to change a stronger key by PUT or PATCH, even to narrow it, and changes nothing', async () => {
+      const { as: weak } = await makeKey(owner, {
+        scopes: ['links.read', 'keys.write'],
+        expires_at: minutesFromNow(60),
+      });
+      const { key: full } = await makeKey(owner, { scopes: ['links.write', 'keys.write', 'stats.read'] });
+      const before = (await call(owner, 'get', `${KEYS}/${full.id}`)).body;
+      const disarm = { name: 'disarmed', scopes: ['links.read'], expires_at: minutesFromNow(2) };
+      for (const method of ['put', 'patch'] as const) {
+        for (const body of [disarm, { name: 'renamed' }, { expires_at: minutesFromNow(2) }]) {
+          const response = await json(weak, method, `${KEYS}/${full.id}`, body);
+          expect(
+            `${method} ${JSON.stringify(body)}: ${response.status} ${JSON.stringify(response.body)}`,
+          ).toBe(`${method} ${JSON.stringify(body)}: 403 ${JSON.stringify(UNAUTHORIZED)}`);
+        }
+      }
       expect((await call(owner, 'get', `${KEYS}/${full.id}`)).body).toEqual(before);
+    });
+
+    it('refuses with 403 a restricted key’s change of a key of its space that it could not have made', async () => {
+      const space = await makeSpace(owner);
+      const { as: restricted } = await makeKey(owner, {
+        scopes: ['keys.write', 'links.read'],
+        space_ids: [space],
+      });
+      const { key: stronger } = await makeKey(owner, { scopes: ['links.write'], space_ids: [space] });
+      const { key: within } = await makeKey(owner, { scopes: ['links.read'], space_ids: [space] });
+      const before = (await call(owner, 'get', `${KEYS}/${stronger.id}`)).body;
+      const narrowed = await json(restricted, 'patch', `${KEYS}/${stronger.id}`, { scopes: ['links.read'] });
+      expect(narrowed.status).toBe(403);
+      expect(narrowed.body).toEqual(UNAUTHORIZED);
+      expect((await call(owner, 'get', `${KEYS}/${stronger.id}`)).body).toEqual(before);
+      const renamed = await json(restricted, 'patch', `${KEYS}/${within.id}`, { name: 'mine' });
+      expect(renamed.status).toBe(200);
+      expect(renamed.body.data.name).toBe('mine');
+    });
+
+    it('refuses with 403 an expiring key’s change of a key that outlives it, and allows one that does not', async () => {
+      const { as: expiring } = await makeKey(owner, {
+        scopes: ['keys.write'],
+        expires_at: minutesFromNow(60),
+      });
+      const { key: forever } = await makeKey(owner, { scopes: ['keys.read'] });
+      const { key: sooner } = await makeKey(owner, { scopes: ['keys.read'], expires_at: minutesFromNow(30) });
+      expect((await json(expiring, 'patch', `${KEYS}/${forever.id}`, { name: 'x' })).status).toBe(403);
+      expect((await call(expiring, 'delete', `${KEYS}/${forever.id}`)).status).toBe(403);
+      expect((await json(expiring, 'patch', `${KEYS}/${sooner.id}`, { name: 'x' })).status).toBe(200);
     });
 
     it('lets a key revoke only keys within its own power, and itself', async () => {

@@ -183,6 +183,37 @@ describe('dashboard sessions', () => {
     expect((await t.http().get('/api/v1/links').set('Cookie', third.cookie).set(PROOF)).status).toBe(401);
   });
 
+  it('acts with its key’s powers, not its own end: a never-expiring key’s session manages never-expiring keys', async () => {
+    const signedIn = await keyWith(['keys.write', 'links.read']);
+    const { cookie } = await signIn(`Bearer ${signedIn.key}`);
+    const session = (body: Record<string, unknown>, method: 'post' | 'patch' | 'delete', path: string) =>
+      t.http()[method](path).set('Cookie', cookie).set(PROOF).send(body);
+
+    const made = await session(
+      { name: 'From the dashboard', scopes: ['links.read'] },
+      'post',
+      '/api/v1/keys',
+    );
+    expect(made.status).toBe(201);
+    expect(made.body.data.expires_at).toBeNull();
+    const leaked = await keyWith(['links.read']);
+    const renamed = await session({ name: 'Leaked' }, 'patch', `/api/v1/keys/${leaked.id}`);
+    expect(`${renamed.status} ${renamed.body.data?.name}`).toBe('200 Leaked');
+    const self = await session({ name: 'Mine' }, 'patch', `/api/v1/keys/${signedIn.id}`);
+    expect(`${self.status} ${self.body.data?.expires_at}`).toBe('200 null');
+    const revoked = await session({}, 'delete', `/api/v1/keys/${leaked.id}`);
+    expect(revoked.status).toBe(200);
+    expect((await t.http().get('/api/v1/links').set('Authorization', `Bearer ${leaked.key}`)).status).toBe(
+      401,
+    );
+
+    // The session itself still ends when it ends: what it answers of itself is its own end.
+    const shown = await t.http().get('/api/v1/session').set('Cookie', cookie).set(PROOF);
+    const hoursLeft = (Date.parse(shown.body.data.expires_at as string) - Date.now()) / 3_600_000;
+    expect(hoursLeft).toBeGreaterThan(11.9);
+    expect(hoursLeft).toBeLessThanOrEqual(12);
+  });
+
   it('never outlives its key: a key that expires in an hour makes a session of an hour', async () => {
     const inAnHour = new Date(Date.now() + 3_600_000);
     const stamp = inAnHour.toISOString().slice(0, 16).replace('T', ' ');

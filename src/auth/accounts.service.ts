@@ -29,6 +29,8 @@ interface KeyColumns {
   key_scopes: Scope[];
   key_space_ids: number[] | null;
   key_expires_at: Date | null;
+  /** When the dashboard session the request came with ends; null for the key itself. */
+  session_expires_at: Date | null;
   /** Whether `last_used_at` is older than this minute: the one write a key's requests make, once a minute. */
   key_used_stale: boolean;
   /** The dashboard session the request came with; null for the key itself. */
@@ -58,17 +60,17 @@ export class AccountsService {
   ) {
     const columns = dataSource.getMetadata(Account).columns.map((column) => `a."${column.databaseName}"`);
     const selected = `${columns.join(', ')}, k.id AS key_id, k.scopes AS key_scopes, k.space_ids AS key_space_ids,
-                      (k.last_used_at IS NULL OR k.last_used_at < date_trunc('minute', now())) AS key_used_stale`;
+                      k.expires_at AS key_expires_at, (k.last_used_at IS NULL OR k.last_used_at < date_trunc('minute', now())) AS key_used_stale`;
     const live = `k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())`;
     this.callerOfKey = {
       name: 'caller_of_api_key',
-      text: `SELECT ${selected}, k.expires_at AS key_expires_at, NULL::int AS session_id
+      text: `SELECT ${selected}, NULL::int AS session_id, NULL::timestamptz AS session_expires_at
                FROM accounts a JOIN api_keys k ON k.account_id = a.id
               WHERE k.key_hash = $1 AND ${live}`,
     };
     this.callerOfSession = {
       name: 'caller_of_session',
-      text: `SELECT ${selected}, LEAST(k.expires_at, s.expires_at) AS key_expires_at, s.id AS session_id
+      text: `SELECT ${selected}, s.id AS session_id, s.expires_at AS session_expires_at
                FROM api_sessions s JOIN api_keys k ON k.id = s.key_id JOIN accounts a ON a.id = k.account_id
               WHERE s.token_hash = $1 AND s.expires_at > now() AND ${live}`,
     };
@@ -104,6 +106,7 @@ export class AccountsService {
       owner: { accountId: account.id, spaceIds: row.key_space_ids },
       expiresAt: row.key_expires_at,
       sessionId: row.session_id,
+      sessionExpiresAt: row.session_expires_at,
     };
   }
 

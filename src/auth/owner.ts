@@ -29,8 +29,13 @@ export interface ApiCaller {
   /** Its scopes with the reads its writes include. */
   readonly granted: ReadonlySet<Scope>;
   readonly owner: Owner;
-  /** When it stops working (a session: the earlier of its own end and its key's); null for never. */
+  /**
+   * When its key stops working; null for never. A session's own end is not folded in: the no-escalation rule
+   * compares keys with keys, and a session's end bounds that session alone.
+   */
   readonly expiresAt: Date | null;
   /** The dashboard session the request came with (see sessions/); null when it came with the key itself. */
   readonly sessionId: number | null;
+  /** When that session ends; null when the request came with the key itself. */
+  readonly sessionExpiresAt: Date | null;
 }

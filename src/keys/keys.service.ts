@@ -78,7 +78,7 @@ export class KeysService {
   }
 
   async update(caller: ApiCaller, id: number, dto: UpdateKeyDto): Promise<KeyResponse> {
-    const key = await this.find(caller, id);
+    const key = await this.findWithinPower(caller, id);
     const wanted: KeyPowers = {
       scopes: dto.scopes ?? key.scopes,
       spaceIds: dto.space_ids === undefined ? key.spaceIds : emptyToNull(dto.space_ids),
@@ -97,10 +97,19 @@ export class KeysService {
 
   /** Revokes the key: refused by every instance from its next request on. A key may always revoke itself. */
   async remove(caller: ApiCaller, id: number): Promise<void> {
+    await this.findWithinPower(caller, id);
+    await this.keys.update({ id, accountId: caller.account.id }, { revokedAt: () => 'now()' });
+  }
+
+  /**
+   * A key the caller may change or revoke: itself, or one that can do no more than it (scopes, spaces, expiry) as
+   * it stands before the change; a stronger key is a 403, so that a weaker key cannot narrow or disarm it.
+   */
+  private async findWithinPower(caller: ApiCaller, id: number): Promise<ApiKey> {
     const key = await this.find(caller, id);
     if (key.id !== caller.keyId && this.beyond(caller, key).length > 0)
       throw new UnauthorizedActionException();
-    await this.keys.update({ id, accountId: caller.account.id }, { revokedAt: () => 'now()' });
+    return key;
   }
 
   private async find(caller: ApiCaller, id: number): Promise<ApiKey> {

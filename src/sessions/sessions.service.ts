@@ -35,7 +35,7 @@ export class SessionsService {
       hashApiKey(token),
       new Date(Date.now() + this.config.sessionTtlHours * 3_600_000),
     );
-    return { session: await this.describe({ ...caller, expiresAt }), token, expiresAt };
+    return { session: await this.describe({ ...caller, sessionExpiresAt: expiresAt }), token, expiresAt };
   }
 
   /** What the caller's session (or key) may do, as the dashboard shows it. */
@@ -44,7 +44,7 @@ export class SessionsService {
     return {
       scopes: inScopeOrder(caller.granted),
       space_ids: caller.owner.spaceIds === null ? [] : [...caller.owner.spaceIds],
-      expires_at: isoDate(caller.expiresAt),
+      expires_at: isoDate(sessionEnd(caller)),
       key: { id: caller.keyId, name: key?.name ?? '', prefix: key?.prefix ?? null },
     };
   }
@@ -53,4 +53,10 @@ export class SessionsService {
   async end(caller: ApiCaller): Promise<void> {
     if (caller.sessionId !== null) await this.repository.remove(caller.sessionId);
   }
+}
+
+/** When what the caller signed in with stops working: the earlier of the session's end and its key's expiry. */
+function sessionEnd(caller: ApiCaller): Date | null {
+  const ends = [caller.expiresAt, caller.sessionExpiresAt].filter((end): end is Date => end !== null);
+  return ends.length === 0 ? null : new Date(Math.min(...ends.map((end) => end.getTime())));
 }
