@@ -485,6 +485,33 @@ describe('rate limiting', () => {
       expect((await withKey('198.51.100.9', 'lsk_guess')).status).toBe(401);
     });
 
+    it("counts a dashboard session in its key's budget, not in its address's", async () => {
+      const account = await createAccount(t);
+      const address = '198.51.100.10';
+      const signIn = await t
+        .http()
+        .post('/api/v1/session')
+        .set('X-Forwarded-For', '198.51.100.11')
+        .set('Authorization', account.auth);
+      expect(signIn.status).toBe(201);
+      const cookie = String(([] as string[]).concat(signIn.headers['set-cookie'] ?? [])[0]).split(';')[0];
+      const bySession = () =>
+        t
+          .http()
+          .get('/api/v1/account')
+          .set('X-Forwarded-For', address)
+          .set('Cookie', cookie)
+          .set('X-Shortlink-Session', '1');
+
+      for (let attempt = 0; attempt < 4; attempt += 1) await withKey(address, `lsk_guess${attempt}`);
+      expect((await withKey(address, 'lsk_guess')).status).toBe(429);
+      const served = await bySession();
+      expect(`${served.status} ${served.headers['x-ratelimit-remaining']}`).toBe('200 1');
+      // The key and its session share one budget: the key's own request spends the last of it.
+      expect((await withKey(address, account.apiKey)).status).toBe(200);
+      expect((await bySession()).status).toBe(429);
+    });
+
     it('counts an IPv6 client by its /64, so that rotating addresses inside it gains nothing', async () => {
       const statuses: number[] = [];
       for (const address of [

@@ -9,14 +9,14 @@ import {
   type ThrottlerStorage,
 } from '@nestjs/throttler';
 import type { Request, Response } from 'express';
-import { bearerToken, hashApiKey } from './api-key';
 import { RequestAccount } from './request-account';
 import { clientKey } from '../common/client-address';
 
 /**
  * Rate limits per API key. It runs before authentication, so that every API response (401 included) carries
- * the X-RateLimit headers. Only a live key has a budget of its own: requests without one, or with a key that
- * does not authenticate, are counted per client address, so that guessing keys gains no budget.
+ * the X-RateLimit headers. Only a live key has a budget of its own, spent by its requests and its dashboard sessions'
+ * alike: requests without either, or with a key that does not authenticate, are counted per client address, so that
+ * guessing keys gains no budget, and failures from a shared address never lock a signed-in session out.
  */
 @Injectable()
 export class ApiThrottlerGuard extends ThrottlerGuard {
@@ -29,11 +29,11 @@ export class ApiThrottlerGuard extends ThrottlerGuard {
     super(options, storage, reflector);
   }
 
+  /** A live key's budget, which a dashboard session of that key spends too; else the client address's. */
   protected override async getTracker(request: Record<string, unknown>): Promise<string> {
     const { headers, ip } = request as unknown as Request;
-    const key = bearerToken(headers.authorization);
-    if (key !== null && (await this.requestAccount.of(headers)) !== null) return `key:${hashApiKey(key)}`;
-    return `ip:${clientKey(ip)}`;
+    const caller = await this.requestAccount.of(headers);
+    return caller === null ? `ip:${clientKey(ip)}` : `key:${caller.keyId}`;
   }
 
   /** One budget per key across all routes: the stock key is per route handler, which multiplies the limit. */
