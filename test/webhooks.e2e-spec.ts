@@ -1,7 +1,9 @@
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { apiClient, ISO_DATE, UNKNOWN_ID } from './support/api';
+import type { Response } from 'supertest';
 import { NOT_FOUND } from './support/contract';
-import { Receiver } from './support/receiver';
+import { Receiver, type Answer } from './support/receiver';
+import { sleep } from './support/sleep';
 import { unique } from './support/visitors';
 
 /**
@@ -168,6 +170,31 @@ describe('Webhooks API', () => {
       last_status: 200,
       failures: 0,
       last_delivery_at: expect.stringMatching(ISO_DATE),
+    });
+  });
+
+  it('sends pings within the delivery slots: two at once to a webhook, the rest a 429 with Retry-After', async () => {
+    const made = await makeWebhook(owner, { events: ['link.deleted'] });
+    const before = receiver.received.length;
+    receiver.answer(...Array<Answer>(20).fill('hang'));
+    const answered: Response[] = [];
+    const pings = Array.from({ length: 20 }, () =>
+      call(owner, 'post', `${WEBHOOKS}/${made.id}/test`).then((answer) => answered.push(answer)),
+    );
+    // The two that took the slots are held by the receiver; every other one is answered meanwhile.
+    const deadline = Date.now() + 30_000;
+    while (answered.length < 18 && Date.now() < deadline) await sleep(20);
+    expect(answered.map((answer) => answer.status)).toEqual(Array<number>(18).fill(429));
+    expect(answered[0].body).toEqual({ message: 'Too Many Attempts.', status: 429 });
+    expect(Number(answered[0].headers['retry-after'])).toBeGreaterThan(0);
+    expect(receiver.received.length - before).toBe(2);
+    receiver.recover();
+    receiver.dropHeld();
+    await Promise.all(pings);
+    expect(answered.slice(18).map((answer) => answer.status)).toEqual([200, 200]);
+    // The slots are given back: the next ping goes out.
+    expect((await call(owner, 'post', `${WEBHOOKS}/${made.id}/test`)).body.data).toMatchObject({
+      status: 200,
     });
   });
 

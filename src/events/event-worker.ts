@@ -271,7 +271,7 @@ export class EventWorker implements OnApplicationBootstrap, BeforeApplicationShu
         });
       this.inFlight.add(run);
     }
-    // Claimed beyond a slot (none should be): back to the outbox, due now, the attempt not counted.
+    // Claimed beyond a slot (a ping took it meanwhile): back to the outbox, due now, the attempt not counted.
     await this.repository.unclaim(refused, new Date(now));
     return claimed.length - refused.length;
   }

@@ -22,9 +22,9 @@ export interface DeliverySlot {
  * A worker that claims due deliveries from the database asks first: `available` for how many it may claim in
  * all, `saturated()` for the webhooks whose deliveries it must leave (or `freeFor(ids)` for how many each may
  * start); then it takes a slot with `tryAcquire` for each delivery claimed and releases it when the delivery ends.
- * Only `tryAcquire` takes slots, and releases only add room while the claim is under way: with one claiming loop
- * per instance, every delivery claimed within what it was told gets its slot. Nothing waits in here: a delivery
- * refused a slot (another caller took it meanwhile) goes back to the database, still due.
+ * Only `tryAcquire` takes slots: the claiming loop, and a ping sent through the API (refused with a 429 when none is
+ * free). Nothing waits in here: a claimed delivery refused a slot (a ping took it meanwhile) goes back to the
+ * database, still due.
  */
 export class DeliverySlots {
   private inUse = 0;

@@ -8,6 +8,7 @@ import { CLOCK, type Clock } from '../common/clock';
 import { isoDate } from '../common/dates';
 import {
   ResourceNotFoundException,
+  TooManyAttemptsException,
   UnauthorizedActionException,
   ValidationFailedException,
 } from '../common/exceptions';
@@ -22,9 +23,10 @@ import type {
   UpdateWebhookDto,
   WebhookListQueryDto,
 } from './dto/webhook.dto';
+import { DeliverySlots } from './delivery-slots';
 import { WebhookAttempts } from './webhook-attempts.repository';
 import { WebhookDeliveries } from './webhook-deliveries';
-import { WebhookSender } from './webhook-sender';
+import { WEBHOOK_SEND_OPTIONS, WebhookSender, type WebhookSendOptions } from './webhook-sender';
 import { generateWebhookSecret } from './webhook-signature';
 import { Webhook } from './webhook.entity';
 import {
@@ -51,6 +53,8 @@ export class WebhooksService {
     private readonly attempts: WebhookAttempts,
     private readonly deliveries: WebhookDeliveries,
     private readonly sender: WebhookSender,
+    private readonly slots: DeliverySlots,
+    @Inject(WEBHOOK_SEND_OPTIONS) private readonly sendOptions: WebhookSendOptions,
     private readonly interest: EventInterest,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(quotasConfig.KEY) private readonly quotas: QuotasConfig,
@@ -125,9 +129,23 @@ export class WebhooksService {
     return { items: rows.items.map(toDeliveryResponse), total: rows.total };
   }
 
-  /** A `ping` sent at once, outside the outbox and its retries, whatever the webhook takes: its log row. */
+  /**
+   * A `ping` sent at once, outside the outbox and its retries, whatever the webhook takes: its log row. It takes a
+   * delivery slot like any delivery (two per webhook, `WEBHOOK_CONCURRENCY` per instance); with none free it is a
+   * 429 whose `Retry-After` is the longest a delivery under way can still take.
+   */
   async ping(owner: Owner, id: number): Promise<DeliveryResponse> {
     const webhook = await this.find(owner, id);
+    const slot = this.slots.tryAcquire(webhook.id);
+    if (slot === null) throw new TooManyAttemptsException(this.sendOptions.timeoutMs);
+    try {
+      return await this.sendPing(webhook);
+    } finally {
+      slot.release();
+    }
+  }
+
+  private async sendPing(webhook: Webhook): Promise<DeliveryResponse> {
     const envelope = {
       id: `evt_${randomUUID().replace(/-/g, '')}`,
       type: 'ping' as const,

@@ -112,9 +112,14 @@ export class Receiver {
     }
   }
 
-  async close(): Promise<void> {
+  /** Drops every request it holds unanswered (the sender sees the connection reset), and goes on receiving. */
+  dropHeld(): void {
     for (const release of this.held) release();
     this.held.clear();
+  }
+
+  async close(): Promise<void> {
+    this.dropHeld();
     this.server.closeAllConnections();
     await new Promise<void>((resolve) => this.server.close(() => resolve()));
   }
