@@ -4,6 +4,7 @@ import { createAccount, createTestApp, type TestAccount, type TestApp } from './
 import { apiClient } from './support/api';
 import { Receiver } from './support/receiver';
 import { scratchDatabase, type ScratchDatabase } from './support/scratch-database';
+import { scrape, SCRAPED } from './support/metrics';
 import { createLink } from './support/visitors';
 
 /**
@@ -37,6 +38,7 @@ describe('outbox retention and the backlog cap', () => {
       webhookTimeoutMs: 1000,
       retentionMs: 7 * DAY,
       backlogMax: 100,
+      streamBacklogMax: 120,
       perWebhook: 2,
     };
     t = await createTestApp(
@@ -121,5 +123,70 @@ describe('outbox retention and the backlog cap', () => {
     );
     const made = (bulk.body.data as { id: number }[]).map((created) => created.id).sort((a, b) => a - b);
     expect(dropped.map((row) => row.link_id)).toEqual(made.slice(0, 50));
+  });
+});
+
+describe('the backlog cap of a stream whose broker is down', () => {
+  let t: TestApp;
+  let owner: TestAccount;
+  let worker: EventWorker;
+  let scratch: ScratchDatabase;
+  const clock = new TestClock();
+  const { json } = apiClient(() => t);
+
+  beforeAll(async () => {
+    scratch = await scratchDatabase('shortlink_stream_cap');
+    const options: EventWorkerOptions = {
+      pollMs: null,
+      webhookTimeoutMs: 1000,
+      retentionMs: 7 * DAY,
+      backlogMax: 100_000,
+      streamBacklogMax: 100,
+      perWebhook: 2,
+    };
+    // Nothing listens on port 9: every publish to the stream fails, and its deliveries wait.
+    t = await createTestApp(
+      {
+        DATABASE_URL: scratch.url,
+        RATE_LIMIT_PER_MINUTE: '0',
+        EVENTS_REDIS_URL: 'redis://127.0.0.1:9',
+        ...SCRAPED,
+      },
+      onClock(clock, options),
+    );
+    worker = t.app.get(EventWorker);
+    owner = await createAccount(t, 'Stream cap');
+  });
+  afterAll(async () => {
+    await t?.close();
+    await scratch?.drop();
+  });
+
+  it('drops the oldest deliveries past EVENTS_STREAM_BACKLOG_MAX, counts them and shows the limit', async () => {
+    const bulk = await json(owner, 'post', '/api/v1/links/bulk', {
+      links: Array.from({ length: 150 }, (_, n) => ({ url: `https://example.com/stream/${n}` })),
+    });
+    expect(bulk.status).toBe(201);
+    await deliverAll(worker);
+    const pending = async () => {
+      const [{ n }] = await t.dataSource.query<{ n: number }[]>(
+        `SELECT count(*)::int AS n FROM event_deliveries WHERE webhook_id IS NULL AND next_attempt_at IS NOT NULL`,
+      );
+      return n;
+    };
+    expect(await pending()).toBe(150);
+    clock.advance(61_000);
+    await deliverAll(worker);
+    expect(await pending()).toBe(100);
+    const dropped = await t.dataSource.query<{ link_id: number }[]>(
+      `SELECT e.link_id FROM event_deliveries d JOIN events e ON e.id = d.event_id
+        WHERE d.webhook_id IS NULL AND d.outcome = 3 ORDER BY e.link_id`,
+    );
+    const made = (bulk.body.data as { id: number }[]).map((created) => created.id).sort((a, b) => a - b);
+    expect(dropped.map((row) => row.link_id)).toEqual(made.slice(0, 50));
+    const metrics = await scrape(t);
+    expect(metrics).toMatch(/^shortlink_event_deliveries_total\{sink="redis",result="dropped"\} 50$/m);
+    expect(metrics).toMatch(/^shortlink_event_backlog\{sink="redis"\} 100$/m);
+    expect(metrics).toMatch(/^shortlink_event_backlog_limit\{sink="redis"\} 100$/m);
   });
 });

@@ -103,6 +103,7 @@ describeWithBrokers('event streams from the outbox (EVENTS_TEST_REDIS_URL and EV
         webhookTimeoutMs: 1000,
         retentionMs: 7 * 86_400_000,
         backlogMax: 100_000,
+        streamBacklogMax: 1_000_000,
         perWebhook: 2,
       }),
     );

@@ -35,6 +35,7 @@ describe('the event worker under a stream of events', () => {
             webhookTimeoutMs: 2000,
             retentionMs: 86_400_000,
             backlogMax: 100_000,
+            streamBacklogMax: 1_000_000,
             perWebhook: 8,
           } satisfies EventWorkerOptions),
       },

@@ -80,6 +80,7 @@ describe('webhook deliveries', () => {
       webhookTimeoutMs: 1000,
       retentionMs: 7 * 86_400_000,
       backlogMax: 100_000,
+      streamBacklogMax: 1_000_000,
       perWebhook: 2,
     };
     t = await createTestApp(

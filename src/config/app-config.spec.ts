@@ -80,6 +80,7 @@ describe('loadConfig', () => {
       eventsRedisUrl: undefined,
       eventsRedisMaxLength: 1_000_000,
       eventsAmqpUrl: undefined,
+      eventsStreamBacklogMax: 1_000_000,
     });
   });
 
@@ -134,6 +135,7 @@ describe('loadConfig', () => {
         MAX_WEBHOOKS_PER_ACCOUNT: '3',
         WEBHOOK_TIMEOUT_MS: '2500',
         WEBHOOK_BACKLOG_MAX: '500',
+        EVENTS_STREAM_BACKLOG_MAX: '2000',
         EVENT_RETENTION_DAYS: '30',
         TITLE_FETCH_CONCURRENCY: '0',
         TITLE_FETCH_PER_HOST: '4',
@@ -198,6 +200,7 @@ describe('loadConfig', () => {
       eventsRedisUrl: 'rediss://:pw@cache:6380/2',
       eventsRedisMaxLength: 1000,
       eventsAmqpUrl: 'amqps://user:pw@mq/events',
+      eventsStreamBacklogMax: 2000,
     });
   });
 
@@ -280,6 +283,8 @@ describe('loadConfig', () => {
     ['WEBHOOK_CONCURRENCY', 'many'],
     ['WEBHOOK_TIMEOUT_MS', '10001'],
     ['WEBHOOK_BACKLOG_MAX', '99'],
+    ['EVENTS_STREAM_BACKLOG_MAX', '99'],
+    ['EVENTS_STREAM_BACKLOG_MAX', '1000000001'],
     ['EVENT_RETENTION_DAYS', '0'],
     ['MAX_WEBHOOKS_PER_ACCOUNT', 'x'],
     ['WEBHOOK_ALLOW_PRIVATE_ADDRESSES', 'yes'],
@@ -375,6 +380,7 @@ describe('the event broker URLs', () => {
       eventsRedisUrl: undefined,
       eventsRedisMaxLength: 1_000_000,
       eventsAmqpUrl: undefined,
+      eventsStreamBacklogMax: 1_000_000,
     });
   });
 

@@ -489,6 +489,8 @@ export const eventsConfig = settings('events', (env) => ({
   eventsRedisMaxLength: integer(env, 'EVENTS_REDIS_MAXLEN', 1_000_000, 1000, 1_000_000_000),
   /** Each event is published to the topic exchange `shortlink.events`, its type as the routing key. */
   eventsAmqpUrl: brokerUrl(env, 'EVENTS_AMQP_URL', ['amqp', 'amqps']),
+  /** Pending deliveries one stream may have while its broker is down; past it the oldest are dropped (counted, logged). */
+  eventsStreamBacklogMax: integer(env, 'EVENTS_STREAM_BACKLOG_MAX', 1_000_000, 100, 1_000_000_000),
 }));
 export type EventsConfig = ConfigType<typeof eventsConfig>;
 

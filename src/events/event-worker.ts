@@ -28,6 +28,8 @@ export interface EventWorkerOptions {
   retentionMs: number;
   /** Pending deliveries one webhook may have; past it, the oldest are dropped. */
   backlogMax: number;
+  /** Pending deliveries one stream (Redis, RabbitMQ) may have; past it, the oldest are dropped. */
+  streamBacklogMax: number;
   /** At most this many deliveries of one webhook claimed at once. */
   perWebhook: number;
 }
@@ -59,6 +61,12 @@ const RETENTION_STEP = 5000;
 const MAINTENANCE_LOCK = 0x4576_6e74;
 
 const SINK_NAMES: Record<EventSink['name'], Sink> = { redis: Sink.Redis, amqp: Sink.Amqp };
+/** Each sink's label in the metrics and the log. */
+const SINK_LABELS: Record<Sink, string> = {
+  [Sink.Webhook]: 'webhook',
+  [Sink.Redis]: 'redis',
+  [Sink.Amqp]: 'amqp',
+};
 
 /**
  * Sends the outbox's events: completes those written without their data, fans each out to its deliveries, sends
@@ -84,6 +92,7 @@ export class EventWorker implements OnApplicationBootstrap, BeforeApplicationShu
   private lastMaintenance = 0;
   private readonly sent: Counter<'sink' | 'result'>;
   private readonly backlog: Gauge<'sink'>;
+  private readonly backlogLimit: Gauge<'sink'>;
 
   constructor(
     private readonly repository: EventsRepository,
@@ -111,6 +120,13 @@ export class EventWorker implements OnApplicationBootstrap, BeforeApplicationShu
       registers: [metrics.registry],
     });
     for (const sink of ['webhook', 'redis', 'amqp']) this.backlog.labels(sink).set(0);
+    this.backlogLimit = new Gauge({
+      name: 'shortlink_event_backlog_limit',
+      help: 'Deliveries a stream may have waiting in the outbox (EVENTS_STREAM_BACKLOG_MAX); past it, the oldest are dropped.',
+      labelNames: ['sink'] as const,
+      registers: [metrics.registry],
+    });
+    for (const sink of ['redis', 'amqp']) this.backlogLimit.labels(sink).set(options.streamBacklogMax);
   }
 
   onApplicationBootstrap(): void {
@@ -316,13 +332,14 @@ export class EventWorker implements OnApplicationBootstrap, BeforeApplicationShu
         [MAINTENANCE_LOCK],
       );
       if (!locked) return;
-      for (const { webhook_id, dropped } of await this.repository.dropOverCap(
-        this.options.backlogMax,
-        manager,
-      )) {
-        this.sent.labels('webhook', 'dropped').inc(dropped);
+      const caps = { webhook: this.options.backlogMax, stream: this.options.streamBacklogMax };
+      for (const { sink, webhook_id, dropped } of await this.repository.dropOverCap(caps, manager)) {
+        const name = SINK_LABELS[sink];
+        this.sent.labels(name, 'dropped').inc(dropped);
         this.logger.warn(
-          `Webhook ${webhook_id}: ${dropped} deliveries dropped, over the backlog of ${this.options.backlogMax}`,
+          webhook_id === null
+            ? `Stream ${name}: ${dropped} deliveries dropped, over the backlog of ${caps.stream}`
+            : `Webhook ${webhook_id}: ${dropped} deliveries dropped, over the backlog of ${caps.webhook}`,
         );
       }
     });
@@ -333,8 +350,8 @@ export class EventWorker implements OnApplicationBootstrap, BeforeApplicationShu
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     const pending = new Map((await this.repository.backlog()).map((row) => [row.sink, row.pending]));
-    this.backlog.labels('webhook').set(pending.get(Sink.Webhook) ?? 0);
-    this.backlog.labels('redis').set(pending.get(Sink.Redis) ?? 0);
-    this.backlog.labels('amqp').set(pending.get(Sink.Amqp) ?? 0);
+    for (const sink of [Sink.Webhook, Sink.Redis, Sink.Amqp]) {
+      this.backlog.labels(SINK_LABELS[sink]).set(pending.get(sink) ?? 0);
+    }
   }
 }

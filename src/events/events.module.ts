@@ -22,12 +22,13 @@ import { eventSinks } from './sinks/sinks';
     },
     {
       provide: EVENT_WORKER_OPTIONS,
-      inject: [webhooksConfig.KEY],
-      useFactory: (config: WebhooksConfig): EventWorkerOptions => ({
+      inject: [webhooksConfig.KEY, eventsConfig.KEY],
+      useFactory: (config: WebhooksConfig, streams: EventsConfig): EventWorkerOptions => ({
         pollMs: 250,
         webhookTimeoutMs: config.webhookTimeoutMs,
         retentionMs: config.eventRetentionDays * 86_400_000,
         backlogMax: config.webhookBacklogMax,
+        streamBacklogMax: streams.eventsStreamBacklogMax,
         perWebhook: DELIVERIES_PER_WEBHOOK,
       }),
     },

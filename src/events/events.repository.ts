@@ -295,32 +295,34 @@ export class EventsRepository {
   }
 
   /**
-   * Drops the oldest pending deliveries of each webhook past `cap` pending ones: a receiver down for long cannot
-   * make the outbox grow without bound. Returns how many each webhook lost.
+   * Drops the oldest pending deliveries of each webhook past `caps.webhook` pending ones, and of each stream past
+   * `caps.stream`: a receiver or a broker down for long cannot make the outbox grow without bound. Returns how many
+   * each lost (`webhook_id` null for a stream). The caps are met rarely: the scan of a backlog is the price then.
    */
   async dropOverCap(
-    cap: number,
+    caps: { webhook: number; stream: number },
     manager: EntityManager = this.dataSource.manager,
-  ): Promise<{ webhook_id: number; dropped: number }[]> {
-    return manager.query<{ webhook_id: number; dropped: number }[]>(
+  ): Promise<{ sink: Sink; webhook_id: number | null; dropped: number }[]> {
+    return manager.query<{ sink: Sink; webhook_id: number | null; dropped: number }[]>(
       `WITH over AS (
-         SELECT webhook_id, count(*) - $1 AS excess FROM event_deliveries
-          WHERE webhook_id IS NOT NULL AND next_attempt_at IS NOT NULL
-          GROUP BY webhook_id HAVING count(*) > $1
+         SELECT sink, webhook_id, count(*) - (CASE WHEN webhook_id IS NULL THEN $2::int ELSE $1::int END) AS excess
+           FROM event_deliveries
+          WHERE next_attempt_at IS NOT NULL
+          GROUP BY sink, webhook_id HAVING count(*) > (CASE WHEN webhook_id IS NULL THEN $2::int ELSE $1::int END)
        ), victims AS (
-         SELECT d.id, d.webhook_id FROM over o
+         SELECT d.id FROM over o
          CROSS JOIN LATERAL (
-           SELECT id, webhook_id FROM event_deliveries
-            WHERE webhook_id = o.webhook_id AND next_attempt_at IS NOT NULL
+           SELECT id FROM event_deliveries
+            WHERE sink = o.sink AND webhook_id IS NOT DISTINCT FROM o.webhook_id AND next_attempt_at IS NOT NULL
             ORDER BY id LIMIT o.excess FOR UPDATE SKIP LOCKED
          ) d
        ), dropped AS (
          UPDATE event_deliveries d SET next_attempt_at = NULL, outcome = ${Outcome.Dropped}
            FROM victims v WHERE d.id = v.id
-         RETURNING d.webhook_id
+         RETURNING d.sink, d.webhook_id
        )
-       SELECT webhook_id, count(*)::int AS dropped FROM dropped GROUP BY webhook_id`,
-      [cap],
+       SELECT sink, webhook_id, count(*)::int AS dropped FROM dropped GROUP BY sink, webhook_id`,
+      [caps.webhook, caps.stream],
     );
   }
 

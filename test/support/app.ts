@@ -28,6 +28,7 @@ export const MANUAL_EVENT_WORKER: EventWorkerOptions = {
   webhookTimeoutMs: 1000,
   retentionMs: 7 * 86_400_000,
   backlogMax: 100_000,
+  streamBacklogMax: 1_000_000,
   perWebhook: 2,
 };
 
