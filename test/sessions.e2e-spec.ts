@@ -85,7 +85,7 @@ describe('dashboard sessions', () => {
     expect(spaces.status).toBe(403);
   });
 
-  it('refuses the cookie without the proof header, from another origin, or from another site', async () => {
+  it('refuses the cookie without the proof header, from another origin or an opaque one, or from another site', async () => {
     const { cookie } = await signIn(owner.auth);
     const without = await t.http().get('/api/v1/links').set('Cookie', cookie);
     expect(without.status).toBe(403);
@@ -106,6 +106,16 @@ describe('dashboard sessions', () => {
       .set(PROOF)
       .set('Sec-Fetch-Site', 'cross-site');
     expect(crossSite.status).toBe(403);
+    // An opaque origin: a sandboxed visitor page of this very host, which the dashboard never is.
+    const opaque = await t
+      .http()
+      .post('/api/v1/keys')
+      .set('Cookie', cookie)
+      .set(PROOF)
+      .set('Origin', 'null')
+      .send({ name: 'From a visitor page', scopes: ['links.read'] });
+    expect(opaque.status).toBe(403);
+    expect(opaque.body).toEqual(FORBIDDEN);
     const ownOrigin = await t
       .http()
       .get('/api/v1/links')

@@ -53,7 +53,8 @@ export function clearedSessionCookie(secure: boolean): string {
 /**
  * Whether a request is the dashboard's own: it carries the proof header, and the browser's own statements of where
  * it comes from, when it makes them, name this service: `Origin` is the service's public origin (APP_URL) or the
- * origin of the host it was sent to, and `Sec-Fetch-Site` is `same-origin`.
+ * origin of the host it was sent to, and `Sec-Fetch-Site` is `same-origin`. `Origin: null` (a sandboxed visitor
+ * page, a redirect from another origin) is never the dashboard's.
  */
 export function sameOriginProof(headers: IncomingHttpHeaders, appOrigin: string): boolean {
   if (headers[SESSION_PROOF_HEADER] !== '1') return false;
@@ -61,6 +62,7 @@ export function sameOriginProof(headers: IncomingHttpHeaders, appOrigin: string)
   if (site !== undefined && site !== 'same-origin') return false;
   const origin = headers.origin;
   if (origin === undefined) return true;
+  if (origin === 'null') return false;
   if (origin === appOrigin) return true;
   try {
     return headers.host !== undefined && new URL(origin).host === headers.host;

@@ -14,6 +14,8 @@ export interface Page {
   allow?: Partial<Record<'img-src' | 'script-src' | 'frame-src' | 'connect-src', string[]>>;
   /** A page of several columns on a wide screen (the stats page). */
   wide?: boolean;
+  /** The page has a form that posts (password, consent): its sandbox then lets forms be sent. */
+  posts?: boolean;
 }
 
 /** The part of a page's options that the pixels markup decides. */

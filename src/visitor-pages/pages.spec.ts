@@ -100,6 +100,7 @@ describe('Pages', () => {
         "form-action 'self' http: https:",
         "base-uri 'none'",
         "frame-ancestors 'none'",
+        'sandbox allow-scripts',
       ].join('; '),
       'Content-Language': 'de',
       Vary: 'Accept-Language',
@@ -124,6 +125,30 @@ describe('Pages', () => {
     expect(policy).toContain("img-src 'self' https://img.example;");
     expect(policy).toContain("script-src 'self' https://js.example;");
     expect(policy).toContain("frame-src 'none';");
+  });
+
+  it('sandboxes every page, letting forms be sent only from a page that has one', () => {
+    const form = { action: '/a/password', query: '', referrer: '' };
+    const leads = { domain: 'sho.rt', host: 'example.com' };
+    const withForms = {
+      password: views.password(en, { form, leads, error: null }),
+      consent: views.consent(en, { form, token: 't', leads }),
+      statsPassword: views.statsPassword(en, { action: '/a/stats', domain: 'sho.rt', wrong: false }),
+    };
+    for (const [name, page] of Object.entries(withForms)) {
+      const { headers, body } = pages.compose(en, page);
+      expect({ name, form: body.includes('<form method="post"') }).toEqual({ name, form: true });
+      expect({ name, sandbox: headers['Content-Security-Policy'].split('; ').at(-1) }).toEqual({
+        name,
+        sandbox: 'sandbox allow-scripts allow-forms',
+      });
+    }
+    const pixels = views.pixels(en, { destination: 'https://example.com/', pixels: html``, allow: {} });
+    for (const page of [pixels, views.notFound(en), views.expired(en), views.tooManyRequests(en, 1000)]) {
+      const { headers, body } = pages.compose(en, page);
+      expect(body).not.toContain('<form');
+      expect(headers['Content-Security-Policy'].split('; ').at(-1)).toBe('sandbox allow-scripts');
+    }
   });
 
   it('makes the expired page once per language', () => {

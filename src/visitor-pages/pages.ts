@@ -94,6 +94,9 @@ export class Pages {
       "form-action 'self' http: https:",
       "base-uri 'none'",
       "frame-ancestors 'none'",
+      // An opaque origin: no script here (a vendor's tag) can use the dashboard's session or the origin's storage.
+      // allow-scripts keeps the pixels' tags, autofocus and the no-script refresh; script-src still decides.
+      `sandbox allow-scripts${page.posts === true ? ' allow-forms' : ''}`,
     ].join('; ');
     return {
       headers: {

@@ -96,6 +96,7 @@ export const views = {
     return {
       title: t.text('passwordTitle'),
       heading: t.text('passwordHeading'),
+      posts: true,
       body: html`${leadsTo(t, input.leads)}
       <p>${t.text('passwordText')}</p>
       ${postForm(
@@ -114,6 +115,7 @@ export const views = {
     return {
       title: t.text('passwordTitle'),
       heading: t.text('statsPasswordHeading'),
+      posts: true,
       body: html`<p>${t.text('statsPasswordText')}</p>
       ${postForm(
         input.action,
@@ -128,6 +130,7 @@ export const views = {
     return {
       title: t.text('consentTitle'),
       heading: t.text('consentHeading'),
+      posts: true,
       body: html`${leadsTo(t, input.leads)}
       <p>${t.text('consentText')}</p>
       ${postForm(

@@ -81,6 +81,8 @@ export class VisitorController {
   @Get(PIXELS_SCRIPT_PATH)
   @Header('Content-Type', 'text/javascript; charset=utf-8')
   @Header('Cache-Control', 'public, max-age=86400')
+  // The sandboxed pixels page that loads it has an opaque origin, which helmet's `same-origin` would refuse.
+  @Header('Cross-Origin-Resource-Policy', 'cross-origin')
   pixelsScript(): string {
     return PIXELS_SCRIPT;
   }

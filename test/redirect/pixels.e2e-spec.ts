@@ -75,6 +75,8 @@ describe('Visiting short links', () => {
       const script = await t.http().get('/assets/pixels.js');
       expect(script.status).toBe(200);
       expect(script.headers['content-type']).toBe('text/javascript; charset=utf-8');
+      // The sandboxed page that loads it has an opaque origin.
+      expect(script.headers['cross-origin-resource-policy']).toBe('cross-origin');
       await expectClicks(account, created.id, 1);
     });
 

@@ -114,7 +114,7 @@ export interface PageExpectation {
 
 /**
  * A visitor page: real HTML with a language, a title and a heading, never cached, under a strict
- * Content-Security-Policy that allows nothing inline but the one stylesheet.
+ * Content-Security-Policy that allows nothing inline but the one stylesheet, and sandboxed.
  */
 export function expectPage(response: PageResponse, expected: PageExpectation): string {
   expect(response.status).toBe(expected.status);
@@ -127,6 +127,10 @@ export function expectPage(response: PageResponse, expected: PageExpectation): s
   expect(policy).not.toContain('unsafe-inline');
   expect(policy).not.toContain('unsafe-eval');
   const html = response.text;
+  // An opaque origin, so that nothing on the page can use the dashboard's session; forms where it has one.
+  expect(policy.split('; ').filter((directive) => directive.startsWith('sandbox'))).toEqual([
+    html.includes('<form') ? 'sandbox allow-scripts allow-forms' : 'sandbox allow-scripts',
+  ]);
   expect(html.startsWith(`<!doctype html>\n<html lang="${expected.lang ?? 'en'}">`)).toBe(true);
   expect(response.headers['content-language']).toBe(expected.lang ?? 'en');
   expect(html).toContain(`<title>${expected.title}</title>`);
