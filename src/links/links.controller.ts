@@ -72,7 +72,8 @@ export class LinksController {
     description: 'A CSV body (`text/csv`) with the export’s columns; up to 1,000 links, all created or none.',
     body: CSV_BODY_TYPES,
   })
-  @ApiBody({ schema: { type: 'string', example: 'url,alias\nhttps://example.com/,spring-sale\n' } })
+  // Without an alias, as a bulk create's example: the same example can be imported again.
+  @ApiBody({ schema: { type: 'string', example: 'url,title\nhttps://example.com/,Spring sale\n' } })
   @ApiDataResponse(LinkResponse, { status: 201, isArray: true })
   async import(@CurrentOwner() owner: Owner, @Req() request: Request) {
     if (!Buffer.isBuffer(request.body)) {

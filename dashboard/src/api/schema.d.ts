@@ -991,15 +991,12 @@ export interface components {
       space_ids?: number[] | null;
       /**
        * @description When the key stops working, in the future; empty or absent: never. No later than the key that makes it.
-       * @example 2026-11-21 10:05
+       * @example 2099-12-31 23:59
        */
       expires_at?: string | null;
     };
     CreateLinkDto: {
-      /**
-       * @description ASCII letters, digits, `-` and `_`; unique within the domain; random when absent.
-       * @example spring-sale
-       */
+      /** @description ASCII letters, digits, `-` and `_`; unique within the domain; random when absent. */
       alias?: string | null;
       /** @description Sets the title; when absent on create, the target page's `<title>` is fetched in the background. */
       title?: string | null;
@@ -1022,12 +1019,12 @@ export interface components {
       password?: string | null;
       /**
        * @description `Y-m-d H:i` in UTC, or ISO 8601 with a zone. Sent with `active_period_end_at`, before it; one without the other is a 422.
-       * @example 2026-11-21 10:05
+       * @example 2030-03-20 00:00
        */
       active_period_start_at?: string | null;
       /**
        * @description `Y-m-d H:i` in UTC, or an ISO 8601 date-time with a zone. Sent with `active_period_start_at`, after it; one without the other is a 422.
-       * @example 2026-11-21 10:05
+       * @example 2030-06-20 23:59
        */
       active_period_end_at?: string | null;
       /** @description 0 or empty: no limit. */
@@ -1056,7 +1053,10 @@ export interface components {
       /** @description Unique within the account, regardless of case. */
       name: string;
       type: components['schemas']['PixelType'];
-      /** @description The vendor's tracking id; its form depends on `type`. */
+      /**
+       * @description The vendor's tracking id; its form depends on `type`.
+       * @example GTM-ABC123
+       */
       value: string;
     };
     CreateSpaceDto: {
@@ -1646,7 +1646,10 @@ export interface components {
     PixelSearchBy: 'name' | 'value';
     /** @enum {string} */
     PixelSortBy: 'id' | 'name';
-    /** @enum {string} */
+    /**
+     * @example google-tag-manager
+     * @enum {string}
+     */
     PixelType:
       | 'adroll'
       | 'bing'
@@ -1818,15 +1821,12 @@ export interface components {
       space_ids?: number[] | null;
       /**
        * @description When the key stops working, in the future; empty or absent: never. No later than the key that makes it.
-       * @example 2026-11-21 10:05
+       * @example 2099-12-31 23:59
        */
       expires_at?: string | null;
     };
     UpdateLinkDto: {
-      /**
-       * @description ASCII letters, digits, `-` and `_`; unique within the domain; random when absent.
-       * @example spring-sale
-       */
+      /** @description ASCII letters, digits, `-` and `_`; unique within the domain; random when absent. */
       alias?: string | null;
       /** @description Sets the title; when absent on create, the target page's `<title>` is fetched in the background. */
       title?: string | null;
@@ -1849,12 +1849,12 @@ export interface components {
       password?: string | null;
       /**
        * @description `Y-m-d H:i` in UTC, or ISO 8601 with a zone. Sent with `active_period_end_at`, before it; one without the other is a 422.
-       * @example 2026-11-21 10:05
+       * @example 2030-03-20 00:00
        */
       active_period_start_at?: string | null;
       /**
        * @description `Y-m-d H:i` in UTC, or an ISO 8601 date-time with a zone. Sent with `active_period_start_at`, after it; one without the other is a 422.
-       * @example 2026-11-21 10:05
+       * @example 2030-06-20 23:59
        */
       active_period_end_at?: string | null;
       /** @description 0 or empty: no limit. */
@@ -8535,18 +8535,25 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @example ok */
-            status?: string;
+            /**
+             * @example ok
+             * @enum {string}
+             */
+            status?: 'ok' | 'degraded';
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       }
              *     }
              */
             info?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -8554,7 +8561,10 @@ export interface operations {
             /** @example {} */
             error?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -8562,13 +8572,17 @@ export interface operations {
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       }
              *     }
              */
             details?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -8583,18 +8597,25 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @example error */
-            status?: string;
+            /**
+             * @example error
+             * @enum {string}
+             */
+            status?: 'error' | 'shutting_down';
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       }
              *     }
              */
             info?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -8603,13 +8624,17 @@ export interface operations {
              * @example {
              *       "redis": {
              *         "status": "down",
-             *         "message": "Could not connect"
+             *         "message": "Could not connect",
+             *         "responseTime": 3005
              *       }
              *     }
              */
             error?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -8617,17 +8642,22 @@ export interface operations {
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       },
              *       "redis": {
              *         "status": "down",
-             *         "message": "Could not connect"
+             *         "message": "Could not connect",
+             *         "responseTime": 3005
              *       }
              *     }
              */
             details?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -8653,18 +8683,25 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @example ok */
-            status?: string;
+            /**
+             * @example ok
+             * @enum {string}
+             */
+            status?: 'ok' | 'degraded';
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       }
              *     }
              */
             info?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -8672,7 +8709,10 @@ export interface operations {
             /** @example {} */
             error?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -8680,13 +8720,17 @@ export interface operations {
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       }
              *     }
              */
             details?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -8701,18 +8745,25 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @example error */
-            status?: string;
+            /**
+             * @example error
+             * @enum {string}
+             */
+            status?: 'error' | 'shutting_down';
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       }
              *     }
              */
             info?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -8721,13 +8772,17 @@ export interface operations {
              * @example {
              *       "redis": {
              *         "status": "down",
-             *         "message": "Could not connect"
+             *         "message": "Could not connect",
+             *         "responseTime": 3005
              *       }
              *     }
              */
             error?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -8735,17 +8790,22 @@ export interface operations {
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       },
              *       "redis": {
              *         "status": "down",
-             *         "message": "Could not connect"
+             *         "message": "Could not connect",
+             *         "responseTime": 3005
              *       }
              *     }
              */
             details?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };

@@ -33,7 +33,12 @@ const KeySpaces = () =>
   applyDecorators(FormIdList({ max: MAX_KEY_SPACES, description: SPACES_DOC }), Nullable());
 
 /** When a key stops working; null: never. */
-const KeyExpiry = () => applyDecorators(FormDateTime({ description: EXPIRES_DOC }), Nullable());
+const KeyExpiry = () =>
+  applyDecorators(
+    // Far ahead, so that the example stays a future date, which an expiry must be, as long as the API is served.
+    FormDateTime({ description: EXPIRES_DOC, example: '2099-12-31 23:59' }),
+    Nullable(),
+  );
 
 export class CreateKeyDto {
   @Required()

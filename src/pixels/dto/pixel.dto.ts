@@ -7,11 +7,15 @@ export class CreatePixelDto {
   name!: string;
 
   @Required()
-  @FormEnum(PIXEL_TYPES, 'PixelType')
+  @FormEnum(PIXEL_TYPES, 'PixelType', { example: 'google-tag-manager' })
   type!: PixelType;
 
   @Required()
-  @FormString({ max: 255, description: "The vendor's tracking id; its form depends on `type`." })
+  @FormString({
+    max: 255,
+    description: "The vendor's tracking id; its form depends on `type`.",
+    example: 'GTM-ABC123',
+  })
   value!: string;
 }
 
