@@ -10,6 +10,7 @@ import { createAccount, createTestApp, type TestAccount, type TestApp } from './
 import { apiClient } from './support/api';
 import { committedDocument } from './support/openapi-document';
 import { pointer, ResponseValidator } from './support/openapi-responses';
+import { unique } from './support/visitors';
 
 /*
  * The document's examples are requests the service accepts, as a generator of contract tests builds them from the
@@ -156,7 +157,7 @@ function examples(node: unknown, at = ''): { at: string; schemaAt: string; examp
   const found = Object.entries(node).flatMap(([key, value]) => examples(value, `${at}/${pointer(key)}`));
   const { example } = node as Node;
   if (example === undefined || Array.isArray(node)) return found;
-  const isMediaType = /\/content\/[^/]+$/.test(at);
+  const isMediaType = /\/(requestBody|responses\/[^/]+)\/content\/[^/]+$/.test(at);
   const isParameter = 'in' in node && 'name' in node;
   const schemaAt = isMediaType || isParameter ? `${at}/schema` : at;
   return [{ at, schemaAt, example }, ...found];
@@ -189,7 +190,7 @@ describe('The OpenAPI document’s examples', () => {
     };
     await made('spaces', { name: 'Examples' });
     await made('pixels', { name: 'Examples', type: 'google-tag-manager', value: 'GTM-EXAMPLE' });
-    await made('domains', { name: 'examples.sho.rt.example' });
+    await made('domains', { name: `${unique('examples')}.sho.rt.example` });
     await made('links', { url: 'https://example.com/' });
     await made('keys', { name: 'Examples', scopes: ['links.read'] });
     await made('webhooks', { name: 'Examples', url: 'https://example.com/hook', events: ['link.created'] });
@@ -245,7 +246,11 @@ describe('The OpenAPI document’s examples', () => {
       ['/api/v1/links', 'application/json', exampleOf('/api/v1/links', 'application/json')],
       ['/api/v1/links/bulk', 'application/json', exampleOf('/api/v1/links/bulk', 'application/json')],
       ['/api/v1/links/import', 'text/csv', exampleOf('/api/v1/links/import', 'text/csv')],
-      ['/api/v1/links', 'application/x-www-form-urlencoded', exampleOf('/api/v1/links', 'application/json')],
+      [
+        '/api/v1/links',
+        'application/x-www-form-urlencoded',
+        exampleOf('/api/v1/links', 'application/x-www-form-urlencoded'),
+      ],
     ];
     for (const [path, type, body] of bodies) {
       const response = await withBody(call(account, 'post', path), type, body);
