@@ -94,15 +94,26 @@ function hasExample(document: OpenAPIObject, schema: Node): boolean {
   return resolved(document, schema).example !== undefined;
 }
 
-/** The body a generator sends for a media type: its example, its first named example, or the schema's sample. */
-function exampleBody(
-  document: OpenAPIObject,
-  media: { schema?: Node; example?: unknown; examples?: Node },
-): unknown {
+type Media = { schema?: Node; example?: unknown; examples?: Node };
+
+/** Where a body comes from: the media type's own example, or its schema's fields' examples. */
+type Source = 'its example' | 'its fields’ examples';
+
+const SOURCES: Source[] = ['its example', 'its fields’ examples'];
+const SCHEMA_ONLY: Source[] = ['its fields’ examples'];
+
+/** The media type's own example, or its first named one. */
+function mediaExample(media: Media): unknown {
   if (media.example !== undefined) return media.example;
-  const named = Object.values(media.examples ?? {})[0] as { value?: unknown } | undefined;
-  if (named?.value !== undefined) return named.value;
-  return sampled(document, media.schema ?? {});
+  return (Object.values(media.examples ?? {})[0] as { value?: unknown } | undefined)?.value;
+}
+
+/**
+ * The body a generator sends for a media type: its own example where it has one; else, and for a tool that reads
+ * only schemas, the schema's fields' examples.
+ */
+function exampleBody(document: OpenAPIObject, media: Media, source: Source): unknown {
+  return source === 'its example' ? mediaExample(media) : sampled(document, media.schema ?? {});
 }
 
 /** Multipart fields in bracket notation, as a form names them. */
@@ -199,10 +210,10 @@ describe('The OpenAPI document’s examples', () => {
     await t?.close();
   });
 
-  /** The example body of a create, as a generator builds it. */
-  function exampleOf(path: string, type: string): unknown {
+  /** The example body of a create, as a generator builds it from `source`. */
+  function exampleOf(path: string, type: string, source: Source): unknown {
     const operation = (document.paths[path] as Record<string, Operation>).post;
-    return exampleBody(document, operation.requestBody!.content[type]);
+    return exampleBody(document, operation.requestBody!.content[type], source);
   }
 
   /** Each request the document's examples make, named by its operation and media type. */
@@ -217,16 +228,25 @@ describe('The OpenAPI document’s examples', () => {
             parameter.example !== undefined ||
             (parameter.schema !== undefined && hasExample(document, parameter.schema))),
       );
-      const types = Object.keys(operation.requestBody?.content ?? {});
-      if (types.length === 0 && withExamples.length === 0) return [];
-      return (types.length === 0 ? [undefined] : types).map((type) => ({
-        name: `${operation.operationId} (${method.toUpperCase()} ${path}${type === undefined ? '' : `, ${type}`})`,
-        method,
-        path,
-        operation,
-        type,
-        query: withExamples,
-      }));
+      const content = operation.requestBody?.content ?? {};
+      const bodies = Object.entries(content).flatMap(([type, media]) =>
+        (mediaExample(media) === undefined ? SCHEMA_ONLY : SOURCES).map((source) => ({
+          type,
+          body: exampleBody(document, media, source),
+          source: `, ${type}, ${source}`,
+        })),
+      );
+      if (bodies.length === 0 && withExamples.length === 0) return [];
+      return (bodies.length === 0 ? [{ type: undefined, body: undefined, source: '' }] : bodies).map(
+        ({ type, body, source }) => ({
+          name: `${operation.operationId} (${method.toUpperCase()} ${path}${source})`,
+          method,
+          path,
+          type,
+          body,
+          query: withExamples,
+        }),
+      );
     }),
   );
 
@@ -241,33 +261,48 @@ describe('The OpenAPI document’s examples', () => {
     expect(problems).toEqual([]);
   });
 
-  it('make links that can be made again, one after another, as a run of the examples sends them', async () => {
-    const bodies: [string, string, unknown][] = [
-      ['/api/v1/links', 'application/json', exampleOf('/api/v1/links', 'application/json')],
-      ['/api/v1/links/bulk', 'application/json', exampleOf('/api/v1/links/bulk', 'application/json')],
-      ['/api/v1/links/import', 'text/csv', exampleOf('/api/v1/links/import', 'text/csv')],
-      [
-        '/api/v1/links',
-        'application/x-www-form-urlencoded',
-        exampleOf('/api/v1/links', 'application/x-www-form-urlencoded'),
-      ],
-    ];
-    for (const [path, type, body] of bodies) {
-      const response = await withBody(call(account, 'post', path), type, body);
-      const message = (response.body as { message?: unknown }).message;
-      expect([path, type, response.status, message]).toEqual([path, type, 201, undefined]);
-    }
-  });
+  it.each(SOURCES)(
+    'make links that can be made again, one after another, as a run of the examples sends them: %s',
+    async (source) => {
+      const form = 'application/x-www-form-urlencoded';
+      const bodies: [string, string, unknown][] = [
+        ['/api/v1/links', 'application/json', exampleOf('/api/v1/links', 'application/json', source)],
+        [
+          '/api/v1/links/bulk',
+          'application/json',
+          exampleOf('/api/v1/links/bulk', 'application/json', source),
+        ],
+        [
+          '/api/v1/links/import',
+          'text/csv',
+          exampleOf('/api/v1/links/import', 'text/csv', 'its fields’ examples'),
+        ],
+        ['/api/v1/links', form, exampleOf('/api/v1/links', form, source)],
+      ];
+      for (const [path, type, body] of bodies) {
+        const response = await withBody(call(account, 'post', path), type, body);
+        const message = (response.body as { message?: unknown }).message;
+        expect([path, type, response.status, message]).toEqual([path, type, 201, undefined]);
+      }
+    },
+  );
 
   it('make a request of every operation that takes a body or has query examples', () => {
-    expect(requests.map((request) => request.operation.operationId)).toEqual(
-      expect.arrayContaining(['createLink', 'createLinks', 'createKey', 'importLinks', 'showLinkQrCode']),
+    expect(requests.map((request) => request.name)).toEqual(
+      expect.arrayContaining([
+        'createLink (POST /api/v1/links, application/json, its example)',
+        'createLink (POST /api/v1/links, application/x-www-form-urlencoded, its fields’ examples)',
+        'createLinks (POST /api/v1/links/bulk, application/json, its example)',
+        'createKey (POST /api/v1/keys, application/json, its example)',
+        'importLinks (POST /api/v1/links/import, text/csv, its fields’ examples)',
+        'showLinkQrCode (GET /api/v1/links/{id}/qr)',
+      ]),
     );
   });
 
   it.each(requests.map((request) => [request.name, request] as const))(
     'are accepted: %s',
-    async (_name, { method, path, operation, type, query }) => {
+    async (_name, { method, path, type, body, query }) => {
       const url = path.replace(/\{\w+\}/g, () => String(ids[resourceOf(path)]));
       const search = qs.stringify(
         Object.fromEntries(
@@ -278,9 +313,7 @@ describe('The OpenAPI document’s examples', () => {
         ),
       );
       let test = call(account, method, search === '' ? url : `${url}?${search}`);
-      if (type !== undefined) {
-        test = withBody(test, type, exampleBody(document, operation.requestBody!.content[type]));
-      }
+      if (type !== undefined) test = withBody(test, type, body);
       const response = await test;
       const message = (response.body as { message?: unknown }).message;
       expect(`${String(response.status).slice(0, 1)}xx ${JSON.stringify(message ?? '')}`).toBe('2xx ""');

@@ -34,11 +34,16 @@ const KeySpaces = () =>
 
 /** When a key stops working; null: never. */
 const KeyExpiry = () =>
-  applyDecorators(
-    // Far ahead, so that the example stays a future date, which an expiry must be, as long as the API is served.
-    FormDateTime({ description: EXPIRES_DOC, example: '2099-12-31 23:59' }),
-    Nullable(),
-  );
+  applyDecorators(FormDateTime({ description: EXPIRES_DOC, example: EXPIRY_EXAMPLE }), Nullable());
+
+/** A key's expiry in the examples: far ahead, so that it stays in the future, as long as the API is served. */
+const EXPIRY_EXAMPLE = '2099-12-31 23:59';
+
+/** The document's example bodies. */
+export const KEY_EXAMPLES = {
+  create: { name: 'Reporting', scopes: ['links.read', 'stats.read'], expires_at: EXPIRY_EXAMPLE },
+  update: { name: 'Reporting', scopes: ['links.read', 'stats.read'] },
+};
 
 export class CreateKeyDto {
   @Required()

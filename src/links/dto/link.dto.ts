@@ -211,6 +211,24 @@ export class UpdateLinkDto extends LinkFieldsDto {
   url?: string;
 }
 
+/** The document's example bodies: no alias, which a second request could not take again. */
+export const LINK_EXAMPLES = {
+  create: {
+    url: 'https://example.com/spring-sale',
+    title: 'Spring sale',
+    active_period_start_at: '2030-03-20 00:00',
+    active_period_end_at: '2030-06-20 23:59',
+    expiration_url: 'https://example.com/',
+  },
+  update: { url: 'https://example.com/summer-sale', title: 'Summer sale' },
+  bulk: {
+    links: [
+      { url: 'https://example.com/spring-sale', title: 'Spring sale' },
+      { url: 'https://example.com/summer-sale', title: 'Summer sale', clicks_limit: 1000 },
+    ],
+  },
+};
+
 export const MAX_BULK_LINKS = 1000;
 
 /** The items as a list (a form body sends an object of indexes), each item as sent: `validateEach` converts them. */

@@ -33,3 +33,9 @@ export class UpdatePixelDto {
   @FormString({ max: 255 })
   value?: string;
 }
+
+/** The document's example bodies. */
+export const PIXEL_EXAMPLES = {
+  create: { name: 'Ads', type: 'google-tag-manager', value: 'GTM-ABC123' },
+  update: { name: 'Ads' },
+};
