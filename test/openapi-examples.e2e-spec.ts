@@ -14,10 +14,10 @@ import { unique } from './support/visitors';
 
 /*
  * The document's examples are requests the service accepts, as a generator of contract tests builds them from the
- * document alone: each request body from its media type's `example`, or, without one, from the schema's examples
- * assembled into an object; each query parameter that has an example, with it. Only the ids in a path are the
- * test's own, of resources it made first. Every answer must be a 2xx, and the checked agent of the test app
- * holds the request and the answer to the document.
+ * document alone: each request body from its media type's `example`, and from its schema's examples assembled into
+ * an object (what a tool that reads only schemas sends); each query parameter that has an example, with it. Only
+ * the ids in a path are the test's own, of resources it made first. Every answer must be a 2xx, and the checked
+ * agent of the test app holds the request and the answer to the document.
  */
 
 type Node = Record<string, unknown>;
@@ -148,7 +148,7 @@ function resourceOf(path: string): string {
   return segment === 'stats' ? 'links' : segment;
 }
 
-/** The delete of what a create made, so that an example's unique values (an alias, a host) are free again. */
+/** The ids of what a create made, deleted after it so that the example's unique values (a host) are free again. */
 function createdIds(response: Response): number[] {
   const data = (response.body as { data?: unknown }).data;
   const items = Array.isArray(data) ? data : [data];
