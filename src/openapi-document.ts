@@ -2,7 +2,8 @@ import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { SCOPE_EXTENSION } from './auth/requires-scope.decorator';
 import { EVENT_SCHEMAS } from './webhooks/event-schemas';
-import { RATE_LIMIT_HEADERS, registeredSchemas } from './common/openapi';
+import { BODY_EXAMPLE_EXTENSION, RATE_LIMIT_HEADERS, registeredSchemas } from './common/openapi';
+import { MAX_ID } from './common/validation';
 
 /** The server URL of the committed document (`docs/openapi.json`): APP_URL's default. */
 export const DOCUMENT_SERVER_URL = 'http://localhost:3000';
@@ -172,6 +173,22 @@ export function openApiDocument(app: INestApplication, serverUrl: string): OpenA
         const needs = `Needs the scope \`${scope}\`.`;
         operation.description =
           operation.description === undefined ? needs : `${operation.description} ${needs}`;
+      }
+      // Nest types a `number` in a path as any number; those are ids, which IdPipe reads as plain decimals within
+      // the column's range (anything else names no resource).
+      for (const parameter of operation?.parameters ?? []) {
+        const { schema } = parameter as { in?: string; schema?: Node };
+        if ((parameter as { in?: string }).in === 'path' && schema?.type === 'number') {
+          Object.assign(schema, { type: 'integer', minimum: 1, maximum: MAX_ID });
+        }
+      }
+      // A route's example body, where generators and the UI look for it: in each media type it reads.
+      const extended = operation as Node | undefined;
+      const example = extended?.[BODY_EXAMPLE_EXTENSION];
+      if (extended !== undefined && example !== undefined) {
+        const body = extended.requestBody as { content?: Record<string, Node> } | undefined;
+        for (const media of Object.values(body?.content ?? {})) media.example = example;
+        delete extended[BODY_EXAMPLE_EXTENSION];
       }
     }
   }

@@ -129,6 +129,16 @@ describe('The OpenAPI document', () => {
       maxLength: 255,
     });
     expect(property('LinkResponse', 'created_at')).toMatchObject({ type: 'string', format: 'date-time' });
+    // A path's id is read as a plain decimal within the column's range: 1.5 or 0 names no resource.
+    const pathParameters = Object.values(document.paths).flatMap((item) =>
+      [item.get, item.put, item.post, item.delete, item.patch].flatMap((operation) =>
+        (operation?.parameters ?? []).filter((parameter) => 'in' in parameter && parameter.in === 'path'),
+      ),
+    );
+    expect(pathParameters.length).toBeGreaterThanOrEqual(20);
+    for (const parameter of pathParameters) {
+      expect(parameter).toMatchObject({ schema: { type: 'integer', minimum: 1, maximum: 2147483647 } });
+    }
   });
 
   it('lists the response fields in the contract’s order', () => {

@@ -27,6 +27,8 @@ export interface Resource {
   object: string;
   /** What PUT and PATCH say of an update; by default, that what is absent stays as it is. */
   update?: string;
+  /** The example bodies of a create and of an update (PUT and PATCH alike), as the document shows them. */
+  examples: { create: object; update: object };
 }
 
 /**
@@ -69,6 +71,7 @@ export function resourceRoutes(resource: Resource) {
     description: resource.update ?? description,
     body: true,
     errors: [404],
+    example: resource.examples.update,
   });
   return {
     /** `GET /`: a page of the resources; 422 for a query it cannot read. */
@@ -88,6 +91,7 @@ export function resourceRoutes(resource: Resource) {
       operationId: `create${resource.id}`,
       summary: `Create ${resource.one}`,
       body: true,
+      example: resource.examples.create,
     }),
     /** `PUT /:id`: what is absent stays as it is, as with PATCH (the contract's PUT is PATCH's twin). */
     replace: compose(write, Put(':id'), (model) => ApiDataResponse(model), {

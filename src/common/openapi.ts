@@ -1,6 +1,7 @@
 import { applyDecorators, HttpStatus, SetMetadata, type Type } from '@nestjs/common';
 import {
   ApiConsumes,
+  ApiExtension,
   ApiExtraModels,
   ApiOperation,
   ApiProperty,
@@ -202,6 +203,12 @@ function errorResponses(statuses: ErrorStatus[]): MethodDecorator {
   );
 }
 
+/**
+ * The OpenAPI extension that carries a route's example body until the document builder writes it as the example of
+ * each media type the route reads (`openapi-document.ts`).
+ */
+export const BODY_EXAMPLE_EXTENSION = 'x-body-example';
+
 export interface EndpointOptions {
   /** Reads like a method name: `listLinks`, `createSpace`. */
   operationId: string;
@@ -211,6 +218,11 @@ export interface EndpointOptions {
   body?: boolean | readonly string[];
   /** Errors besides 401, 403, 415, 429, 500 and 503 (and, with a body, 400, 413 and 422). */
   errors?: ErrorStatus[];
+  /**
+   * A whole body the route accepts, for every media type it reads. Without one, a generator makes up a value for
+   * each field that has no example, and an invented id names nothing.
+   */
+  example?: object;
 }
 
 /** An API route: its name and summary, the encodings of its body, and the errors it may answer. */
@@ -225,6 +237,7 @@ export function ApiEndpoint(options: EndpointOptions): MethodDecorator {
     }),
     SetMetadata(REQUEST_BODY_TYPES, bodyTypes),
     ...(bodyTypes.length > 0 ? [ApiConsumes(...bodyTypes)] : []),
+    ...(options.example === undefined ? [] : [ApiExtension(BODY_EXAMPLE_EXTENSION, options.example)]),
     errorResponses([...ALWAYS, ...(bodyTypes.length > 0 ? WITH_BODY : []), ...(options.errors ?? [])]),
   );
 }

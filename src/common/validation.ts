@@ -202,13 +202,21 @@ export function FormIntIn(
   });
 }
 
-/** One of a fixed set of strings (`asc`, `desc`, ...), documented as the enum `enumName`. */
+/**
+ * One of a fixed set of strings (`asc`, `desc`, ...), documented as the enum `enumName`. The field is a reference
+ * to the enum, which cannot carry an example beside it: `example` is the enum's own, for every field that names it.
+ */
 export function FormEnum(
   values: readonly string[],
   enumName: string,
-  options: FieldDocs = {},
+  { example, ...options }: FieldDocs = {},
 ): PropertyDecorator {
-  const schema = { type: 'string', enum: [...values], enumName };
+  const schema = {
+    type: 'string',
+    enum: [...values],
+    enumName,
+    ...(example === undefined ? {} : { enumSchema: { type: 'string', example } }),
+  };
   return documented({ ...schema, ...docs(options) }, (target, key) => {
     Transform(({ value }) => emptyToNull(value))(target, key);
     IsIn(values as string[], { message: messages.invalid })(target, key);
@@ -324,13 +332,16 @@ export function parseDateTime(value: string): Date | null {
   return parsed;
 }
 
-/** A date-time as `parseDateTime` reads it, turned into a Date. */
-export function FormDateTime(options: FieldDocs = {}): PropertyDecorator {
+/**
+ * A date-time as `parseDateTime` reads it, turned into a Date. Its example is the field's own, since what a field
+ * accepts depends on its rule (a key's expiry must be in the future, a period's end after its start).
+ */
+export function FormDateTime(options: FieldDocs & { example: string }): PropertyDecorator {
   const schema = {
     type: 'string',
     // Either form, as one pattern: `Y-m-d H:i`, or the ISO form with its zone.
     pattern: `^(?:${PLAIN_DATE_TIME.source.slice(1, -1)}|${ISO_DATE_TIME.source.slice(1, -1)})$`,
-    example: '2026-11-21 10:05',
+    example: options.example,
     description: '`Y-m-d H:i` in UTC, or an ISO 8601 date-time with a zone.',
   };
   return documented({ ...schema, ...docs(options, schema.description) }, (target, key) => {

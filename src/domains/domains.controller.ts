@@ -9,7 +9,7 @@ import { paginatedEnvelope } from '../common/pagination';
 import { DomainResponse } from './domain.mapper';
 import { DomainsService } from './domains.service';
 import { DomainListQueryDto } from './dto/domain-list-query.dto';
-import { CreateDomainDto, UpdateDomainDto } from './dto/domain.dto';
+import { CreateDomainDto, DOMAIN_EXAMPLES, UpdateDomainDto } from './dto/domain.dto';
 import { resourceRoutes } from '../auth/resource-route';
 
 const routes = resourceRoutes({
@@ -19,6 +19,7 @@ const routes = resourceRoutes({
   many: 'domains',
   response: DomainResponse,
   object: 'domain',
+  examples: DOMAIN_EXAMPLES,
 });
 
 @ApiTags('domains')

@@ -7,7 +7,7 @@ import { resourceRoutes } from '../auth/resource-route';
 import { dataEnvelope, deletedEnvelope } from '../common/envelope';
 import { IdPipe } from '../common/id.pipe';
 import { paginatedEnvelope } from '../common/pagination';
-import { CreateKeyDto, KeyListQueryDto, UpdateKeyDto } from './dto/key.dto';
+import { CreateKeyDto, KEY_EXAMPLES, KeyListQueryDto, UpdateKeyDto } from './dto/key.dto';
 import { CreatedKeyResponse, KeyResponse } from './key.mapper';
 import { KeysService } from './keys.service';
 
@@ -20,6 +20,7 @@ const routes = resourceRoutes({
   object: 'key',
   update:
     'Fields that are absent stay as they are. The key after the change may do no more than the key making it.',
+  examples: KEY_EXAMPLES,
 });
 
 @ApiTags('keys')

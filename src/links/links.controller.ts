@@ -9,7 +9,7 @@ import { ApiDataResponse, ApiFileResponse, CSV_BODY_TYPES } from '../common/open
 import { paginatedEnvelope } from '../common/pagination';
 import { LinkResponse } from './link.mapper';
 import { LinkListQueryDto } from './dto/link-list-query.dto';
-import { BulkCreateLinksDto, CreateLinkDto, UpdateLinkDto } from './dto/link.dto';
+import { BulkCreateLinksDto, CreateLinkDto, LINK_EXAMPLES, UpdateLinkDto } from './dto/link.dto';
 import { LINK_CSV_HEADER, linkCsvLines, linksFromCsv } from './link-csv';
 import { CsvExports } from '../common/csv-stream';
 import { createValidationPipe, validateEach } from '../common/validation.pipe';
@@ -27,6 +27,7 @@ const routes = resourceRoutes({
   many: 'links',
   response: LinkResponse,
   object: 'link',
+  examples: LINK_EXAMPLES,
 });
 
 @ApiTags('links')
@@ -72,7 +73,8 @@ export class LinksController {
     description: 'A CSV body (`text/csv`) with the export’s columns; up to 1,000 links, all created or none.',
     body: CSV_BODY_TYPES,
   })
-  @ApiBody({ schema: { type: 'string', example: 'url,alias\nhttps://example.com/,spring-sale\n' } })
+  // Without an alias, as a bulk create's example: the same example can be imported again.
+  @ApiBody({ schema: { type: 'string', example: 'url,title\nhttps://example.com/,Spring sale\n' } })
   @ApiDataResponse(LinkResponse, { status: 201, isArray: true })
   async import(@CurrentOwner() owner: Owner, @Req() request: Request) {
     if (!Buffer.isBuffer(request.body)) {
@@ -118,6 +120,7 @@ export class LinksController {
     summary: 'Create up to 1,000 links',
     description: 'In one transaction: all are created, or none and a 422 names the item and field.',
     body: true,
+    example: LINK_EXAMPLES.bulk,
   })
   @ApiDataResponse(LinkResponse, { status: 201, isArray: true })
   async storeMany(@CurrentOwner() owner: Owner, @Body() dto: BulkCreateLinksDto) {

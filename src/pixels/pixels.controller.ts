@@ -8,7 +8,7 @@ import { IdPipe } from '../common/id.pipe';
 import { paginatedEnvelope } from '../common/pagination';
 import { PixelResponse } from './pixel.mapper';
 import { PixelListQueryDto } from './dto/pixel-list-query.dto';
-import { CreatePixelDto, UpdatePixelDto } from './dto/pixel.dto';
+import { CreatePixelDto, PIXEL_EXAMPLES, UpdatePixelDto } from './dto/pixel.dto';
 import { PixelsService } from './pixels.service';
 import { resourceRoutes } from '../auth/resource-route';
 
@@ -19,6 +19,7 @@ const routes = resourceRoutes({
   many: 'pixels',
   response: PixelResponse,
   object: 'pixel',
+  examples: PIXEL_EXAMPLES,
 });
 
 @ApiTags('pixels')

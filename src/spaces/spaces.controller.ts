@@ -9,7 +9,7 @@ import { IdPipe } from '../common/id.pipe';
 import { paginatedEnvelope } from '../common/pagination';
 import { SpaceResponse } from './space.mapper';
 import { SpaceListQueryDto } from './dto/space-list-query.dto';
-import { CreateSpaceDto, UpdateSpaceDto } from './dto/space.dto';
+import { CreateSpaceDto, SPACE_EXAMPLES, UpdateSpaceDto } from './dto/space.dto';
 import { SpacesService } from './spaces.service';
 
 const routes = resourceRoutes({
@@ -19,6 +19,7 @@ const routes = resourceRoutes({
   many: 'spaces',
   response: SpaceResponse,
   object: 'space',
+  examples: SPACE_EXAMPLES,
 });
 
 @ApiTags('spaces')

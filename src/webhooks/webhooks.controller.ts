@@ -12,6 +12,7 @@ import {
   CreateWebhookDto,
   DeliveryListQueryDto,
   UpdateWebhookDto,
+  WEBHOOK_EXAMPLES,
   WebhookListQueryDto,
 } from './dto/webhook.dto';
 import { DeliveryResponse, WebhookResponse, WebhookWithSecretResponse } from './webhook.mapper';
@@ -25,6 +26,7 @@ const routes = resourceRoutes({
   response: WebhookResponse,
   object: 'webhook',
   update: 'Fields that are absent stay as they are. A new `url` is checked as on create.',
+  examples: WEBHOOK_EXAMPLES,
 });
 
 @ApiTags('webhooks')

@@ -29,7 +29,7 @@ interface Operation {
 }
 
 /** A JSON pointer's segment. */
-function pointer(segment: string): string {
+export function pointer(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1');
 }
 
@@ -117,8 +117,13 @@ export class ResponseValidator {
 
   /** What is wrong with `value` as an instance of the document's component schema `name`, or null. */
   schemaProblem(name: string, value: unknown): string | null {
-    const validate = this.validator(this.ajv, `openapi#/components/schemas/${name}`);
-    return validate(value) ? null : `not a ${name}: ${this.ajv.errorsText(validate.errors)}`;
+    return this.problemAt(`/components/schemas/${name}`, value, `not a ${name}`);
+  }
+
+  /** What is wrong with `value` as an instance of the schema at a JSON pointer into the document, or null. */
+  problemAt(schemaPointer: string, value: unknown, what = `not valid at ${schemaPointer}`): string | null {
+    const validate = this.validator(this.ajv, `openapi#${schemaPointer}`);
+    return validate(value) ? null : `${what}: ${this.ajv.errorsText(validate.errors)}`;
   }
 
   /** What is wrong with a response, or null when the document declares it as it came. */

@@ -991,15 +991,12 @@ export interface components {
       space_ids?: number[] | null;
       /**
        * @description When the key stops working, in the future; empty or absent: never. No later than the key that makes it.
-       * @example 2026-11-21 10:05
+       * @example 2099-12-31 23:59
        */
       expires_at?: string | null;
     };
     CreateLinkDto: {
-      /**
-       * @description ASCII letters, digits, `-` and `_`; unique within the domain; random when absent.
-       * @example spring-sale
-       */
+      /** @description ASCII letters, digits, `-` and `_`; unique within the domain; random when absent. */
       alias?: string | null;
       /** @description Sets the title; when absent on create, the target page's `<title>` is fetched in the background. */
       title?: string | null;
@@ -1022,12 +1019,12 @@ export interface components {
       password?: string | null;
       /**
        * @description `Y-m-d H:i` in UTC, or ISO 8601 with a zone. Sent with `active_period_end_at`, before it; one without the other is a 422.
-       * @example 2026-11-21 10:05
+       * @example 2030-03-20 00:00
        */
       active_period_start_at?: string | null;
       /**
        * @description `Y-m-d H:i` in UTC, or an ISO 8601 date-time with a zone. Sent with `active_period_start_at`, after it; one without the other is a 422.
-       * @example 2026-11-21 10:05
+       * @example 2030-06-20 23:59
        */
       active_period_end_at?: string | null;
       /** @description 0 or empty: no limit. */
@@ -1056,7 +1053,10 @@ export interface components {
       /** @description Unique within the account, regardless of case. */
       name: string;
       type: components['schemas']['PixelType'];
-      /** @description The vendor's tracking id; its form depends on `type`. */
+      /**
+       * @description The vendor's tracking id; its form depends on `type`.
+       * @example GTM-ABC123
+       */
       value: string;
     };
     CreateSpaceDto: {
@@ -1646,7 +1646,10 @@ export interface components {
     PixelSearchBy: 'name' | 'value';
     /** @enum {string} */
     PixelSortBy: 'id' | 'name';
-    /** @enum {string} */
+    /**
+     * @example google-tag-manager
+     * @enum {string}
+     */
     PixelType:
       | 'adroll'
       | 'bing'
@@ -1818,15 +1821,12 @@ export interface components {
       space_ids?: number[] | null;
       /**
        * @description When the key stops working, in the future; empty or absent: never. No later than the key that makes it.
-       * @example 2026-11-21 10:05
+       * @example 2099-12-31 23:59
        */
       expires_at?: string | null;
     };
     UpdateLinkDto: {
-      /**
-       * @description ASCII letters, digits, `-` and `_`; unique within the domain; random when absent.
-       * @example spring-sale
-       */
+      /** @description ASCII letters, digits, `-` and `_`; unique within the domain; random when absent. */
       alias?: string | null;
       /** @description Sets the title; when absent on create, the target page's `<title>` is fetched in the background. */
       title?: string | null;
@@ -1849,12 +1849,12 @@ export interface components {
       password?: string | null;
       /**
        * @description `Y-m-d H:i` in UTC, or ISO 8601 with a zone. Sent with `active_period_end_at`, before it; one without the other is a 422.
-       * @example 2026-11-21 10:05
+       * @example 2030-03-20 00:00
        */
       active_period_start_at?: string | null;
       /**
        * @description `Y-m-d H:i` in UTC, or an ISO 8601 date-time with a zone. Sent with `active_period_start_at`, after it; one without the other is a 422.
-       * @example 2026-11-21 10:05
+       * @example 2030-06-20 23:59
        */
       active_period_end_at?: string | null;
       /** @description 0 or empty: no limit. */
@@ -2244,7 +2244,21 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "name": "sho.rt",
+         *       "index_page": "https://example.com/",
+         *       "not_found_page": "https://example.com/not-found"
+         *     }
+         */
         'application/json': components['schemas']['CreateDomainDto'];
+        /**
+         * @example {
+         *       "name": "sho.rt",
+         *       "index_page": "https://example.com/",
+         *       "not_found_page": "https://example.com/not-found"
+         *     }
+         */
         'application/x-www-form-urlencoded': components['schemas']['CreateDomainDto'];
       };
     };
@@ -2505,7 +2519,19 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "index_page": "https://example.com/",
+         *       "not_found_page": "https://example.com/not-found"
+         *     }
+         */
         'application/json': components['schemas']['UpdateDomainDto'];
+        /**
+         * @example {
+         *       "index_page": "https://example.com/",
+         *       "not_found_page": "https://example.com/not-found"
+         *     }
+         */
         'application/x-www-form-urlencoded': components['schemas']['UpdateDomainDto'];
       };
     };
@@ -2791,7 +2817,19 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "index_page": "https://example.com/",
+         *       "not_found_page": "https://example.com/not-found"
+         *     }
+         */
         'application/json': components['schemas']['UpdateDomainDto'];
+        /**
+         * @example {
+         *       "index_page": "https://example.com/",
+         *       "not_found_page": "https://example.com/not-found"
+         *     }
+         */
         'application/x-www-form-urlencoded': components['schemas']['UpdateDomainDto'];
       };
     };
@@ -3074,7 +3112,27 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "name": "Reporting",
+         *       "scopes": [
+         *         "links.read",
+         *         "stats.read"
+         *       ],
+         *       "expires_at": "2099-12-31 23:59"
+         *     }
+         */
         'application/json': components['schemas']['CreateKeyDto'];
+        /**
+         * @example {
+         *       "name": "Reporting",
+         *       "scopes": [
+         *         "links.read",
+         *         "stats.read"
+         *       ],
+         *       "expires_at": "2099-12-31 23:59"
+         *     }
+         */
         'application/x-www-form-urlencoded': components['schemas']['CreateKeyDto'];
       };
     };
@@ -3335,7 +3393,25 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "name": "Reporting",
+         *       "scopes": [
+         *         "links.read",
+         *         "stats.read"
+         *       ]
+         *     }
+         */
         'application/json': components['schemas']['UpdateKeyDto'];
+        /**
+         * @example {
+         *       "name": "Reporting",
+         *       "scopes": [
+         *         "links.read",
+         *         "stats.read"
+         *       ]
+         *     }
+         */
         'application/x-www-form-urlencoded': components['schemas']['UpdateKeyDto'];
       };
     };
@@ -3609,7 +3685,25 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "name": "Reporting",
+         *       "scopes": [
+         *         "links.read",
+         *         "stats.read"
+         *       ]
+         *     }
+         */
         'application/json': components['schemas']['UpdateKeyDto'];
+        /**
+         * @example {
+         *       "name": "Reporting",
+         *       "scopes": [
+         *         "links.read",
+         *         "stats.read"
+         *       ]
+         *     }
+         */
         'application/x-www-form-urlencoded': components['schemas']['UpdateKeyDto'];
       };
     };
@@ -3897,7 +3991,25 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "url": "https://example.com/spring-sale",
+         *       "title": "Spring sale",
+         *       "active_period_start_at": "2030-03-20 00:00",
+         *       "active_period_end_at": "2030-06-20 23:59",
+         *       "expiration_url": "https://example.com/"
+         *     }
+         */
         'application/json': components['schemas']['CreateLinkDto'];
+        /**
+         * @example {
+         *       "url": "https://example.com/spring-sale",
+         *       "title": "Spring sale",
+         *       "active_period_start_at": "2030-03-20 00:00",
+         *       "active_period_end_at": "2030-06-20 23:59",
+         *       "expiration_url": "https://example.com/"
+         *     }
+         */
         'application/x-www-form-urlencoded': components['schemas']['CreateLinkDto'];
       };
     };
@@ -4040,7 +4152,37 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "links": [
+         *         {
+         *           "url": "https://example.com/spring-sale",
+         *           "title": "Spring sale"
+         *         },
+         *         {
+         *           "url": "https://example.com/summer-sale",
+         *           "title": "Summer sale",
+         *           "clicks_limit": 1000
+         *         }
+         *       ]
+         *     }
+         */
         'application/json': components['schemas']['BulkCreateLinksDto'];
+        /**
+         * @example {
+         *       "links": [
+         *         {
+         *           "url": "https://example.com/spring-sale",
+         *           "title": "Spring sale"
+         *         },
+         *         {
+         *           "url": "https://example.com/summer-sale",
+         *           "title": "Summer sale",
+         *           "clicks_limit": 1000
+         *         }
+         *       ]
+         *     }
+         */
         'application/x-www-form-urlencoded': components['schemas']['BulkCreateLinksDto'];
       };
     };
@@ -4568,7 +4710,19 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "url": "https://example.com/summer-sale",
+         *       "title": "Summer sale"
+         *     }
+         */
         'application/json': components['schemas']['UpdateLinkDto'];
+        /**
+         * @example {
+         *       "url": "https://example.com/summer-sale",
+         *       "title": "Summer sale"
+         *     }
+         */
         'application/x-www-form-urlencoded': components['schemas']['UpdateLinkDto'];
       };
     };
@@ -4842,7 +4996,19 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "url": "https://example.com/summer-sale",
+         *       "title": "Summer sale"
+         *     }
+         */
         'application/json': components['schemas']['UpdateLinkDto'];
+        /**
+         * @example {
+         *       "url": "https://example.com/summer-sale",
+         *       "title": "Summer sale"
+         *     }
+         */
         'application/x-www-form-urlencoded': components['schemas']['UpdateLinkDto'];
       };
     };
@@ -5258,7 +5424,21 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "name": "Ads",
+         *       "type": "google-tag-manager",
+         *       "value": "GTM-ABC123"
+         *     }
+         */
         'application/json': components['schemas']['CreatePixelDto'];
+        /**
+         * @example {
+         *       "name": "Ads",
+         *       "type": "google-tag-manager",
+         *       "value": "GTM-ABC123"
+         *     }
+         */
         'application/x-www-form-urlencoded': components['schemas']['CreatePixelDto'];
       };
     };
@@ -5519,7 +5699,17 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "name": "Ads"
+         *     }
+         */
         'application/json': components['schemas']['UpdatePixelDto'];
+        /**
+         * @example {
+         *       "name": "Ads"
+         *     }
+         */
         'application/x-www-form-urlencoded': components['schemas']['UpdatePixelDto'];
       };
     };
@@ -5793,7 +5983,17 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "name": "Ads"
+         *     }
+         */
         'application/json': components['schemas']['UpdatePixelDto'];
+        /**
+         * @example {
+         *       "name": "Ads"
+         *     }
+         */
         'application/x-www-form-urlencoded': components['schemas']['UpdatePixelDto'];
       };
     };
@@ -6383,7 +6583,19 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "name": "Marketing",
+         *       "color": 3
+         *     }
+         */
         'application/json': components['schemas']['CreateSpaceDto'];
+        /**
+         * @example {
+         *       "name": "Marketing",
+         *       "color": 3
+         *     }
+         */
         'application/x-www-form-urlencoded': components['schemas']['CreateSpaceDto'];
       };
     };
@@ -6644,7 +6856,19 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "name": "Marketing",
+         *       "color": 3
+         *     }
+         */
         'application/json': components['schemas']['UpdateSpaceDto'];
+        /**
+         * @example {
+         *       "name": "Marketing",
+         *       "color": 3
+         *     }
+         */
         'application/x-www-form-urlencoded': components['schemas']['UpdateSpaceDto'];
       };
     };
@@ -6918,7 +7142,19 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "name": "Marketing",
+         *       "color": 3
+         *     }
+         */
         'application/json': components['schemas']['UpdateSpaceDto'];
+        /**
+         * @example {
+         *       "name": "Marketing",
+         *       "color": 3
+         *     }
+         */
         'application/x-www-form-urlencoded': components['schemas']['UpdateSpaceDto'];
       };
     };
@@ -7469,7 +7705,27 @@ export interface operations {
     };
     requestBody: {
       content: {
+        /**
+         * @example {
+         *       "name": "CRM",
+         *       "url": "https://crm.example.com/hooks/shortlink",
+         *       "events": [
+         *         "link.created",
+         *         "link.updated"
+         *       ]
+         *     }
+         */
         'application/json': components['schemas']['CreateWebhookDto'];
+        /**
+         * @example {
+         *       "name": "CRM",
+         *       "url": "https://crm.example.com/hooks/shortlink",
+         *       "events": [
+         *         "link.created",
+         *         "link.updated"
+         *       ]
+         *     }
+         */
         'application/x-www-form-urlencoded': components['schemas']['CreateWebhookDto'];
       };
     };
@@ -7730,7 +7986,27 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "events": [
+         *         "link.created",
+         *         "link.updated",
+         *         "link.deleted"
+         *       ],
+         *       "enabled": 1
+         *     }
+         */
         'application/json': components['schemas']['UpdateWebhookDto'];
+        /**
+         * @example {
+         *       "events": [
+         *         "link.created",
+         *         "link.updated",
+         *         "link.deleted"
+         *       ],
+         *       "enabled": 1
+         *     }
+         */
         'application/x-www-form-urlencoded': components['schemas']['UpdateWebhookDto'];
       };
     };
@@ -8004,7 +8280,27 @@ export interface operations {
     };
     requestBody?: {
       content: {
+        /**
+         * @example {
+         *       "events": [
+         *         "link.created",
+         *         "link.updated",
+         *         "link.deleted"
+         *       ],
+         *       "enabled": 1
+         *     }
+         */
         'application/json': components['schemas']['UpdateWebhookDto'];
+        /**
+         * @example {
+         *       "events": [
+         *         "link.created",
+         *         "link.updated",
+         *         "link.deleted"
+         *       ],
+         *       "enabled": 1
+         *     }
+         */
         'application/x-www-form-urlencoded': components['schemas']['UpdateWebhookDto'];
       };
     };
@@ -8535,18 +8831,25 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @example ok */
-            status?: string;
+            /**
+             * @example ok
+             * @enum {string}
+             */
+            status?: 'ok' | 'degraded';
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       }
              *     }
              */
             info?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -8554,7 +8857,10 @@ export interface operations {
             /** @example {} */
             error?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -8562,13 +8868,17 @@ export interface operations {
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       }
              *     }
              */
             details?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -8583,18 +8893,25 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @example error */
-            status?: string;
+            /**
+             * @example error
+             * @enum {string}
+             */
+            status?: 'error' | 'shutting_down';
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       }
              *     }
              */
             info?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -8603,13 +8920,17 @@ export interface operations {
              * @example {
              *       "redis": {
              *         "status": "down",
-             *         "message": "Could not connect"
+             *         "message": "Could not connect",
+             *         "responseTime": 3005
              *       }
              *     }
              */
             error?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -8617,17 +8938,22 @@ export interface operations {
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       },
              *       "redis": {
              *         "status": "down",
-             *         "message": "Could not connect"
+             *         "message": "Could not connect",
+             *         "responseTime": 3005
              *       }
              *     }
              */
             details?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -8653,18 +8979,25 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @example ok */
-            status?: string;
+            /**
+             * @example ok
+             * @enum {string}
+             */
+            status?: 'ok' | 'degraded';
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       }
              *     }
              */
             info?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -8672,7 +9005,10 @@ export interface operations {
             /** @example {} */
             error?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -8680,13 +9016,17 @@ export interface operations {
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       }
              *     }
              */
             details?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -8701,18 +9041,25 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @example error */
-            status?: string;
+            /**
+             * @example error
+             * @enum {string}
+             */
+            status?: 'error' | 'shutting_down';
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       }
              *     }
              */
             info?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -8721,13 +9068,17 @@ export interface operations {
              * @example {
              *       "redis": {
              *         "status": "down",
-             *         "message": "Could not connect"
+             *         "message": "Could not connect",
+             *         "responseTime": 3005
              *       }
              *     }
              */
             error?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -8735,17 +9086,22 @@ export interface operations {
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       },
              *       "redis": {
              *         "status": "down",
-             *         "message": "Could not connect"
+             *         "message": "Could not connect",
+             *         "responseTime": 3005
              *       }
              *     }
              */
             details?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };

@@ -57,3 +57,13 @@ export class UpdateDomainDto {
   @FormUrl()
   not_found_page?: string | null;
 }
+
+/** The document's example bodies. */
+export const DOMAIN_EXAMPLES = {
+  create: {
+    name: 'sho.rt',
+    index_page: 'https://example.com/',
+    not_found_page: 'https://example.com/not-found',
+  },
+  update: { index_page: 'https://example.com/', not_found_page: 'https://example.com/not-found' },
+};

@@ -33,7 +33,17 @@ const KeySpaces = () =>
   applyDecorators(FormIdList({ max: MAX_KEY_SPACES, description: SPACES_DOC }), Nullable());
 
 /** When a key stops working; null: never. */
-const KeyExpiry = () => applyDecorators(FormDateTime({ description: EXPIRES_DOC }), Nullable());
+const KeyExpiry = () =>
+  applyDecorators(FormDateTime({ description: EXPIRES_DOC, example: EXPIRY_EXAMPLE }), Nullable());
+
+/** A key's expiry in the examples: far ahead, so that it stays in the future, as long as the API is served. */
+const EXPIRY_EXAMPLE = '2099-12-31 23:59';
+
+/** The document's example bodies. */
+export const KEY_EXAMPLES = {
+  create: { name: 'Reporting', scopes: ['links.read', 'stats.read'], expires_at: EXPIRY_EXAMPLE },
+  update: { name: 'Reporting', scopes: ['links.read', 'stats.read'] },
+};
 
 export class CreateKeyDto {
   @Required()

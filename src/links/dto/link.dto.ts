@@ -46,10 +46,10 @@ function toTargets({ value, obj }: { value: unknown; obj: Record<string, unknown
 
 function Alias(): PropertyDecorator {
   return (target, key) => {
+    // No example: an alias is unique within its domain, so a request that sent a fixed one would work only once.
     FormString({
       max: ALIAS_MAX_LENGTH,
       description: 'ASCII letters, digits, `-` and `_`; unique within the domain; random when absent.',
-      example: 'spring-sale',
     })(target, key);
     ApiProperty({ pattern: ALIAS_PATTERN.source })(target, key);
     Matches(ALIAS_PATTERN, {
@@ -147,6 +147,8 @@ class LinkFieldsDto {
     description:
       '`Y-m-d H:i` in UTC, or ISO 8601 with a zone. Sent with `active_period_end_at`, before it; one without the ' +
       'other is a 422.',
+    // A period of its own in the examples, before the end's: sent together, they make one a link may have.
+    example: '2030-03-20 00:00',
   })
   active_period_start_at?: Date | null;
 
@@ -155,6 +157,7 @@ class LinkFieldsDto {
     description:
       '`Y-m-d H:i` in UTC, or an ISO 8601 date-time with a zone. Sent with `active_period_start_at`, after it; ' +
       'one without the other is a 422.',
+    example: '2030-06-20 23:59',
   })
   active_period_end_at?: Date | null;
 
@@ -207,6 +210,24 @@ export class UpdateLinkDto extends LinkFieldsDto {
   @FormUrl()
   url?: string;
 }
+
+/** The document's example bodies: no alias, which a second request could not take again. */
+export const LINK_EXAMPLES = {
+  create: {
+    url: 'https://example.com/spring-sale',
+    title: 'Spring sale',
+    active_period_start_at: '2030-03-20 00:00',
+    active_period_end_at: '2030-06-20 23:59',
+    expiration_url: 'https://example.com/',
+  },
+  update: { url: 'https://example.com/summer-sale', title: 'Summer sale' },
+  bulk: {
+    links: [
+      { url: 'https://example.com/spring-sale', title: 'Spring sale' },
+      { url: 'https://example.com/summer-sale', title: 'Summer sale', clicks_limit: 1000 },
+    ],
+  },
+};
 
 export const MAX_BULK_LINKS = 1000;
 

@@ -7,11 +7,15 @@ export class CreatePixelDto {
   name!: string;
 
   @Required()
-  @FormEnum(PIXEL_TYPES, 'PixelType')
+  @FormEnum(PIXEL_TYPES, 'PixelType', { example: 'google-tag-manager' })
   type!: PixelType;
 
   @Required()
-  @FormString({ max: 255, description: "The vendor's tracking id; its form depends on `type`." })
+  @FormString({
+    max: 255,
+    description: "The vendor's tracking id; its form depends on `type`.",
+    example: 'GTM-ABC123',
+  })
   value!: string;
 }
 
@@ -29,3 +33,9 @@ export class UpdatePixelDto {
   @FormString({ max: 255 })
   value?: string;
 }
+
+/** The document's example bodies. */
+export const PIXEL_EXAMPLES = {
+  create: { name: 'Ads', type: 'google-tag-manager', value: 'GTM-ABC123' },
+  update: { name: 'Ads' },
+};

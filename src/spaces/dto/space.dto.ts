@@ -21,3 +21,9 @@ export class UpdateSpaceDto {
   @FormIntIn(SPACE_COLORS, 'SpaceColor')
   color?: number;
 }
+
+/** The document's example bodies. */
+export const SPACE_EXAMPLES = {
+  create: { name: 'Marketing', color: 3 },
+  update: { name: 'Marketing', color: 3 },
+};

@@ -62,3 +62,13 @@ export class WebhookListQueryDto extends SearchableListQueryDto(
 
 /** A delivery log's page: newest first, always. */
 export class DeliveryListQueryDto extends ListQueryDto {}
+
+/** The document's example bodies. */
+export const WEBHOOK_EXAMPLES = {
+  create: {
+    name: 'CRM',
+    url: 'https://crm.example.com/hooks/shortlink',
+    events: ['link.created', 'link.updated'],
+  },
+  update: { events: ['link.created', 'link.updated', 'link.deleted'], enabled: 1 },
+};

@@ -1,0 +1,329 @@
+import type { OpenAPIObject } from '@nestjs/swagger';
+import qs from 'qs';
+import type { Response, Test } from 'supertest';
+import {
+  DEFAULT_WEBHOOK_SEND_OPTIONS,
+  WEBHOOK_SEND_OPTIONS,
+  type WebhookSendOptions,
+} from '../src/webhooks/webhook-sender';
+import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
+import { apiClient } from './support/api';
+import { committedDocument } from './support/openapi-document';
+import { pointer, ResponseValidator } from './support/openapi-responses';
+import { unique } from './support/visitors';
+
+/*
+ * The document's examples are requests the service accepts, as a generator of contract tests builds them from the
+ * document alone: each request body from its media type's `example`, and from its schema's examples assembled into
+ * an object (what a tool that reads only schemas sends); each query parameter that has an example, with it. Only
+ * the ids in a path are the test's own, of resources it made first. Every answer must be a 2xx, and the checked
+ * agent of the test app holds the request and the answer to the document.
+ */
+
+type Node = Record<string, unknown>;
+
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  example?: unknown;
+  schema?: Node;
+}
+
+interface Operation {
+  operationId: string;
+  parameters?: Parameter[];
+  requestBody?: { content: Record<string, { schema?: Node; example?: unknown; examples?: Node }> };
+}
+
+const METHODS = ['get', 'put', 'post', 'delete', 'patch'] as const;
+
+/** The schema a reference names, or the schema itself. */
+function resolved(document: OpenAPIObject, schema: Node): Node {
+  let current = schema;
+  while (typeof current.$ref === 'string') {
+    const name = current.$ref.split('/').pop()!;
+    current = (document.components!.schemas as Record<string, Node>)[name];
+  }
+  return current;
+}
+
+/** Whether a schema allows nothing but null: the null branch of a nullable reference. */
+function onlyNull(schema: Node): boolean {
+  return Array.isArray(schema.enum) && schema.enum.length === 1 && schema.enum[0] === null;
+}
+
+/**
+ * A value for `schema` as an example-driven generator makes one: the schema's own example, else its default,
+ * else its first allowed value; an object of its required properties and of those that carry an example; a
+ * list of one item. Only what no example covers is made up from the type.
+ */
+function sampled(document: OpenAPIObject, given: Node): unknown {
+  const schema = resolved(document, given);
+  if (schema.example !== undefined) return schema.example;
+  if (schema.default !== undefined) return schema.default;
+  if (Array.isArray(schema.enum)) return schema.enum.find((value) => value !== null) ?? null;
+  for (const key of ['anyOf', 'oneOf'] as const) {
+    const choices = schema[key] as Node[] | undefined;
+    if (choices !== undefined)
+      return sampled(
+        document,
+        choices.find((choice) => !onlyNull(choice))!,
+      );
+  }
+  if (Array.isArray(schema.allOf)) {
+    return Object.assign({}, ...(schema.allOf as Node[]).map((part) => sampled(document, part)));
+  }
+  if (schema.type === 'object' || schema.properties !== undefined) {
+    const required = new Set((schema.required as string[] | undefined) ?? []);
+    const properties = Object.entries((schema.properties as Record<string, Node> | undefined) ?? {});
+    return Object.fromEntries(
+      properties
+        .filter(([name, property]) => required.has(name) || hasExample(document, property))
+        .map(([name, property]) => [name, sampled(document, property)]),
+    );
+  }
+  if (schema.type === 'array') return [sampled(document, schema.items as Node)];
+  if (schema.type === 'integer' || schema.type === 'number') return schema.minimum ?? 0;
+  if (schema.type === 'boolean') return true;
+  return 'string';
+}
+
+/** Whether a property, or what it refers to, carries an example of its own. */
+function hasExample(document: OpenAPIObject, schema: Node): boolean {
+  return resolved(document, schema).example !== undefined;
+}
+
+type Media = { schema?: Node; example?: unknown; examples?: Node };
+
+/** Where a body comes from: the media type's own example, or its schema's fields' examples. */
+type Source = 'its example' | 'its fields’ examples';
+
+const SOURCES: Source[] = ['its example', 'its fields’ examples'];
+const SCHEMA_ONLY: Source[] = ['its fields’ examples'];
+
+/** The media type's own example, or its first named one. */
+function mediaExample(media: Media): unknown {
+  if (media.example !== undefined) return media.example;
+  return (Object.values(media.examples ?? {})[0] as { value?: unknown } | undefined)?.value;
+}
+
+/**
+ * The body a generator sends for a media type: its own example where it has one; else, and for a tool that reads
+ * only schemas, the schema's fields' examples.
+ */
+function exampleBody(document: OpenAPIObject, media: Media, source: Source): unknown {
+  return source === 'its example' ? mediaExample(media) : sampled(document, media.schema ?? {});
+}
+
+/** Multipart fields in bracket notation, as a form names them. */
+function formFields(body: unknown): [string, string][] {
+  return qs
+    .stringify(body, { encode: false, strictNullHandling: false })
+    .split('&')
+    .filter((pair) => pair !== '')
+    .map((pair) => {
+      const at = pair.indexOf('=');
+      return [pair.slice(0, at), pair.slice(at + 1)];
+    });
+}
+
+/** The request for one media type's example body. */
+function withBody(test: Test, type: string, body: unknown): Test {
+  if (type === 'application/json') return test.type('json').send(JSON.stringify(body));
+  if (type === 'application/x-www-form-urlencoded') {
+    return test.type('form').send(qs.stringify(body, { strictNullHandling: false }));
+  }
+  if (type === 'multipart/form-data') {
+    return formFields(body).reduce((request, [name, value]) => request.field(name, value), test);
+  }
+  if (typeof body !== 'string') throw new Error(`no text example to send as ${type}`);
+  return test.set('Content-Type', type).send(body);
+}
+
+/** The resource a path's id belongs to, by the segment before it. */
+function resourceOf(path: string): string {
+  const segment = /\/api\/v1\/(\w+)\/\{/.exec(path)?.[1];
+  if (segment === undefined) throw new Error(`no resource for the id of ${path}`);
+  return segment === 'stats' ? 'links' : segment;
+}
+
+/** The ids of what a create made, deleted after it so that the example's unique values (a host) are free again. */
+function createdIds(response: Response): number[] {
+  const data = (response.body as { data?: unknown }).data;
+  const items = Array.isArray(data) ? data : [data];
+  return items.flatMap((item) =>
+    typeof item === 'object' && item !== null && typeof (item as Node).id === 'number'
+      ? [(item as Node).id as number]
+      : [],
+  );
+}
+
+/**
+ * Every example of the document, with the pointer of the schema it must match: a schema's own, a parameter's
+ * (its schema), a media type's (its schema).
+ */
+function examples(node: unknown, at = ''): { at: string; schemaAt: string; example: unknown }[] {
+  if (typeof node !== 'object' || node === null) return [];
+  const found = Object.entries(node).flatMap(([key, value]) => examples(value, `${at}/${pointer(key)}`));
+  const { example } = node as Node;
+  if (example === undefined || Array.isArray(node)) return found;
+  const isMediaType = /\/(requestBody|responses\/[^/]+)\/content\/[^/]+$/.test(at);
+  const isParameter = 'in' in node && 'name' in node;
+  const schemaAt = isMediaType || isParameter ? `${at}/schema` : at;
+  return [{ at, schemaAt, example }, ...found];
+}
+
+describe('The OpenAPI document’s examples', () => {
+  let t: TestApp;
+  let account: TestAccount;
+  const { call, json } = apiClient(() => t);
+  const document = committedDocument();
+  /** The test's own resources, by path segment, whose ids stand in for a path's `{id}`. */
+  const ids: Record<string, number> = {};
+
+  beforeAll(async () => {
+    // The examples name public hosts (example.com): they resolve to a public address here, with no DNS.
+    const send: WebhookSendOptions = {
+      ...DEFAULT_WEBHOOK_SEND_OPTIONS,
+      resolve: () => Promise.resolve(['93.184.215.14']),
+      timeoutMs: 1000,
+    };
+    t = await createTestApp(
+      { RATE_LIMIT_PER_MINUTE: '0' },
+      { override: (builder) => builder.overrideProvider(WEBHOOK_SEND_OPTIONS).useValue(send) },
+    );
+    account = await createAccount(t, 'OpenAPI examples');
+    const made = async (path: string, body: Node) => {
+      const response = await json(account, 'post', `/api/v1/${path}`, body);
+      expect([path, response.status]).toEqual([path, 201]);
+      ids[path] = (response.body as { data: { id: number } }).data.id;
+    };
+    await made('spaces', { name: 'Examples' });
+    await made('pixels', { name: 'Examples', type: 'google-tag-manager', value: 'GTM-EXAMPLE' });
+    await made('domains', { name: `${unique('examples')}.sho.rt.example` });
+    await made('links', { url: 'https://example.com/' });
+    await made('keys', { name: 'Examples', scopes: ['links.read'] });
+    await made('webhooks', { name: 'Examples', url: 'https://example.com/hook', events: ['link.created'] });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  /** The example body of a create, as a generator builds it from `source`. */
+  function exampleOf(path: string, type: string, source: Source): unknown {
+    const operation = (document.paths[path] as Record<string, Operation>).post;
+    return exampleBody(document, operation.requestBody!.content[type], source);
+  }
+
+  /** Each request the document's examples make, named by its operation and media type. */
+  const requests = Object.entries(document.paths).flatMap(([path, item]) =>
+    METHODS.flatMap((method) => {
+      const operation = (item as Record<string, Operation | undefined>)[method];
+      if (operation === undefined) return [];
+      const withExamples = (operation.parameters ?? []).filter(
+        (parameter) =>
+          parameter.in === 'query' &&
+          (parameter.required === true ||
+            parameter.example !== undefined ||
+            (parameter.schema !== undefined && hasExample(document, parameter.schema))),
+      );
+      const content = operation.requestBody?.content ?? {};
+      const bodies = Object.entries(content).flatMap(([type, media]) =>
+        (mediaExample(media) === undefined ? SCHEMA_ONLY : SOURCES).map((source) => ({
+          type,
+          body: exampleBody(document, media, source),
+          source: `, ${type}, ${source}`,
+        })),
+      );
+      if (bodies.length === 0 && withExamples.length === 0) return [];
+      return (bodies.length === 0 ? [{ type: undefined, body: undefined, source: '' }] : bodies).map(
+        ({ type, body, source }) => ({
+          name: `${operation.operationId} (${method.toUpperCase()} ${path}${source})`,
+          method,
+          path,
+          type,
+          body,
+          query: withExamples,
+        }),
+      );
+    }),
+  );
+
+  it('each match the schema they illustrate, in requests and in responses alike', () => {
+    const validator = new ResponseValidator(document);
+    const all = examples(document);
+    expect(all.length).toBeGreaterThan(50);
+    const problems = all.flatMap(({ at, schemaAt, example }) => {
+      const problem = validator.problemAt(schemaAt, example, at);
+      return problem === null ? [] : [problem];
+    });
+    expect(problems).toEqual([]);
+  });
+
+  it.each(SOURCES)(
+    'make links that can be made again, one after another, as a run of the examples sends them: %s',
+    async (source) => {
+      const form = 'application/x-www-form-urlencoded';
+      const bodies: [string, string, unknown][] = [
+        ['/api/v1/links', 'application/json', exampleOf('/api/v1/links', 'application/json', source)],
+        [
+          '/api/v1/links/bulk',
+          'application/json',
+          exampleOf('/api/v1/links/bulk', 'application/json', source),
+        ],
+        [
+          '/api/v1/links/import',
+          'text/csv',
+          exampleOf('/api/v1/links/import', 'text/csv', 'its fields’ examples'),
+        ],
+        ['/api/v1/links', form, exampleOf('/api/v1/links', form, source)],
+      ];
+      for (const [path, type, body] of bodies) {
+        const response = await withBody(call(account, 'post', path), type, body);
+        const message = (response.body as { message?: unknown }).message;
+        expect([path, type, response.status, message]).toEqual([path, type, 201, undefined]);
+      }
+    },
+  );
+
+  it('make a request of every operation that takes a body or has query examples', () => {
+    expect(requests.map((request) => request.name)).toEqual(
+      expect.arrayContaining([
+        'createLink (POST /api/v1/links, application/json, its example)',
+        'createLink (POST /api/v1/links, application/x-www-form-urlencoded, its fields’ examples)',
+        'createLinks (POST /api/v1/links/bulk, application/json, its example)',
+        'createKey (POST /api/v1/keys, application/json, its example)',
+        'importLinks (POST /api/v1/links/import, text/csv, its fields’ examples)',
+        'showLinkQrCode (GET /api/v1/links/{id}/qr)',
+      ]),
+    );
+  });
+
+  it.each(requests.map((request) => [request.name, request] as const))(
+    'are accepted: %s',
+    async (_name, { method, path, type, body, query }) => {
+      const url = path.replace(/\{\w+\}/g, () => String(ids[resourceOf(path)]));
+      const search = qs.stringify(
+        Object.fromEntries(
+          query.map((parameter) => [
+            parameter.name,
+            parameter.example ?? sampled(document, parameter.schema ?? {}),
+          ]),
+        ),
+      );
+      let test = call(account, method, search === '' ? url : `${url}?${search}`);
+      if (type !== undefined) test = withBody(test, type, body);
+      const response = await test;
+      const message = (response.body as { message?: unknown }).message;
+      expect(`${String(response.status).slice(0, 1)}xx ${JSON.stringify(message ?? '')}`).toBe('2xx ""');
+      if (method === 'post' && response.status === 201) {
+        const made = path.replace(/^\/api\/v1\//, '').replace(/\/.*$/, '');
+        for (const id of createdIds(response)) {
+          const removed = await call(account, 'delete', `/api/v1/${made}/${id}`);
+          expect(removed.status).toBe(200);
+        }
+      }
+    },
+  );
+});
