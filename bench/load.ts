@@ -29,6 +29,8 @@ export interface LoadResult {
   rps: number;
   p50Ms: number;
   p99Ms: number;
+  /** The slowest answer. */
+  maxMs: number;
 }
 
 const WRK_SCRIPT = join(__dirname, 'wrk.lua');
@@ -44,6 +46,7 @@ interface WrkSummary {
   duration_us: number;
   p50_us: number;
   p99_us: number;
+  max_us: number;
   connect: number;
   read: number;
   write: number;
@@ -100,6 +103,7 @@ async function runWrk(spec: LoadSpec, scratch: string): Promise<LoadResult> {
     rps: summary.requests / seconds,
     p50Ms: summary.p50_us / 1000,
     p99Ms: summary.p99_us / 1000,
+    maxMs: summary.max_us / 1000,
   };
 }
 
@@ -147,5 +151,6 @@ async function runAutocannon(spec: LoadSpec): Promise<LoadResult> {
     rps: answers / result.duration,
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
+    maxMs: result.latency.max,
   };
 }

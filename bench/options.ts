@@ -28,6 +28,8 @@ export interface BenchOptions {
   duration: number;
   warmup: number;
   connections: number;
+  /** Seconds without traffic before each burst that follows the plain row's warm run; empty for none. */
+  quiet: number[];
   load: LoadTool;
   /** Links seeded before the redirect scenarios, and the account's links for the list scenario. */
   redirectLinks: number;
@@ -54,6 +56,8 @@ const USAGE = `Usage: npm run bench -- [options]
   --duration=S          seconds of measured load per run (default 10)
   --warmup=S            seconds of warm-up load before each run (default 2)
   --connections=N       connections of the redirect runs (default 64)
+  --quiet=S,S           seconds without traffic before each burst after the plain row, each a row of its own
+                        (default 20,70; quick: 1,3; --quiet=none for none)
   --load=wrk|autocannon load generator (default: wrk when on PATH, else autocannon)
   --links=N             links seeded for the redirect scenarios (default 100000)
   --list-links=N        links of the account in the list scenario (default 1000000)
@@ -92,6 +96,13 @@ function cpuProfileDir(raw: string | undefined): string | null {
   return resolve(raw);
 }
 
+/** The quiet spells before the bursts: whole seconds, in the order given. */
+function quietSpells(raw: string | undefined, quick: boolean): number[] {
+  if (raw === undefined) return quick ? [1, 3] : [20, 70];
+  if (raw === 'none') return [];
+  return raw.split(',').map((part) => Math.round(positive('quiet', part.trim(), 1, 3600)));
+}
+
 export function parseOptions(argv: string[]): BenchOptions {
   const values = new Map<string, string>();
   for (const argument of argv) {
@@ -107,6 +118,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     'duration',
     'warmup',
     'connections',
+    'quiet',
     'load',
     'links',
     'list-links',
@@ -141,6 +153,8 @@ export function parseOptions(argv: string[]): BenchOptions {
   // Run in the canonical order whatever order was asked for: the list and stats scenarios grow the data last.
   const ordered = SCENARIOS.filter((name) => scenarios.includes(name));
 
+  const quiet = quietSpells(values.get('quiet'), quick);
+
   const load = values.get('load') ?? (onPath('wrk') ? 'wrk' : 'autocannon');
   if (load !== 'wrk' && load !== 'autocannon') throw new UsageError(`--load must be wrk or autocannon`);
   if (load === 'wrk' && !onPath('wrk')) throw new UsageError('--load=wrk, but wrk is not on PATH');
@@ -152,6 +166,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     duration: number('duration', 10, 1, 1, 600),
     warmup: number('warmup', 2, 0, 0, 600),
     connections: Math.round(number('connections', 64, 64, 1, 1000)),
+    quiet,
     load,
     redirectLinks: Math.round(number('links', 100_000, 200, 100, 10_000_000)),
     listLinks: Math.round(number('list-links', 1_000_000, 300, 100, 10_000_000)),

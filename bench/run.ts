@@ -37,6 +37,8 @@ const ALIASES_PER_SCENARIO = 2000;
 
 const LEGEND = [
   'ratio: req/s of the service over req/s of the bare node:http baseline, measured in the same run, same load.',
+  '"after N s quiet": the plain load again after N s without traffic, in the same process; its baseline is the',
+  'plain row (the warm run), so its ratio is req/s over the warm req/s, and its check gives p99 over the warm p99.',
   'The create rows count links, not requests: req/s is links per second, and the baseline is bare pg inserting',
   'the same rows into the same schema (indexes and triggers) in the same run; bulk p50/p95 are per request.',
   'RSS: peak resident memory of the service process in that scenario. p95 of a list row: its sequential calls.',

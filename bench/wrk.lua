@@ -55,9 +55,9 @@ function done(summary, latency, requests)
   end
   local errors = summary.errors
   io.write(string.format(
-    'BENCH_RESULT {"requests":%d,"duration_us":%d,"p50_us":%d,"p99_us":%d,"connect":%d,"read":%d,"write":%d,' ..
-      '"timeout":%d,"c1":%d,"c2":%d,"c3":%d,"c4":%d,"c5":%d,"locations":[%s]}\n',
-    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99), errors.connect,
+    'BENCH_RESULT {"requests":%d,"duration_us":%d,"p50_us":%d,"p99_us":%d,"max_us":%d,"connect":%d,"read":%d,' ..
+      '"write":%d,"timeout":%d,"c1":%d,"c2":%d,"c3":%d,"c4":%d,"c5":%d,"locations":[%s]}\n',
+    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99), latency.max, errors.connect,
     errors.read, errors.write, errors.timeout, totals.c1, totals.c2, totals.c3, totals.c4, totals.c5,
     table.concat(located, ",")))
 end

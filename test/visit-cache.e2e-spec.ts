@@ -100,6 +100,28 @@ describe('links and domains cached for visits', () => {
     );
   });
 
+  it('keep a change made with triggers off, which is not announced, until NOTIFY visit_cache with * drops everything', async () => {
+    const created = await cachedLink();
+    const runner = api.dataSource.createQueryRunner();
+    try {
+      await runner.query('SET session_replication_role = replica');
+      await runner.query('UPDATE links SET url = $1 WHERE id = $2', [
+        'https://example.com/quiet',
+        created.id,
+      ]);
+    } finally {
+      await runner.query('SET session_replication_role = DEFAULT');
+      await runner.release();
+    }
+    // Entries have no time limit: only an announcement ends this one (without a cache, the change shows at once).
+    const unannounced = onRealPostgres() ? '302 https://example.com/first' : '302 https://example.com/quiet';
+    expect(await visit(visitors, created.alias)).toBe(unannounced);
+    await api.dataSource.query(`NOTIFY ${VISIT_CACHE_CHANNEL}, '*'`);
+    expect(await eventually(visitors, created.alias, '302 https://example.com/quiet')).toBe(
+      '302 https://example.com/quiet',
+    );
+  });
+
   it('learn of a link made on another instance after its alias was asked for', async () => {
     const alias = unique('later');
     expect(await visit(visitors, alias)).toBe('404');
@@ -192,7 +214,8 @@ describe('links and domains cached for visits', () => {
       const accepted = proxy.accepted;
       expect(proxy.silence(LISTENING)).toBe(1);
       await sql.query('UPDATE links SET disabled = true WHERE id = $1', [first.id]);
-      // Within a second or two; the limit is generous for a loaded machine, and far below the cache's 60 s.
+      // Within a second or two (the limit is generous for a loaded machine): entries have no time limit, so only
+      // the silence noticed can end this one.
       expect(await eventually(visitors, first.alias, '404', 15_000)).toBe('404');
 
       await listensAgain(accepted);

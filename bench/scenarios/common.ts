@@ -108,6 +108,59 @@ export async function compare(
   };
 }
 
+/** A timed run of the service alone, without warm-up, counted in the tally: a burst that meets it as it was left. */
+export async function serviceBurst(
+  context: BenchContext,
+  spec: Omit<LoadSpec, 'origin' | 'seconds'>,
+  tally: Tally,
+): Promise<{ result: LoadResult; cpu: CpuPerRequest }> {
+  const { options, service, scratch } = context;
+  const cpu = measureCpu(service.pid);
+  const result = await runLoad(
+    options.load,
+    { ...spec, origin: service.origin, seconds: options.duration },
+    scratch,
+  );
+  tally.addLoad(result, spec.connections);
+  return { result, cpu: cpu(result.answers) };
+}
+
+/** Bursts after a quiet spell hold this share of the warm run's throughput at least. */
+export const BURST_MIN_THROUGHPUT = 0.8;
+/** Bursts after a quiet spell keep their p99 within this many times the warm run's. */
+export const BURST_MAX_P99 = 2;
+
+/**
+ * The row of a burst after `quietSeconds` without traffic, judged against the warm run of the same load in the
+ * same process: its req/s over the warm run's is the ratio column (the warm run's req/s stands as the baseline),
+ * and its p99 over the warm run's is in the check.
+ */
+export function burstRow(
+  quietSeconds: number,
+  burst: { result: LoadResult; cpu: CpuPerRequest },
+  warm: LoadResult,
+  judged: boolean,
+): Row {
+  const { result } = burst;
+  const throughput = result.rps / warm.rps;
+  const p99 = result.p99Ms / warm.p99Ms;
+  const others = result.answers - result.byClass[2];
+  return {
+    scenario: `redirect plain after ${quietSeconds} s quiet`,
+    rps: result.rps,
+    p50Ms: result.p50Ms,
+    p99Ms: result.p99Ms,
+    baselineRps: warm.rps,
+    target: judged ? `ratio≥${BURST_MIN_THROUGHPUT.toFixed(2)}, p99≤${BURST_MAX_P99}×warm` : '',
+    met: judged ? throughput >= BURST_MIN_THROUGHPUT && p99 <= BURST_MAX_P99 : null,
+    correct: null,
+    check:
+      `p99 ${p99.toFixed(2)}× warm (${warm.p99Ms.toFixed(1)} ms), max ${result.maxMs.toFixed(0)} ms ` +
+      `(warm ${warm.maxMs.toFixed(0)})${others === 0 ? '' : `, ${grouped(others)} not 3xx`}; clicks in the plain row`,
+    cpu: { service: burst.cpu, baseline: null },
+  };
+}
+
 /** A row's timing columns and verdict from a comparison: at least `minRatio` of the baseline, and a p99 bound. */
 export function timedRow(
   scenario: string,

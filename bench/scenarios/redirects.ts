@@ -11,7 +11,19 @@ import {
 } from '../context';
 import { burst, send } from '../http';
 import { grouped } from '../report';
-import { clickFacts, clickProblems, compare, Tally, timedRow, verdict, type Comparison } from './common';
+import { setTimeout as sleep } from 'node:timers/promises';
+import type { Row } from '../report';
+import {
+  burstRow,
+  clickFacts,
+  clickProblems,
+  compare,
+  serviceBurst,
+  Tally,
+  timedRow,
+  verdict,
+  type Comparison,
+} from './common';
 
 /** Requests of a quick burst: every one answered, so that clicks must equal redirects exactly. */
 const QUICK_REQUESTS = 400;
@@ -22,7 +34,9 @@ async function clicksBefore(context: BenchContext, ids: number[]) {
 
 /**
  * Visits to plain links by a browser: each redirect answered must be recorded as one click. The quick mode adds a
- * burst whose every answer is awaited, where the two must be equal with nothing in flight.
+ * burst whose every answer is awaited, where the two must be equal with nothing in flight. After the warm run, the
+ * same load comes again after each quiet spell (`--quiet`), as visitors come to a link shared somewhere: each burst
+ * is a row against the warm run, and its clicks are counted with the rest.
  */
 export const plainRedirects: Scenario = {
   async run(context) {
@@ -48,11 +62,14 @@ export const plainRedirects: Scenario = {
       burstTally.addBurst(result);
     }
     const paths = loadAliases.map((alias) => `/${alias}`);
-    const comparison = await compare(
-      context,
-      { paths, headers, connections: options.connections },
-      loadTally,
-    );
+    const spec = { paths, headers, connections: options.connections };
+    const comparison = await compare(context, spec, loadTally);
+    const bursts: Row[] = [];
+    for (const quiet of options.quiet) {
+      await sleep(quiet * 1000);
+      const burst = await serviceBurst(context, spec, loadTally);
+      bursts.push(burstRow(quiet, burst, comparison.service, comparison.baseline !== null));
+    }
     return async (exitCode) => {
       const problems: string[] = [];
       const facts: string[] = [];
@@ -76,6 +93,7 @@ export const plainRedirects: Scenario = {
           ...timedRow('redirect plain', comparison, { minRatio: 0.5, maxP99Ms: 10 }),
           ...verdict([...new Set(problems)], facts.join('; ')),
         },
+        ...bursts,
       ];
     };
   },

@@ -333,6 +333,8 @@ export const databaseConfig = settings('database', (env) => ({
   /** Bound on the wait for a database connection, from the pool or a new one. */
   databasePoolTimeoutMs: integer(env, 'DATABASE_POOL_TIMEOUT_MS', 3000, 100, 600_000),
   databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+  /** Connections the pool keeps open through quiet spells (at most the pool's size): a burst finds them ready. */
+  databasePoolMin: integer(env, 'DATABASE_POOL_MIN', 10, 0, 1000),
   dataDir: read(env, 'DATA_DIR') ?? './data',
   /**
    * The embedded database's `shared_buffers`, in MB: its page cache inside the WebAssembly memory, which never gives

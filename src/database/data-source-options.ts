@@ -30,6 +30,11 @@ export interface DatabaseLimits {
   poolTimeoutMs?: number;
   /** Connections in the pool. Unset: 10. */
   poolSize?: number;
+  /**
+   * Connections kept open however long they stay unused, at most `poolSize`; the others close after 10 s unused.
+   * Unset: none kept (one-off commands end without waiting for them).
+   */
+  poolMin?: number;
 }
 
 /** The one description of the database, used by the app, the CLI, the tests and the TypeORM migration CLI. */
@@ -47,6 +52,9 @@ export function dataSourceOptions(url: string, limits: DatabaseLimits = {}): Dat
     logging: false,
     extra: {
       max: limits.poolSize ?? 10,
+      // pg-pool closes connections unused for 10 s down to `min`: after a quiet spell, a burst would otherwise pay
+      // for a connection, its authentication and its prepared statements before its first statement.
+      min: Math.min(limits.poolMin ?? 0, limits.poolSize ?? 10),
       // Fail fast when the database is away, so callers get a 503 instead of a hung request. pg-pool applies it to
       // the wait for a free connection as well as to connecting.
       connectionTimeoutMillis: limits.poolTimeoutMs ?? 5000,

@@ -118,6 +118,7 @@ function appDataSource(options: DatabaseModuleOptions): DynamicModule {
         statementTimeoutMs: config.databaseStatementTimeoutMs,
         poolTimeoutMs: config.databasePoolTimeoutMs,
         poolSize: config.databasePoolSize,
+        poolMin: config.databasePoolMin,
       }),
       retryAttempts: options.retryAttempts,
       // The app's entities are those its modules register (TypeOrmModule.forFeature).

@@ -12,14 +12,6 @@ export interface VisitLink extends StoredVisitLink {
   exhausted: boolean;
 }
 
-interface Entry {
-  link: VisitLink | null;
-  expiresAt: number;
-}
-
-/** A backstop: announcements drop entries at once, this bounds how long one could live without them. */
-const TTL_MS = 60_000;
-
 function toVisitLink(link: StoredVisitLink): VisitLink {
   const destinations = [link.url, ...(link.targets ?? []).map((target) => target.value)];
   return {
@@ -39,10 +31,12 @@ export function linkChange(domainId: number, alias: string): string {
  * instance's memory, at most `LINK_CACHE_SIZE` of them. An announced change drops its entry at once (see
  * {@link ChangeFeed}); nothing is kept while announcements cannot be heard, nor a value read while its link
  * changed, and nothing is served from memory while the feed has not been heard from within the last second.
+ * So an entry does not expire with time: the feed keeps it correct, and everything is dropped when the feed is
+ * lost, so that a link shared after a quiet spell is still answered from memory.
  */
 @Injectable()
 export class LinkCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new Map<string, VisitLink | null>();
   /** Counts the changes heard: a value read across one is not kept. */
   private changes = 0;
 
@@ -66,14 +60,7 @@ export class LinkCache {
   peek(domainId: number, alias: string): VisitLink | null | undefined {
     // Unless the feed was heard from within the last second, an entry may miss a change: it is read again.
     if (!this.feed.fresh) return undefined;
-    const key = `${domainId}:${alias.toLowerCase()}`;
-    const entry = this.entries.get(key);
-    if (entry === undefined) return undefined;
-    if (entry.expiresAt <= Date.now()) {
-      this.entries.delete(key);
-      return undefined;
-    }
-    return entry.link;
+    return this.entries.get(`${domainId}:${alias.toLowerCase()}`);
   }
 
   async get(domainId: number, alias: string): Promise<VisitLink | null> {
@@ -87,7 +74,7 @@ export class LinkCache {
         // The oldest entry goes: a Map iterates in insertion order.
         this.entries.delete(this.entries.keys().next().value!);
       }
-      this.entries.set(`${domainId}:${alias.toLowerCase()}`, { link, expiresAt: Date.now() + TTL_MS });
+      this.entries.set(`${domainId}:${alias.toLowerCase()}`, link);
     }
     return link;
   }

@@ -1,5 +1,16 @@
+import { ServiceUnavailableException } from '@nestjs/common';
+import { EventEmitter } from 'node:events';
+import type { Server } from 'node:http';
 import proxyAddr from 'proxy-addr';
-import { rememberedTrust } from './lean-redirect';
+import type { DataSource } from 'typeorm';
+import { loadConfig } from '../config/app-config';
+import type { Domain } from '../domains/domain.entity';
+import type { VisitLink } from '../links/link-cache';
+import { MetricsService } from '../metrics/metrics.service';
+import type { VisitorRateLimit } from '../visitor-limits/visitor-rate-limit.guard';
+import { LeanRedirect, rememberedTrust } from './lean-redirect';
+import type { OutcomeWriter } from './outcome-writer';
+import type { VisitPipeline } from './visit-pipeline';
 
 describe('rememberedTrust', () => {
   it.each([
@@ -38,5 +49,41 @@ describe('rememberedTrust', () => {
     remembered('192.0.2.1', 0);
     remembered('10.0.0.0', 0);
     expect(trust).toHaveBeenCalledTimes(10_002);
+  });
+});
+
+describe('LeanRedirect', () => {
+  const config = loadConfig({});
+  const link = { id: 7, alias: 'abc' } as unknown as VisitLink;
+
+  /** A server whose one request listener is the routes, with the fast path put in front of them. */
+  function serverWith(pipeline: Partial<VisitPipeline>) {
+    const routes = jest.fn();
+    const server = new EventEmitter();
+    server.on('request', routes);
+    const lean = new LeanRedirect(
+      pipeline as VisitPipeline,
+      {} as OutcomeWriter,
+      { enabled: false } as VisitorRateLimit,
+      new MetricsService({} as unknown as DataSource),
+      config,
+      config,
+    );
+    lean.install(server as unknown as Server, () => false);
+    const request = { method: 'GET', url: '/abc', headers: {}, socket: { remoteAddress: '127.0.0.1' } };
+    const response = { headersSent: false };
+    return { routes, visit: () => server.emit('request', request, response), request, response };
+  }
+
+  it('hands a visit whose click cannot be kept (a full buffer) to the routes, which answer it, instead of throwing', () => {
+    const { routes, visit, request, response } = serverWith({
+      resolve: () => ({ domain: {} as Domain, alias: 'abc', link }),
+      isPlain: () => true,
+      plainVisit: () => {
+        throw new ServiceUnavailableException();
+      },
+    });
+    expect(visit).not.toThrow();
+    expect(routes).toHaveBeenCalledWith(request, response);
   });
 });

@@ -81,7 +81,15 @@ export class LeanRedirect {
     const [routes] = listeners;
     server.removeAllListeners('request');
     server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-      if (!this.take(request, response, routes, trust)) routes(request, response);
+      let taken: boolean;
+      try {
+        taken = this.take(request, response, routes, trust);
+      } catch (error) {
+        // A failure in this turn (the click buffer full, say) is answered by the routes, never left to end the process.
+        this.logger.debug(`Handed on after ${String(error)}`);
+        taken = response.headersSent;
+      }
+      if (!taken) routes(request, response);
     });
   }
 
