@@ -211,7 +211,7 @@ export interface paths {
     put?: never;
     /**
      * Import links from CSV
-     * @description A CSV body (`text/csv`) with the export’s columns; up to 1,000 links, all created or none. Needs the scope `links.write`.
+     * @description A CSV body (`text/csv`) with the export’s columns; up to 1,000 links, all created or none. A refusal names each row by the line of the file it starts on, the header being line 1 (`line.3.url`). Needs the scope `links.write`.
      */
     post: operations['importLinks'];
     delete?: never;
@@ -8535,18 +8535,25 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @example ok */
-            status?: string;
+            /**
+             * @example ok
+             * @enum {string}
+             */
+            status?: 'ok' | 'degraded';
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       }
              *     }
              */
             info?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -8554,7 +8561,10 @@ export interface operations {
             /** @example {} */
             error?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -8562,13 +8572,17 @@ export interface operations {
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       }
              *     }
              */
             details?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -8583,18 +8597,25 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @example error */
-            status?: string;
+            /**
+             * @example error
+             * @enum {string}
+             */
+            status?: 'error' | 'shutting_down';
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       }
              *     }
              */
             info?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -8603,13 +8624,17 @@ export interface operations {
              * @example {
              *       "redis": {
              *         "status": "down",
-             *         "message": "Could not connect"
+             *         "message": "Could not connect",
+             *         "responseTime": 3005
              *       }
              *     }
              */
             error?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -8617,17 +8642,22 @@ export interface operations {
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       },
              *       "redis": {
              *         "status": "down",
-             *         "message": "Could not connect"
+             *         "message": "Could not connect",
+             *         "responseTime": 3005
              *       }
              *     }
              */
             details?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -8653,18 +8683,25 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @example ok */
-            status?: string;
+            /**
+             * @example ok
+             * @enum {string}
+             */
+            status?: 'ok' | 'degraded';
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       }
              *     }
              */
             info?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -8672,7 +8709,10 @@ export interface operations {
             /** @example {} */
             error?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -8680,13 +8720,17 @@ export interface operations {
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       }
              *     }
              */
             details?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -8701,18 +8745,25 @@ export interface operations {
         };
         content: {
           'application/json': {
-            /** @example error */
-            status?: string;
+            /**
+             * @example error
+             * @enum {string}
+             */
+            status?: 'error' | 'shutting_down';
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       }
              *     }
              */
             info?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -8721,13 +8772,17 @@ export interface operations {
              * @example {
              *       "redis": {
              *         "status": "down",
-             *         "message": "Could not connect"
+             *         "message": "Could not connect",
+             *         "responseTime": 3005
              *       }
              *     }
              */
             error?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };
@@ -8735,17 +8790,22 @@ export interface operations {
             /**
              * @example {
              *       "database": {
-             *         "status": "up"
+             *         "status": "up",
+             *         "responseTime": 12
              *       },
              *       "redis": {
              *         "status": "down",
-             *         "message": "Could not connect"
+             *         "message": "Could not connect",
+             *         "responseTime": 3005
              *       }
              *     }
              */
             details?: {
               [key: string]: {
-                status: string;
+                /** @enum {string} */
+                status: 'up' | 'degraded' | 'down';
+                /** @description Time the health indicator took to respond, in ms */
+                responseTime?: number;
               } & {
                 [key: string]: unknown;
               };

@@ -331,7 +331,7 @@ export const de: Messages = {
     destination: 'Ziel',
     nothingCreated:
       'Es wurde kein Link angelegt. Korrigieren Sie diese Zeilen und importieren Sie die Datei erneut:',
-    row: (row) => `Zeile ${row}`,
+    line: (line) => `Zeile ${line}`,
   },
   keys: {
     new: 'Neuer Schlüssel',

@@ -328,7 +328,7 @@ export const en = {
     shortUrl: 'Short URL',
     destination: 'Destination',
     nothingCreated: 'No link was created. Correct these rows and import the file again:',
-    row: (row: string) => `Row ${row}`,
+    line: (line: string) => `Line ${line}`,
   },
   keys: {
     new: 'New key',

@@ -326,7 +326,7 @@ export const es: Messages = {
     shortUrl: 'URL corta',
     destination: 'Destino',
     nothingCreated: 'No se ha creado ningún enlace. Corrige estas filas e importa el archivo de nuevo:',
-    row: (row) => `Fila ${row}`,
+    line: (line) => `Línea ${line}`,
   },
   keys: {
     new: 'Nueva clave',

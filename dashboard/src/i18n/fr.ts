@@ -328,7 +328,7 @@ export const fr: Messages = {
     shortUrl: 'URL courte',
     destination: 'Destination',
     nothingCreated: 'Aucun lien n’a été créé. Corrigez ces lignes et importez le fichier à nouveau :',
-    row: (row) => `Ligne ${row}`,
+    line: (line) => `Ligne ${line}`,
   },
   keys: {
     new: 'Nouvelle clé',
