@@ -29,6 +29,8 @@ export const de: Messages = {
     title: 'Anmelden',
     key: 'API-Schlüssel',
     hint: 'Der Schlüssel wird einmal gesendet, um eine Sitzung zu öffnen, und dann vergessen: Diese Seite speichert ihn nicht.',
+    keySource:
+      'Woher ein Schlüssel kommt: Der Dienst gibt beim ersten Start einmal einen aus. Für einen weiteren führen Sie dort, wo der Dienst installiert ist, Folgendes aus:',
     submit: 'Anmelden',
     empty: 'Geben Sie einen API-Schlüssel ein.',
     rejected:

@@ -29,6 +29,8 @@ export const en = {
     title: 'Sign in',
     key: 'API key',
     hint: 'The key is sent once to open a session, then forgotten: this page does not keep it.',
+    keySource:
+      'Where a key comes from: the service prints one once, at its first start. To make another, run this where the service is installed:',
     submit: 'Sign in',
     empty: 'Enter an API key.',
     rejected: 'This key was not accepted. Check that it is complete, not revoked and not expired.',

@@ -29,6 +29,8 @@ export const es: Messages = {
     title: 'Iniciar sesión',
     key: 'Clave de API',
     hint: 'La clave se envía una sola vez para abrir una sesión y luego se olvida: esta página no la guarda.',
+    keySource:
+      'De dónde sale una clave: el servicio muestra una, una sola vez, en su primer arranque. Para crear otra, ejecuta esto donde está instalado el servicio:',
     submit: 'Iniciar sesión',
     empty: 'Introduce una clave de API.',
     rejected: 'No se ha aceptado esta clave. Comprueba que esté completa, no revocada y no caducada.',

@@ -29,6 +29,8 @@ export const fr: Messages = {
     title: 'Connexion',
     key: 'Clé d’API',
     hint: 'La clé est envoyée une seule fois pour ouvrir une session, puis oubliée : cette page ne la garde pas.',
+    keySource:
+      'D’où vient une clé : le service en affiche une une seule fois, à son premier démarrage. Pour en créer une autre, lancez ceci là où le service est installé :',
     submit: 'Se connecter',
     empty: 'Saisissez une clé d’API.',
     rejected: 'Cette clé n’a pas été acceptée. Vérifiez qu’elle est complète, ni révoquée ni expirée.',
