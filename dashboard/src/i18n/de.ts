@@ -73,6 +73,7 @@ export const de: Messages = {
     asc: 'Aufsteigend',
     perPage: 'Pro Seite',
     noResults: 'Keine Treffer.',
+    clearFilters: 'Alle anzeigen',
     first: 'Erste',
     previous: 'Zurück',
     next: 'Weiter',
@@ -281,6 +282,7 @@ export const de: Messages = {
     deleteConfirm: (name) => `${name} wird gelöscht. Seine Links bleiben erhalten, ohne Bereich.`,
   },
   domains: {
+    empty: 'Noch keine Domains.',
     new: 'Neue Domain',
     intro:
       'Kurzlinks können eigene Hostnamen verwenden. Die Domain des Dienstes selbst wird geteilt und lässt sich nicht ändern.',
@@ -336,6 +338,7 @@ export const de: Messages = {
     line: (line) => `Zeile ${line}`,
   },
   keys: {
+    empty: 'Noch keine Schlüssel.',
     new: 'Neuer Schlüssel',
     intro:
       'Jeder Schlüssel hat Berechtigungen und kann auf einige Bereiche beschränkt sein. Ein Schlüssel kann nicht mehr vergeben, als er selbst hat.',

@@ -72,6 +72,7 @@ export const en = {
     asc: 'Ascending',
     perPage: 'Per page',
     noResults: 'Nothing matches.',
+    clearFilters: 'Show all',
     first: 'First',
     previous: 'Previous',
     next: 'Next',
@@ -279,6 +280,7 @@ export const en = {
     deleteConfirm: (name: string) => `${name} will be deleted. Its links stay, without a space.`,
   },
   domains: {
+    empty: 'No domains yet.',
     new: 'New domain',
     intro:
       'Short links can use your own host names. The service’s own domain is shared and cannot be changed.',
@@ -333,6 +335,7 @@ export const en = {
     line: (line: string) => `Line ${line}`,
   },
   keys: {
+    empty: 'No keys yet.',
     new: 'New key',
     intro:
       'Each key has scopes and may be limited to some spaces. A key can grant no more than it holds itself.',

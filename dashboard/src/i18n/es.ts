@@ -72,6 +72,7 @@ export const es: Messages = {
     asc: 'Ascendente',
     perPage: 'Por página',
     noResults: 'No hay coincidencias.',
+    clearFilters: 'Mostrar todo',
     first: 'Primera',
     previous: 'Anterior',
     next: 'Siguiente',
@@ -277,6 +278,7 @@ export const es: Messages = {
     deleteConfirm: (name) => `Se eliminará ${name}. Sus enlaces se conservan, sin espacio.`,
   },
   domains: {
+    empty: 'Aún no hay dominios.',
     new: 'Nuevo dominio',
     intro:
       'Los enlaces cortos pueden usar tus propios nombres de host. El dominio del propio servicio es compartido y no se puede cambiar.',
@@ -331,6 +333,7 @@ export const es: Messages = {
     line: (line) => `Línea ${line}`,
   },
   keys: {
+    empty: 'Aún no hay claves.',
     new: 'Nueva clave',
     intro:
       'Cada clave tiene permisos y puede limitarse a algunos espacios. Una clave no puede conceder más de lo que tiene.',

@@ -72,6 +72,7 @@ export const fr: Messages = {
     asc: 'Croissant',
     perPage: 'Par page',
     noResults: 'Aucun résultat.',
+    clearFilters: 'Tout afficher',
     first: 'Première',
     previous: 'Précédente',
     next: 'Suivante',
@@ -278,6 +279,7 @@ export const fr: Messages = {
     deleteConfirm: (name) => `${name} sera supprimé. Ses liens restent, sans espace.`,
   },
   domains: {
+    empty: 'Aucun domaine pour l’instant.',
     new: 'Nouveau domaine',
     intro:
       'Les liens courts peuvent utiliser vos propres noms d’hôte. Le domaine du service lui-même est partagé et ne peut pas être modifié.',
@@ -333,6 +335,7 @@ export const fr: Messages = {
     line: (line) => `Ligne ${line}`,
   },
   keys: {
+    empty: 'Aucune clé pour l’instant.',
     new: 'Nouvelle clé',
     intro:
       'Chaque clé a des droits et peut être limitée à certains espaces. Une clé ne peut pas accorder plus qu’elle n’a.',

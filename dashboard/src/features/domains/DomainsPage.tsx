@@ -3,6 +3,7 @@ import { api, call } from '../../api/client';
 import { DomainSearchByValues, DomainSortByValues } from '../../api/enums';
 import type { Domain } from '../../api/types';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { EmptyList } from '../../components/EmptyList';
 import { Field } from '../../components/Field';
 import { FormDialog } from '../../components/FormDialog';
 import { ListControls } from '../../components/ListControls';
@@ -66,7 +67,12 @@ export default function DomainsPage() {
       {page !== undefined && (
         <div className="list-region" aria-busy={domains.loading}>
           {page.data.length === 0 ? (
-            <p className="empty">{t.common.noResults}</p>
+            <EmptyList
+              filtered={values.search !== DEFAULTS.search || values.page !== DEFAULTS.page}
+              empty={t.domains.empty}
+              create={mayWrite ? { label: t.domains.new, onClick: () => setEditing('new') } : undefined}
+              onClear={() => update({ search: DEFAULTS.search })}
+            />
           ) : (
             <table className="table">
               <caption className="sr-only">{t.nav.domains}</caption>

@@ -3,6 +3,7 @@ import { api, call } from '../../api/client';
 import { PixelSearchByValues, PixelSortByValues, PixelTypeValues } from '../../api/enums';
 import type { Pixel, PixelType } from '../../api/types';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { EmptyList } from '../../components/EmptyList';
 import { Field } from '../../components/Field';
 import { FormDialog } from '../../components/FormDialog';
 import { ListControls } from '../../components/ListControls';
@@ -100,7 +101,16 @@ export default function PixelsPage() {
       {page !== undefined && (
         <div className="list-region" aria-busy={pixels.loading}>
           {page.data.length === 0 ? (
-            <p className="empty">{values.search || values.type ? t.common.noResults : t.pixels.empty}</p>
+            <EmptyList
+              filtered={
+                values.search !== DEFAULTS.search ||
+                values.type !== DEFAULTS.type ||
+                values.page !== DEFAULTS.page
+              }
+              empty={t.pixels.empty}
+              create={mayWrite ? { label: t.pixels.new, onClick: () => setEditing('new') } : undefined}
+              onClear={() => update({ search: DEFAULTS.search, type: DEFAULTS.type })}
+            />
           ) : (
             <table className="table">
               <caption className="sr-only">{t.nav.pixels}</caption>

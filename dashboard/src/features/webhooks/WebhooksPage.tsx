@@ -6,6 +6,7 @@ import { EventTypeValues, WebhookSearchByValues, WebhookSortByValues } from '../
 import type { EventType, Webhook } from '../../api/types';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Checkbox, Field, FieldErrors } from '../../components/Field';
+import { EmptyList } from '../../components/EmptyList';
 import { FormDialog } from '../../components/FormDialog';
 import { ListControls } from '../../components/ListControls';
 import { LoadError, Loading } from '../../components/LoadState';
@@ -100,7 +101,12 @@ export default function WebhooksPage() {
       {page !== undefined && (
         <div className="list-region" aria-busy={webhooks.loading}>
           {page.data.length === 0 ? (
-            <p className="empty">{values.search ? t.common.noResults : t.webhooks.empty}</p>
+            <EmptyList
+              filtered={values.search !== DEFAULTS.search || values.page !== DEFAULTS.page}
+              empty={t.webhooks.empty}
+              create={mayWrite ? { label: t.webhooks.new, onClick: () => setEditing('new') } : undefined}
+              onClear={() => update({ search: DEFAULTS.search })}
+            />
           ) : (
             <table className="table">
               <caption className="sr-only">{t.nav.webhooks}</caption>
