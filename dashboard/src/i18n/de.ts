@@ -282,6 +282,7 @@ export const de: Messages = {
     deleteConfirm: (name) => `${name} wird gelöscht. Seine Links bleiben erhalten, ohne Bereich.`,
   },
   domains: {
+    shared: 'Von allen Konten geteilt',
     empty: 'Noch keine Domains.',
     new: 'Neue Domain',
     intro:

@@ -280,6 +280,7 @@ export const en = {
     deleteConfirm: (name: string) => `${name} will be deleted. Its links stay, without a space.`,
   },
   domains: {
+    shared: 'Shared by every account',
     empty: 'No domains yet.',
     new: 'New domain',
     intro:

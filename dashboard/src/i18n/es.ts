@@ -278,6 +278,7 @@ export const es: Messages = {
     deleteConfirm: (name) => `Se eliminará ${name}. Sus enlaces se conservan, sin espacio.`,
   },
   domains: {
+    shared: 'Compartido por todas las cuentas',
     empty: 'Aún no hay dominios.',
     new: 'Nuevo dominio',
     intro:

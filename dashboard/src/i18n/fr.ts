@@ -279,6 +279,7 @@ export const fr: Messages = {
     deleteConfirm: (name) => `${name} sera supprimé. Ses liens restent, sans espace.`,
   },
   domains: {
+    shared: 'Partagé par tous les comptes',
     empty: 'Aucun domaine pour l’instant.',
     new: 'Nouveau domaine',
     intro:

@@ -34,6 +34,7 @@ export default function DomainsPage() {
   const domains = useLoad(JSON.stringify(query), (signal) =>
     call(api.GET('/api/v1/domains', { params: { query }, signal })),
   );
+  const serviceDomain = useServiceDomain(can('account.read'));
 
   const remove = async (domain: Domain) => {
     await call(api.DELETE('/api/v1/domains/{id}', { params: { path: { id: domain.id } } }));
@@ -106,12 +107,18 @@ export default function DomainsPage() {
                     <td data-label={t.common.created}>{dateTime(domain.created_at)}</td>
                     {mayWrite && (
                       <td className="row-actions">
-                        <RowButton name={domain.name} onClick={() => setEditing(domain)}>
-                          {t.common.edit}
-                        </RowButton>
-                        <RowButton name={domain.name} danger onClick={() => setDeleting(domain)}>
-                          {t.common.delete}
-                        </RowButton>
+                        {serviceDomain(domain) ? (
+                          <span className="hint">{t.domains.shared}</span>
+                        ) : (
+                          <>
+                            <RowButton name={domain.name} onClick={() => setEditing(domain)}>
+                              {t.common.edit}
+                            </RowButton>
+                            <RowButton name={domain.name} danger onClick={() => setDeleting(domain)}>
+                              {t.common.delete}
+                            </RowButton>
+                          </>
+                        )}
                       </td>
                     )}
                   </tr>
@@ -149,6 +156,20 @@ export default function DomainsPage() {
       )}
     </section>
   );
+}
+
+/**
+ * Whether a domain is the service's own, which every account shares and none may change. The API does not mark
+ * it in a domain (its fields are phpShort's), but the account's default domain is that one; a key that cannot
+ * read the account goes by the host the dashboard is served from, which is the service's own.
+ */
+function useServiceDomain(mayReadAccount: boolean): (domain: Domain) => boolean {
+  const account = useLoad(mayReadAccount ? 'account' : null, (signal) =>
+    call(api.GET('/api/v1/account', { signal })),
+  );
+  const defaultId = account.data?.data.default_domain;
+  return (domain) =>
+    defaultId === undefined ? domain.name === window.location.host : domain.id === defaultId;
 }
 
 const DOMAIN_FIELDS = ['name', 'index_page', 'not_found_page'] as const;
