@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { withScheme } from '../src/components/UrlInput';
 import { parseQrSvg } from '../src/features/links/QrDialog';
 import { linkStatus } from '../src/features/links/status';
 import { clickBars, daysBefore } from '../src/features/stats/buckets';
@@ -105,5 +106,24 @@ describe('the QR code', () => {
       ],
     });
     expect(parseQrSvg('not an svg')).toBeNull();
+  });
+});
+
+describe('an address typed without a scheme', () => {
+  it.each([
+    ['example.com', 'https://example.com'],
+    [' example.com/page?q=1 ', 'https://example.com/page?q=1'],
+    ['sub.example.co.uk#top', 'https://sub.example.co.uk#top'],
+    ['localhost:3000/x', 'https://localhost:3000/x'],
+    ['//cdn.example.com/a', 'https://cdn.example.com/a'],
+    ['http://example.com', 'http://example.com'],
+    ['HTTPS://example.com', 'HTTPS://example.com'],
+    ['ftp://example.com', 'ftp://example.com'],
+    ['not a url', 'not a url'],
+    ['localhost', 'localhost'],
+    ['example.com/two words', 'example.com/two words'],
+    ['', ''],
+  ])('%j becomes %j', (typed, sent) => {
+    expect(withScheme(typed)).toBe(sent);
   });
 });

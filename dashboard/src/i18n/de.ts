@@ -166,6 +166,9 @@ export const de: Messages = {
       'Außerhalb des aktiven Zeitraums oder nach Erreichen des Klicklimits ist der Link abgelaufen.',
     activeStart: 'Aktiv ab (Ihre Ortszeit)',
     activeEnd: 'Aktiv bis (Ihre Ortszeit)',
+    activePeriodHint:
+      'Ein aktiver Zeitraum hat einen Beginn und ein Ende: Geben Sie beide Daten an oder keines.',
+    activePeriodBoth: 'Geben Sie auch dieses Datum an: Ein aktiver Zeitraum braucht beide oder keines.',
     clicksLimit: 'Klicklimit',
     clicksLimitHint: 'Leer oder 0: kein Limit.',
     expirationUrl: 'URL nach Ablauf',

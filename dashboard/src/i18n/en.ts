@@ -163,6 +163,8 @@ export const en = {
     expiryHint: 'Outside the active period, or once the clicks limit is reached, the link has expired.',
     activeStart: 'Active from (your local time)',
     activeEnd: 'Active until (your local time)',
+    activePeriodHint: 'An active period has a start and an end: give both dates, or neither.',
+    activePeriodBoth: 'Give this date too: an active period needs both, or neither.',
     clicksLimit: 'Clicks limit',
     clicksLimitHint: 'Empty or 0: no limit.',
     expirationUrl: 'Expiration URL',

@@ -163,6 +163,8 @@ export const es: Messages = {
     expiryHint: 'Fuera del periodo activo, o al alcanzar el límite de clics, el enlace ha caducado.',
     activeStart: 'Activo desde (tu hora local)',
     activeEnd: 'Activo hasta (tu hora local)',
+    activePeriodHint: 'Un periodo activo tiene un inicio y un final: indica las dos fechas, o ninguna.',
+    activePeriodBoth: 'Indica también esta fecha: un periodo activo necesita las dos, o ninguna.',
     clicksLimit: 'Límite de clics',
     clicksLimitHint: 'Vacío o 0: sin límite.',
     expirationUrl: 'URL de caducidad',

@@ -163,6 +163,8 @@ export const fr: Messages = {
     expiryHint: 'Hors de la période active, ou une fois la limite de clics atteinte, le lien a expiré.',
     activeStart: 'Actif à partir du (heure locale)',
     activeEnd: 'Actif jusqu’au (heure locale)',
+    activePeriodHint: 'Une période active a un début et une fin : donnez les deux dates, ou aucune.',
+    activePeriodBoth: 'Donnez aussi cette date : une période active demande les deux, ou aucune.',
     clicksLimit: 'Limite de clics',
     clicksLimitHint: 'Vide ou 0 : aucune limite.',
     expirationUrl: 'URL d’expiration',

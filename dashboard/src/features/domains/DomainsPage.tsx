@@ -5,6 +5,7 @@ import type { Domain } from '../../api/types';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { EmptyList } from '../../components/EmptyList';
 import { Field } from '../../components/Field';
+import { UrlInput, withScheme } from '../../components/UrlInput';
 import { FormDialog } from '../../components/FormDialog';
 import { ListControls } from '../../components/ListControls';
 import { LoadError, Loading } from '../../components/LoadState';
@@ -190,8 +191,8 @@ function DomainDialog({ domain, onClose, onSaved }: DomainDialogProps) {
 
   const save = async () => {
     const pages = {
-      index_page: indexPage.trim() === '' ? null : indexPage.trim(),
-      not_found_page: notFoundPage.trim() === '' ? null : notFoundPage.trim(),
+      index_page: indexPage.trim() === '' ? null : withScheme(indexPage),
+      not_found_page: notFoundPage.trim() === '' ? null : withScheme(notFoundPage),
     };
     const saved = domain
       ? await call(api.PUT('/api/v1/domains/{id}', { params: { path: { id: domain.id } }, body: pages }))
@@ -209,7 +210,7 @@ function DomainDialog({ domain, onClose, onSaved }: DomainDialogProps) {
     >
       <Field
         label={t.domains.hostname}
-        errors={submission.errors.name}
+        {...submission.field('name')}
         hint={domain ? t.domains.hostnameFixed : t.domains.hostnameHint}
       >
         {(control) => (
@@ -225,32 +226,16 @@ function DomainDialog({ domain, onClose, onSaved }: DomainDialogProps) {
           />
         )}
       </Field>
-      <Field label={t.domains.indexPage} errors={submission.errors.index_page} hint={t.domains.indexPageHint}>
-        {(control) => (
-          <input
-            {...control}
-            type="url"
-            maxLength={2048}
-            placeholder="https://"
-            value={indexPage}
-            onChange={(event) => setIndexPage(event.target.value)}
-          />
-        )}
+      <Field label={t.domains.indexPage} {...submission.field('index_page')} hint={t.domains.indexPageHint}>
+        {(control) => <UrlInput {...control} maxLength={2048} value={indexPage} onChange={setIndexPage} />}
       </Field>
       <Field
         label={t.domains.notFoundPage}
-        errors={submission.errors.not_found_page}
+        {...submission.field('not_found_page')}
         hint={t.domains.notFoundPageHint}
       >
         {(control) => (
-          <input
-            {...control}
-            type="url"
-            maxLength={2048}
-            placeholder="https://"
-            value={notFoundPage}
-            onChange={(event) => setNotFoundPage(event.target.value)}
-          />
+          <UrlInput {...control} maxLength={2048} value={notFoundPage} onChange={setNotFoundPage} />
         )}
       </Field>
     </FormDialog>

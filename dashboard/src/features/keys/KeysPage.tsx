@@ -254,7 +254,7 @@ function KeyDialog({ apiKey, grantable, spaces, onClose, onSaved }: KeyDialogPro
       onSave={save}
       onClose={onClose}
     >
-      <Field label={t.common.name} errors={submission.errors.name}>
+      <Field label={t.common.name} {...submission.field('name')}>
         {(control) => (
           <input
             {...control}
@@ -306,7 +306,7 @@ function KeyDialog({ apiKey, grantable, spaces, onClose, onSaved }: KeyDialogPro
           <FieldErrors errors={spaceErrors} />
         </fieldset>
       )}
-      <Field label={t.keys.expires} errors={submission.errors.expires_at} hint={t.keys.expiresHint}>
+      <Field label={t.keys.expires} {...submission.field('expires_at')} hint={t.keys.expiresHint}>
         {(control) => (
           <input
             {...control}

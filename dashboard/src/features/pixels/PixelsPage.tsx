@@ -218,7 +218,7 @@ function PixelDialog({
       onSave={save}
       onClose={onClose}
     >
-      <Field label={t.common.name} errors={submission.errors.name}>
+      <Field label={t.common.name} {...submission.field('name')}>
         {(control) => (
           <input
             {...control}
@@ -229,7 +229,7 @@ function PixelDialog({
           />
         )}
       </Field>
-      <Field label={t.pixels.type} errors={submission.errors.type}>
+      <Field label={t.pixels.type} {...submission.field('type')}>
         {(control) => (
           <select {...control} value={type} onChange={(event) => setType(event.target.value as PixelType)}>
             {PixelTypeValues.map((option) => (
@@ -240,7 +240,7 @@ function PixelDialog({
           </select>
         )}
       </Field>
-      <Field label={t.pixels.value} errors={submission.errors.value} hint={t.pixels.valueHint}>
+      <Field label={t.pixels.value} {...submission.field('value')} hint={t.pixels.valueHint}>
         {(control) => (
           <input
             {...control}

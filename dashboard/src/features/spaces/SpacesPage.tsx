@@ -183,7 +183,7 @@ function SpaceDialog({
       onSave={save}
       onClose={onClose}
     >
-      <Field label={t.common.name} errors={submission.errors.name}>
+      <Field label={t.common.name} {...submission.field('name')}>
         {(control) => (
           <input
             {...control}

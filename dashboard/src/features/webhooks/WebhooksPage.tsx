@@ -6,6 +6,7 @@ import { EventTypeValues, WebhookSearchByValues, WebhookSortByValues } from '../
 import type { EventType, Webhook } from '../../api/types';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Checkbox, Field, FieldErrors } from '../../components/Field';
+import { UrlInput, withScheme } from '../../components/UrlInput';
 import { EmptyList } from '../../components/EmptyList';
 import { FormDialog } from '../../components/FormDialog';
 import { ListControls } from '../../components/ListControls';
@@ -242,7 +243,7 @@ function WebhookDialog({ webhook, onClose, onSaved }: WebhookDialogProps) {
   const save = async () => {
     const body = {
       name: name.trim(),
-      url: url.trim(),
+      url: withScheme(url),
       events: EventTypeValues.filter((event) => events.includes(event)),
       enabled: enabled ? (1 as const) : (0 as const),
     };
@@ -269,7 +270,7 @@ function WebhookDialog({ webhook, onClose, onSaved }: WebhookDialogProps) {
       onSave={save}
       onClose={onClose}
     >
-      <Field label={t.common.name} errors={submission.errors.name}>
+      <Field label={t.common.name} {...submission.field('name')}>
         {(control) => (
           <input
             {...control}
@@ -280,18 +281,8 @@ function WebhookDialog({ webhook, onClose, onSaved }: WebhookDialogProps) {
           />
         )}
       </Field>
-      <Field label={t.webhooks.url} errors={submission.errors.url} hint={t.webhooks.urlHint}>
-        {(control) => (
-          <input
-            {...control}
-            type="url"
-            required
-            maxLength={2048}
-            placeholder="https://"
-            value={url}
-            onChange={(event) => setUrl(event.target.value)}
-          />
-        )}
+      <Field label={t.webhooks.url} {...submission.field('url')} hint={t.webhooks.urlHint}>
+        {(control) => <UrlInput {...control} required maxLength={2048} value={url} onChange={setUrl} />}
       </Field>
       <fieldset className="checks">
         <legend>{t.webhooks.events}</legend>
