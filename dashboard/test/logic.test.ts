@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { withScheme } from '../src/components/UrlInput';
 import { parseQrSvg } from '../src/features/links/QrDialog';
 import { linkStatus } from '../src/features/links/status';
@@ -125,5 +125,28 @@ describe('an address typed without a scheme', () => {
     ['', ''],
   ])('%j becomes %j', (typed, sent) => {
     expect(withScheme(typed)).toBe(sent);
+  });
+});
+
+describe('language names', () => {
+  it('names a language the browser has no name for (Chromium has none for "aa") from the shipped table', async () => {
+    // A browser whose tables name no language at all: every name comes from the shipped table.
+    const trimmed = Object.create(Intl, {
+      DisplayNames: {
+        value: class {
+          of(): undefined {
+            return undefined;
+          }
+        },
+      },
+    }) as typeof Intl;
+    vi.stubGlobal('Intl', trimmed);
+    vi.resetModules();
+    const { languageName, languages } = await import('../src/i18n/names');
+
+    expect(languageName('en', 'aa')).toBe('Afar');
+    expect(languageName('de', 'vo')).toBe('Volapük');
+    expect(languages('fr').find(({ code }) => code === 'ie')?.name).toBe('interlingue');
+    expect(languages('es').every(({ code, name }) => name !== code)).toBe(true);
   });
 });
