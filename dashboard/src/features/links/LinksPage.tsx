@@ -111,12 +111,14 @@ export default function LinksPage() {
     links.reload();
   };
 
+  // A filter of the dashboard's own labels fits the longest; one of the account's names (spaces...) may be cut.
   const filterSelect = (
     label: string,
     name: keyof typeof DEFAULTS,
     options: { value: string; label: string }[],
+    fit = false,
   ) => (
-    <Field label={label} className="filter">
+    <Field label={label} className={fit ? 'filter filter-fit' : 'filter'}>
       {(control) => (
         <select
           {...control}
@@ -169,6 +171,7 @@ export default function LinksPage() {
             value: String(value),
             label: t.links.statusFilter[value],
           })),
+          true,
         )}
         {spaces.length > 0 &&
           filterSelect(t.links.space, 'space_id', [
