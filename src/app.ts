@@ -12,7 +12,7 @@ import { requestPath } from './common/pagination';
 import { warnOfUntrustedProxy } from './common/proxy-warning';
 import { serverConfig, type ServerConfig } from './config/app-config';
 import { MetricsService } from './metrics/metrics.service';
-import { DASHBOARD_DIST, DashboardUi } from './dashboard/dashboard-ui';
+import { DASHBOARD_DIST, DASHBOARD_PATH, DashboardUi } from './dashboard/dashboard-ui';
 import { DOCS_ASSETS_PATH, DocsUi } from './docs/docs-ui';
 import { LeanRedirect } from './visits/lean-redirect';
 import { openApiDocument, servedTo } from './openapi-document';
@@ -73,4 +73,12 @@ export async function createApp(): Promise<INestApplication> {
     abortOnError: false,
   });
   return configureApp(app);
+}
+
+/** The start's line for the person starting the server: where it listens, and where a newcomer goes next. */
+export function startedMessage(config: Pick<ServerConfig, 'port' | 'appUrl'>): string {
+  return (
+    `Listening on port ${config.port}; public URL ${config.appUrl}; ` +
+    `dashboard ${config.appUrl}${DASHBOARD_PATH}; API docs ${config.appUrl}/docs\n`
+  );
 }

@@ -5,7 +5,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import { Server as NetServer, type Socket } from 'node:net';
 import type { INestApplication } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { createApp } from './app';
+import { createApp, startedMessage } from './app';
 import { ConfigError, loadConfig } from './config/app-config';
 import { warnWhenAutovacuumIsOff } from './database/autovacuum-check';
 import { DATABASE_CONNECTION, type DatabaseConnection } from './database/database.module';
@@ -157,7 +157,7 @@ async function main(): Promise<void> {
   // A server that never vacuums slows lists down as links change; the embedded database is for small data.
   if (connection.embedded === null) await warnWhenAutovacuumIsOff(app.get(DataSource));
   // For the person starting the server, beside its other messages: stdout carries only the JSON log.
-  process.stderr.write(`Listening on port ${config.port}; public URL ${config.appUrl}\n`);
+  process.stderr.write(startedMessage(config));
 }
 
 main().catch((error: unknown) => {

@@ -115,13 +115,13 @@ if (!haveChromium) {
   });
 
   async function session(
-    options: { width?: number; dark?: boolean } = {},
+    options: { width?: number; dark?: boolean; locale?: string } = {},
   ): Promise<{ context: BrowserContext; page: Page; violations: string[] }> {
     const context = await browser.newContext({
       viewport: { width: options.width ?? 1280, height: 800 },
       colorScheme: options.dark === true ? 'dark' : 'light',
       userAgent: PERSON,
-      locale: 'en-US',
+      locale: options.locale ?? 'en-US',
     });
     const page = await context.newPage();
     const violations: string[] = [];
@@ -136,6 +136,23 @@ if (!haveChromium) {
     await page.getByLabel('API key').fill(key);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
+  }
+
+  /**
+   * The controls of the page's search that cut their longest option: the width it needs (a copy of the control at
+   * its natural width) beside the width it has. The test account's own names (spaces...) are short.
+   */
+  function cutControls(page: Page): Promise<string[]> {
+    return page.evaluate<
+      string[]
+    >(`[...document.querySelectorAll('[role="search"] select')].flatMap((select) => {
+      const natural = select.cloneNode(true);
+      Object.assign(natural.style, { width: 'auto', minWidth: '0', maxWidth: 'none', position: 'absolute' });
+      document.body.append(natural);
+      const needed = natural.offsetWidth;
+      natural.remove();
+      return select.offsetWidth >= needed ? [] : [select.labels[0].textContent + ': ' + select.offsetWidth + ' < ' + needed];
+    })`);
   }
 
   async function seriousViolations(page: Page): Promise<AxeViolation[]> {
@@ -168,7 +185,8 @@ if (!haveChromium) {
     expect(cookie.value).not.toContain(owner.apiKey);
 
     const alias = unique('dash');
-    await page.getByRole('button', { name: 'New link' }).click();
+    // The page's own button; an empty list offers the same one where its rows would be.
+    await page.getByRole('button', { name: 'New link' }).first().click();
     await page.getByLabel('Destination URL').fill(`${destinationUrl}/home`);
     await page.getByLabel('Alias').fill(alias);
     await page.getByLabel('Visitor password').fill('open sesame');
@@ -252,6 +270,28 @@ if (!haveChromium) {
         expect(`${screen}: ${overflow}`).toBe(`${screen}: 0`);
       }
       expect(violations).toEqual([]);
+      await context.close();
+    },
+  );
+
+  it.each(['en-US', 'es-ES', 'fr-FR', 'de-DE'])(
+    'fits every sort and filter control to its longest label in %s, at 320 and 1280 px',
+    async (locale) => {
+      const { context, page } = await session({ locale });
+      await page.goto(`${base}/app`);
+      await page.locator('input[name="api-key"]').fill(owner.apiKey);
+      await page.locator('button[type="submit"]').click();
+      await page.locator('[role="search"]').waitFor();
+      for (const width of [320, 1280]) {
+        await page.setViewportSize({ width, height: 800 });
+        for (const screen of ['links', 'spaces', 'keys']) {
+          await page.goto(`${base}/app/${screen}`);
+          await page.locator('[role="search"] select').first().waitFor();
+          expect(`${screen} at ${width} px: ${(await cutControls(page)).join('; ')}`).toBe(
+            `${screen} at ${width} px: `,
+          );
+        }
+      }
       await context.close();
     },
   );

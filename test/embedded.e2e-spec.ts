@@ -137,6 +137,9 @@ describe('embedded database: one data directory through its life', () => {
     expect(generatedKeys(server.stderr)).toEqual([firstKey]);
     expect(generatedKeys(server.stdout)).toEqual([]);
     expect(server.stdout).not.toMatch(/shown only this once/);
+    // Beside the key, where to use it and how to make another.
+    expect(server.stderr).toContain(`Sign in with it at http://localhost:3000/app`);
+    expect(server.stderr).toContain(`npm run cli -- key:create --account ${firstId}\n`);
     // stdout is the log alone: JSON lines, which a collector can parse one by one.
     const notJson = server.stdout.split('\n').filter((line) => line.trim() !== '' && !isJson(line));
     expect(notJson).toEqual([]);

@@ -238,16 +238,41 @@ describe('CSV export and import', () => {
       ]);
     });
 
-    it('refuses the whole file when a row is invalid, naming the row (counted from 0) and field', async () => {
+    it('refuses the whole file when a row is invalid, naming every bad row by its line in the file', async () => {
       const before = (await call(owner, 'get', '/api/v1/links')).body.meta.total as number;
-      const file = 'url,title\nhttps://example.com/fine,Fine\nnot a url,Bad\n';
+      // The header is line 1; an empty line and a title over two lines move the rows after them down.
+      const file =
+        'url,title\nhttps://example.com/fine,Fine\nnot a url,Bad\n\nhttps://example.com/ok,"two\nlines"\n' +
+        'also bad,Worse\n';
       const response = await call(owner, 'post', '/api/v1/links/import').type('text/csv').send(file);
       expect(response.status).toBe(422);
       expect(response.body).toEqual({
-        message: { 'links.1.url': ['The url field must be a valid URL.'] },
+        message: {
+          'line.3.url': ['The url field must be a valid URL.'],
+          'line.7.url': ['The url field must be a valid URL.'],
+        },
         status: 422,
       });
       expect((await call(owner, 'get', '/api/v1/links')).body.meta.total).toBe(before);
+    });
+
+    it('names every row whose alias is taken, in the file or before it, and makes none', async () => {
+      const before = (await call(owner, 'get', '/api/v1/links')).body.meta.total as number;
+      const [taken, twice] = [unique('taken'), unique('twice')];
+      await createLink(t, owner, { url: 'https://example.com/first', alias: taken });
+      const file =
+        `url,alias\nhttps://example.com/a,${taken}\nhttps://example.com/b,${twice}\n` +
+        `https://example.com/c,${unique('free')}\nhttps://example.com/d,${twice}\n`;
+      const response = await call(owner, 'post', '/api/v1/links/import').type('text/csv').send(file);
+      expect(response.status).toBe(422);
+      expect(response.body).toEqual({
+        message: {
+          'line.2.alias': ['The alias has already been taken.'],
+          'line.5.alias': ['The alias has already been taken.'],
+        },
+        status: 422,
+      });
+      expect((await call(owner, 'get', '/api/v1/links')).body.meta.total).toBe(before + 1);
     });
 
     it.each([
@@ -325,13 +350,13 @@ describe('CSV export and import', () => {
         expect(response.body).toEqual({ message: 'Payload too large.', status: 413 });
       });
 
-      it('refuses more than 100 passwords, naming the row of the first past them', async () => {
+      it('refuses more than 100 passwords, naming the line of the first past them', async () => {
         const file = `url,redirect_password\n${rows(101, (i) => `https://example.com/${i},secret${i}`)}\n`;
         const response = await importing(file);
         expect(response.status).toBe(422);
         expect(response.body).toEqual({
           message: {
-            'links.100.redirect_password': ['No more than 100 passwords can be set in one request.'],
+            'line.102.redirect_password': ['No more than 100 passwords can be set in one request.'],
           },
           status: 422,
         });

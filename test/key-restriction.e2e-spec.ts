@@ -177,7 +177,7 @@ describe('a key restricted to spaces', () => {
       .type('text/csv')
       .send(`url,space_id\nhttps://example.com/i0,${mine}\nhttps://example.com/i1,${theirs}\n`);
     expect(imported.status).toBe(422);
-    expect(Object.keys(imported.body.message as object)).toEqual(['links.1.space_id']);
+    expect(Object.keys(imported.body.message as object)).toEqual(['line.3.space_id']);
     expect((await call(owner, 'get', '/api/v1/links')).body.meta.total).toBe(before);
     // Control: the same import within its space is made.
     const fine = await call(restricted, 'post', '/api/v1/links/import')

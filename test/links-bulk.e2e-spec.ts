@@ -197,7 +197,7 @@ describe('POST /api/v1/links/bulk', () => {
       expect(visit.status).toBe(404);
     });
 
-    it('names the first item, in the order sent, whose alias is taken', async () => {
+    it('names every item whose alias is taken, by another link or an earlier item', async () => {
       const held = unique('first-held');
       const again = unique('again');
       await json(owner, 'post', '/api/v1/links', { url: 'https://example.com/held', alias: held });
@@ -210,7 +210,12 @@ describe('POST /api/v1/links/bulk', () => {
           { url: 'https://example.com/4', alias: held },
         ],
       });
-      expect(response.body).toEqual(invalid({ 'links.3.alias': 'The alias has already been taken.' }));
+      expect(response.body).toEqual(
+        invalid({
+          'links.3.alias': 'The alias has already been taken.',
+          'links.4.alias': 'The alias has already been taken.',
+        }),
+      );
     });
 
     it('refuses an alias another link already has', async () => {

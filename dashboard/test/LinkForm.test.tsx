@@ -204,4 +204,76 @@ describe('the link form', () => {
     expect(alert).not.toHaveTextContent('The alias has already been taken.');
     expect(onSaved).not.toHaveBeenCalled();
   });
+
+  it('takes addresses typed without a scheme, and sends them with https://', async () => {
+    const { api } = await renderSignedIn(<LinkForm onSaved={() => undefined} onCancel={() => undefined} />, {
+      routes: { ...choices, 'POST /api/v1/links': () => json(201, { data: link(), status: 200 }) },
+    });
+    const user = userEvent.setup({ delay: null });
+
+    const url = screen.getByLabelText('Destination URL');
+    await user.type(url, 'example.com/page');
+    await user.tab();
+    expect(url).toHaveValue('https://example.com/page');
+    await user.type(screen.getByLabelText('Expiration URL'), 'localhost:8080/over');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    await waitFor(() => expect(api.to('POST', '/api/v1/links')).toHaveLength(1));
+    expect(bodyOf(api.to('POST', '/api/v1/links')[0])).toMatchObject({
+      url: 'https://example.com/page',
+      expiration_url: 'https://localhost:8080/over',
+    });
+  });
+
+  it('says that an active period needs both dates when only its end is given', async () => {
+    const { api } = await renderSignedIn(<LinkForm onSaved={() => undefined} onCancel={() => undefined} />, {
+      routes: choices,
+    });
+    const user = userEvent.setup({ delay: null });
+    expect(screen.getByText(/give both dates, or neither/)).toBeInTheDocument();
+
+    await user.type(screen.getByLabelText('Destination URL'), 'https://example.com/');
+    fireEvent.change(screen.getByLabelText('Active until (your local time)'), {
+      target: { value: '2026-12-31T23:00' },
+    });
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    const start = screen.getByLabelText<HTMLInputElement>('Active from (your local time)');
+    expect(start.validationMessage).toBe('Give this date too: an active period needs both, or neither.');
+    expect(screen.getByLabelText<HTMLInputElement>('Active until (your local time)').validity.valid).toBe(
+      true,
+    );
+    expect(api.to('POST', '/api/v1/links')).toHaveLength(0);
+  });
+
+  it("forgets a field's messages once it changes, and shows only those of the next answer", async () => {
+    const answers = [
+      { alias: ['The alias has already been taken.'] },
+      { url: ['The url must be an http or https URL.'] },
+    ];
+    await renderSignedIn(<LinkForm onSaved={() => undefined} onCancel={() => undefined} />, {
+      routes: {
+        ...choices,
+        'POST /api/v1/links': () => json(422, { message: answers.shift(), status: 422 }),
+      },
+    });
+    const user = userEvent.setup({ delay: null });
+    const alias = screen.getByLabelText('Alias');
+
+    await user.type(screen.getByLabelText('Destination URL'), 'https://example.com/');
+    await user.type(alias, 'taken');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() =>
+      expect(alias).toHaveAccessibleDescription(expect.stringContaining('The alias has already been taken.')),
+    );
+
+    await user.type(alias, '2');
+    expect(alias).not.toHaveAccessibleDescription(expect.stringContaining('already been taken'));
+    expect(alias).not.toHaveAttribute('aria-invalid');
+
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    const url = screen.getByLabelText('Destination URL');
+    await waitFor(() => expect(url).toHaveAttribute('aria-invalid', 'true'));
+    expect(screen.queryByText('The alias has already been taken.')).not.toBeInTheDocument();
+  });
 });

@@ -23,7 +23,7 @@ describe('signing in', () => {
     window.history.replaceState(null, '', '/app/links');
   });
 
-  it('sends the key once as a Bearer header, clears the field, keeps the key nowhere, and then uses the cookie', async () => {
+  it('sends the key once as a Bearer header, keeps the key nowhere, and then uses the cookie', async () => {
     let signedIn = false;
     const api = mockApi({
       'GET /api/v1/session': () =>
@@ -59,7 +59,16 @@ describe('signing in', () => {
     expect(everythingKept()).not.toContain(KEY);
   });
 
-  it('says when a key is refused, with the field emptied and nothing kept', async () => {
+  it('says where a key comes from: printed at the first start, or made by the CLI', async () => {
+    mockApi({ 'GET /api/v1/session': () => json(401, { message: 'Unauthenticated.', status: 401 }) });
+    render(<App />);
+
+    const input = await screen.findByLabelText('API key');
+    expect(input).toHaveAccessibleDescription(/prints one once, at its first start/);
+    expect(input).toHaveAccessibleDescription(/npm run cli -- key:create --account 1/);
+  });
+
+  it('says when a key is refused, the key left in the field to mend and kept nowhere else', async () => {
     mockApi({
       'GET /api/v1/session': () => json(401, { message: 'Unauthenticated.', status: 401 }),
       'POST /api/v1/session': () => json(401, { message: 'Unauthenticated.', status: 401 }),
@@ -72,7 +81,7 @@ describe('signing in', () => {
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
 
     expect(await screen.findByRole('alert')).toHaveTextContent('This key was not accepted');
-    expect(input).toHaveValue('');
+    expect(input).toHaveValue('lsk_wrong');
     expect(input).toHaveFocus();
     expect(everythingKept()).not.toContain('lsk_wrong');
   });

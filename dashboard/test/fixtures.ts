@@ -84,3 +84,18 @@ export function link(overrides: Partial<Link> = {}): Link {
     ...overrides,
   };
 }
+
+/** The account as GET /api/v1/account answers it; its default domain is the service's own, `domain`. */
+export const account = {
+  id: 1,
+  name: 'Default',
+  email: null,
+  avatar_url: null,
+  locale: 'en',
+  timezone: 'UTC',
+  plan: null,
+  default_domain: 1,
+  default_space: null,
+  default_stats: 0,
+  created_at: AT,
+} as const;

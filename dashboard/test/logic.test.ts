@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { withScheme } from '../src/components/UrlInput';
 import { parseQrSvg } from '../src/features/links/QrDialog';
 import { linkStatus } from '../src/features/links/status';
 import { clickBars, daysBefore } from '../src/features/stats/buckets';
@@ -105,5 +106,47 @@ describe('the QR code', () => {
       ],
     });
     expect(parseQrSvg('not an svg')).toBeNull();
+  });
+});
+
+describe('an address typed without a scheme', () => {
+  it.each([
+    ['example.com', 'https://example.com'],
+    [' example.com/page?q=1 ', 'https://example.com/page?q=1'],
+    ['sub.example.co.uk#top', 'https://sub.example.co.uk#top'],
+    ['localhost:3000/x', 'https://localhost:3000/x'],
+    ['//cdn.example.com/a', 'https://cdn.example.com/a'],
+    ['http://example.com', 'http://example.com'],
+    ['HTTPS://example.com', 'HTTPS://example.com'],
+    ['ftp://example.com', 'ftp://example.com'],
+    ['not a url', 'not a url'],
+    ['localhost', 'localhost'],
+    ['example.com/two words', 'example.com/two words'],
+    ['', ''],
+  ])('%j becomes %j', (typed, sent) => {
+    expect(withScheme(typed)).toBe(sent);
+  });
+});
+
+describe('language names', () => {
+  it('names a language the browser has no name for (Chromium has none for "aa") from the shipped table', async () => {
+    // A browser whose tables name no language at all: every name comes from the shipped table.
+    const trimmed = Object.create(Intl, {
+      DisplayNames: {
+        value: class {
+          of(): undefined {
+            return undefined;
+          }
+        },
+      },
+    }) as typeof Intl;
+    vi.stubGlobal('Intl', trimmed);
+    vi.resetModules();
+    const { languageName, languages } = await import('../src/i18n/names');
+
+    expect(languageName('en', 'aa')).toBe('Afar');
+    expect(languageName('de', 'vo')).toBe('Volapük');
+    expect(languages('fr').find(({ code }) => code === 'ie')?.name).toBe('interlingue');
+    expect(languages('es').every(({ code, name }) => name !== code)).toBe(true);
   });
 });

@@ -39,13 +39,15 @@ const SLICE_MS = 2;
 
 /**
  * Each item of a list (`field`) converted and validated as the global pipe does a body, every refusal named with
- * the item's index (`links.7.url`). Validation is synchronous, and 1,000 links with their targets take a second:
- * the event loop is let go every few milliseconds, so that visits meanwhile are not held up.
+ * the item's index (`links.7.url`), or with what `itemKey` calls it (an imported file's line: `line.9.url`).
+ * Validation is synchronous, and 1,000 links with their targets take a second: the event loop is let go every few
+ * milliseconds, so that visits meanwhile are not held up.
  */
 export async function validateEach<T extends object>(
   metatype: ClassConstructor<T>,
   items: readonly object[],
   field: string,
+  itemKey: (index: number) => string | number = (index) => index,
 ): Promise<T[]> {
   const errors: FieldErrors = {};
   const valid: T[] = [];
@@ -58,7 +60,7 @@ export async function validateEach<T extends object>(
     const instance = plainToInstance(metatype, item, TRANSFORM_OPTIONS);
     Object.assign(
       errors,
-      flattenValidationErrors(await validate(instance, VALIDATOR_OPTIONS), `${field}.${index}.`),
+      flattenValidationErrors(await validate(instance, VALIDATOR_OPTIONS), `${field}.${itemKey(index)}.`),
     );
     valid.push(instance);
   }

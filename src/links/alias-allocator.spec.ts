@@ -61,7 +61,7 @@ describe('AliasAllocator', () => {
     expect(requests.map(({ link }) => link.alias)).toEqual(['000000', 'asked', '0000000', '00000000']);
   });
 
-  it('refuses the first asked alias taken, in the order given, under its field', async () => {
+  it('refuses every asked alias taken, by another link or an earlier one of the same request, under its field', async () => {
     const requests = [request(null), request('free'), request('held'), request('FREE')];
     const { insert, rounds } = inserting(['Held']);
 
@@ -70,6 +70,7 @@ describe('AliasAllocator', () => {
     expect(refusal).toBeInstanceOf(ValidationFailedException);
     expect((refusal as ValidationFailedException).fields).toEqual({
       'links.2.alias': ['The alias has already been taken.'],
+      'links.3.alias': ['The alias has already been taken.'],
     });
     expect(rounds).toHaveLength(1);
   });

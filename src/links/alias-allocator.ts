@@ -29,8 +29,8 @@ export interface AliasRequest {
 export class AliasAllocator {
   /**
    * Sets each `link.alias` and inserts the links with `insert`, which inserts those whose alias is free and returns
-   * the others. The first link in the order given whose asked-for alias is taken is refused under
-   * `aliasField(index)`; links with a random alias that collided try again, all together, one character longer.
+   * the others. Links whose asked-for alias is taken are refused, each under `aliasField(index)`; links with a
+   * random alias that collided try again, all together, one character longer.
    */
   async insert<T extends AliasRequest>(
     requests: T[],
@@ -43,9 +43,13 @@ export class AliasAllocator {
       for (const { request } of pending) request.link.alias = request.alias ?? freeRandomAlias(length);
       const taken = await insert(pending.map(({ request }) => request));
       pending = pending.filter(({ request }) => taken.has(request));
-      const asked = pending.find(({ request }) => request.alias !== null);
-      if (asked !== undefined)
-        throw ValidationFailedException.of(aliasField(asked.index), takenMessage('alias'));
+      // Every asked-for alias that is taken is named at once, so that a file is corrected in one pass.
+      const asked = pending.filter(({ request }) => request.alias !== null);
+      if (asked.length > 0) {
+        throw new ValidationFailedException(
+          Object.fromEntries(asked.map(({ index }) => [aliasField(index), [takenMessage('alias')]])),
+        );
+      }
       length += 1;
     }
     if (pending.length > 0) throw new Error(`No free random alias after ${RANDOM_ALIAS_ATTEMPTS} attempts`);

@@ -86,7 +86,7 @@ describe('linksFromCsv', () => {
   it.each(FORMULA_STARTS)('reads back what export wrote for a cell starting with %j', (start) => {
     const text = `${start}HYPERLINK("https://evil.example/","x")`;
     const exported = LINK_CSV_HEADER + linkCsvLines([row({ alias: `${start}a`, title: text, url: text })]);
-    const [link] = linksFromCsv(Buffer.from(exported));
+    const [link] = linksFromCsv(Buffer.from(exported)).bodies;
     expect({ alias: link.alias, title: link.title, url: link.url }).toEqual({
       alias: `${start}a`,
       title: text,
@@ -97,11 +97,24 @@ describe('linksFromCsv', () => {
   it('reads back text that starts with quotes before a formula character, and quotes alone', () => {
     const titles = ["'=1+1", "''-2", "'quoted", "''", 'plain'];
     const exported = LINK_CSV_HEADER + linkCsvLines(titles.map((title) => row({ title })));
-    expect(linksFromCsv(Buffer.from(exported)).map((link) => link.title)).toEqual(titles);
+    expect(linksFromCsv(Buffer.from(exported)).bodies.map((link) => link.title)).toEqual(titles);
   });
 
   it('takes a password column as it was written: export never writes one, so it never added a quote', () => {
-    const [link] = linksFromCsv(Buffer.from("url,password,title\nhttps://example.com/,'=secret,'=title\n"));
+    const [link] = linksFromCsv(
+      Buffer.from("url,password,title\nhttps://example.com/,'=secret,'=title\n"),
+    ).bodies;
     expect(link).toEqual({ url: 'https://example.com/', password: "'=secret", title: '=title' });
+  });
+
+  it.each([
+    ['one row a line', 'url\na\nb\nc\n', [2, 3, 4]],
+    ['empty lines and blank ones between rows', 'url\n\na\n  \n\nb', [3, 6]],
+    ['a quoted cell over several lines', 'url,title\na,"one\ntwo\n\nthree"\nb,x\n', [2, 6]],
+    ['CRLF, inside quotes too', 'url,title\r\na,"one\r\ntwo"\r\n\r\nb,x\r\n', [2, 5]],
+    ['a byte order mark', '\ufeffurl\r\na\r\nb', [2, 3]],
+    ['a header over two lines', '"url","ti\ntle"\na,b\n', [3]],
+  ])('counts the line each row starts on, the header being line 1: %s', (_case, text, lines) => {
+    expect(linksFromCsv(Buffer.from(text)).lines).toEqual(lines);
   });
 });

@@ -108,38 +108,46 @@ export function linkCsvLines(rows: LinkExportRow[]): string {
 /** Far more columns than an export has: past it, a header of empty names would make every row a huge object. */
 export const MAX_CSV_COLUMNS = 100;
 
+/** The links of an imported file: a create body per data row, and the line of the file each row starts on. */
+export interface CsvLinks {
+  bodies: Record<string, unknown>[];
+  /** Counted as an editor counts them, the header being line 1, empty lines and lines inside quotes included. */
+  lines: number[];
+}
+
 /**
  * The links of an imported CSV as create bodies, one per data row: empty cells are absent fields, `pixel_ids`
  * is split on spaces and `targets` read as JSON, and a text cell loses the quote export wrote before a formula
  * character. A file that is no CSV, or has no `url` column, is a 422 on `file`. Rows past the 1,000th are not
  * read: the file is refused as a bulk create of as many links is.
  */
-export function linksFromCsv(file: Buffer): Record<string, unknown>[] {
-  let records: Record<string, string>[];
+export function linksFromCsv(file: Buffer): CsvLinks {
+  let records: { record: string[]; info: { bytes: number } }[];
   try {
-    records = parse<Record<string, string>>(file, {
-      columns: (header: string[]) => {
-        if (header.length > MAX_CSV_COLUMNS) {
-          throw ValidationFailedException.of(
-            'file',
-            `The file must not have more than ${MAX_CSV_COLUMNS} columns.`,
-          );
-        }
-        return header;
-      },
-      to: MAX_BULK_LINKS + 1,
+    // The header is read as a row, so that its end, like every row's, is known: the lines are counted from there.
+    // With `info`, each record comes with where it ended; the library's types do not say so.
+    records = parse(file, {
+      info: true,
+      to: MAX_BULK_LINKS + 2,
       skip_empty_lines: true,
       bom: true,
       trim: true,
-    });
-  } catch (error) {
-    if (error instanceof ValidationFailedException) throw error;
+    }) as unknown as typeof records;
+  } catch {
     throw ValidationFailedException.of('file', 'The file must be a CSV file with a header row.');
   }
-  if (records.length > 0 && !('url' in records[0])) {
+  const [head, ...rows] = records;
+  const header = head?.record ?? [];
+  if (header.length > MAX_CSV_COLUMNS) {
+    throw ValidationFailedException.of(
+      'file',
+      `The file must not have more than ${MAX_CSV_COLUMNS} columns.`,
+    );
+  }
+  if (rows.length > 0 && !header.includes('url')) {
     throw ValidationFailedException.of('file', 'The file must have a url column.');
   }
-  if (records.length > MAX_BULK_LINKS) {
+  if (rows.length > MAX_BULK_LINKS) {
     throw ValidationFailedException.of(
       'links',
       `The links field must have between 1 and ${MAX_BULK_LINKS} items.`,
@@ -147,9 +155,10 @@ export function linksFromCsv(file: Buffer): Record<string, unknown>[] {
   }
   // The targets cells of a file hold at most the values a bulk create's JSON body may.
   const budget: JsonBudget = { values: BULK_JSON_VALUES };
-  return records.map((record) => {
+  const bodies = rows.map(({ record }) => {
     const body: Record<string, unknown> = {};
-    for (const [column, value] of Object.entries(record)) {
+    for (const [position, value] of record.entries()) {
+      const column = header[position];
       if (!IMPORTED.has(column) || value === '') continue;
       if (column === 'pixel_ids') body.pixel_ids = value.split(/\s+/);
       else if (column === 'targets') body.targets = parseTargets(value, budget);
@@ -157,7 +166,41 @@ export function linksFromCsv(file: Buffer): Record<string, unknown>[] {
     }
     return body;
   });
+  return {
+    bodies,
+    lines: startLines(
+      file,
+      records.map(({ info }) => info.bytes),
+    ),
+  };
 }
+
+/**
+ * The line each data row starts on, from where each record (the header first) ends: the lines the rows before it
+ * took, and the empty lines skipped before it. The parser's own line count takes `\r\n` inside quotes for two.
+ */
+function startLines(file: Buffer, ends: number[]): number[] {
+  const lines: number[] = [];
+  let line = 1;
+  let offset = 0;
+  for (const [index, end] of ends.entries()) {
+    for (; offset < end; offset += 1) if (file[offset] === LINE_FEED) line += 1;
+    if (index === ends.length - 1) break;
+    // Empty lines before the next row: the parser skipped them.
+    let next = offset;
+    while (BLANK.has(file[next])) {
+      if (file[next] === LINE_FEED) line += 1;
+      next += 1;
+    }
+    offset = next;
+    lines.push(line);
+  }
+  return lines;
+}
+
+const LINE_FEED = 0x0a;
+/** What the parser passes over before a row: empty lines, and the blanks it trims. */
+const BLANK: ReadonlySet<number | undefined> = new Set([LINE_FEED, 0x0d, 0x20, 0x09]);
 
 /**
  * JSON targets; anything else, or a list past the limits a JSON body has, is kept as the text, for the targets

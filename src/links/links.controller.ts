@@ -70,7 +70,9 @@ export class LinksController {
   @ScopedRoute('links.write', Post('import'), {
     operationId: 'importLinks',
     summary: 'Import links from CSV',
-    description: 'A CSV body (`text/csv`) with the export’s columns; up to 1,000 links, all created or none.',
+    description:
+      'A CSV body (`text/csv`) with the export’s columns; up to 1,000 links, all created or none. A refusal names ' +
+      'each row by the line of the file it starts on, the header being line 1 (`line.3.url`).',
     body: CSV_BODY_TYPES,
   })
   // Without an alias, as a bulk create's example: the same example can be imported again.
@@ -80,12 +82,19 @@ export class LinksController {
     if (!Buffer.isBuffer(request.body)) {
       throw ValidationFailedException.of('file', 'The file must be sent as a text/csv body.');
     }
+    const { bodies, lines } = linksFromCsv(request.body);
     const dto = (await createValidationPipe().transform(
-      { links: linksFromCsv(request.body) },
+      { links: bodies },
       { type: 'body', metatype: BulkCreateLinksDto },
     )) as BulkCreateLinksDto;
+    // A refusal names the line of the file, as the editor that opens it counts them: `line.3.url`.
+    const line = (index: number) => lines[index];
     return dataEnvelope(
-      await this.links.createMany(owner, await validateEach(CreateLinkDto, dto.links, 'links')),
+      await this.links.createMany(
+        owner,
+        await validateEach(CreateLinkDto, dto.links, 'line', line),
+        (index) => `line.${line(index)}.`,
+      ),
     );
   }
 

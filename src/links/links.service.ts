@@ -90,11 +90,16 @@ export class LinksService {
 
   /**
    * Creates every link or none, in one transaction: each is checked as `create` checks one, and a refusal names
-   * the item and its field (`links.7.url`). The answers come in the order of the request.
+   * the item and its field (`links.7.url`, or `itemPrefix(7)` and the field). The answers come in the order of the
+   * request.
    */
-  async createMany(owner: Owner, dtos: CreateLinkDto[]): Promise<LinkResponse[]> {
-    checkSecretCount(dtos);
-    return this.createAll(owner, dtos, { prefix: (index) => `links.${index}.`, quotaField: 'links' });
+  async createMany(
+    owner: Owner,
+    dtos: CreateLinkDto[],
+    itemPrefix: (index: number) => string = (index) => `links.${index}.`,
+  ): Promise<LinkResponse[]> {
+    checkSecretCount(dtos, itemPrefix);
+    return this.createAll(owner, dtos, { prefix: itemPrefix, quotaField: 'links' });
   }
 
   /**
@@ -388,7 +393,7 @@ function ownedBy(owner: Owner): FindOptionsWhere<Link> {
 /**
  * A 422 on the first secret past `MAX_BULK_SECRETS`, before anything is looked up or hashed (`links.100.password`).
  */
-function checkSecretCount(dtos: CreateLinkDto[]): void {
+function checkSecretCount(dtos: CreateLinkDto[], itemPrefix: (index: number) => string): void {
   let count = 0;
   for (const [index, dto] of dtos.entries()) {
     for (const field of ['password', 'redirect_password'] as const) {
@@ -396,7 +401,7 @@ function checkSecretCount(dtos: CreateLinkDto[]): void {
       count += 1;
       if (count > MAX_BULK_SECRETS) {
         throw ValidationFailedException.of(
-          `links.${index}.${field}`,
+          `${itemPrefix(index)}${field}`,
           `No more than ${MAX_BULK_SECRETS} passwords can be set in one request.`,
         );
       }

@@ -113,7 +113,7 @@ const SAMPLES: Record<Sampled, (t: Translator) => Page> = {
       hidden: true,
       active: true,
     }),
-  root: (t) => views.root(t, { name: '10.0.0.1', domain: '10.0.0.1' }),
+  root: (t) => views.root(t, { name: '10.0.0.1', domain: '10.0.0.1', own: true }),
   privateStats: (t) => views.privateStats(t, { domain: '10.0.0.1' }),
   qrRefused: (t) => views.qrRefused(t, { fields: ['size', 'color'], minSize: 64, maxSize: 1024 }),
   tooManyAttempts: (t) => views.tooManyAttempts(t, 900_000),

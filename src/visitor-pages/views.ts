@@ -198,9 +198,22 @@ export const views = {
     };
   },
 
-  /** `GET /` of a domain without an index page: what this is. */
-  root(t: Translator, input: { name: string; domain: string }): Page {
-    return { title: input.name, body: html`<p>${t.text('rootText', { domain: input.domain })}</p>` };
+  /**
+   * `GET /` of a domain without an index page: what this is. The service's own domain is where its users arrive
+   * first, so it leads on to the dashboard and the API docs; a customer's domain shows its visitors neither.
+   */
+  root(t: Translator, input: { name: string; domain: string; own: boolean }): Page {
+    const text = html`<p>${t.text('rootText', { domain: input.domain })}</p>`;
+    if (!input.own) return { title: input.name, body: text };
+    return {
+      title: input.name,
+      body: html`${text}
+      <p>${t.text('rootManage')}</p>
+      <ul class="root-links">
+        <li><a href="/app">${t.text('rootDashboard')}</a></li>
+        <li><a href="/docs">${t.text('rootDocs')}</a></li>
+      </ul>`,
+    };
   },
 
   privateStats(t: Translator, input: { domain: string }): Page {

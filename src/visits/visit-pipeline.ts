@@ -174,7 +174,7 @@ export class VisitPipeline {
   async root(host: string | undefined): Promise<VisitOutcome> {
     const domain = await this.domains.forHost(host);
     if (domain.indexPage !== null) return redirectTo(locationUrl(domain.indexPage), 302);
-    const input = { name: this.server.appName, domain: domain.name };
+    const input = { name: this.server.appName, domain: domain.name, own: domain.accountId === null };
     return { kind: 'page', status: 200, view: (t) => views.root(t, input) };
   }
 

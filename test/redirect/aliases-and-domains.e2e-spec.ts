@@ -75,8 +75,17 @@ describe('Visiting short links', () => {
         title: 'localhost:3000',
       });
       expect(own).toContain(`<p>${without.name} serves short links.`);
+      // A customer's domain is for its visitors: it does not lead them into the service's dashboard.
+      expect(own).not.toContain('href="/app"');
+      expect(own).not.toContain('href="/docs"');
       const home = expectPage(await get('/'), { status: 200, title: 'localhost:3000' });
       expect(home).toContain('<p>localhost:3000 serves short links.');
+    });
+
+    it("leads from the service's own domain to the dashboard and the API docs", async () => {
+      const home = expectPage(await get('/'), { status: 200, title: 'localhost:3000' });
+      expect(home).toContain('<a href="/app">Open the dashboard</a>');
+      expect(home).toContain('<a href="/docs">Read the API documentation</a>');
     });
   });
 });

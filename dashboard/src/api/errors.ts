@@ -1,6 +1,16 @@
 /** Messages per field, as a 422 names them: `url`, `targets.0.key`, `links.3.alias`. */
 export type FieldErrors = Record<string, string[]>;
 
+/**
+ * `errors` without the messages of `fields` and of what they hold (`targets` takes `targets.0.key` with it): a
+ * message about a value that has since changed would be read as one about the new value.
+ */
+export function withoutFields(errors: FieldErrors, fields: readonly string[]): FieldErrors {
+  const stale = (name: string) => fields.some((field) => name === field || name.startsWith(`${field}.`));
+  if (!Object.keys(errors).some(stale)) return errors;
+  return Object.fromEntries(Object.entries(errors).filter(([name]) => !stale(name)));
+}
+
 /** An answer that was not a success, or a request that got no answer at all (`status` 0). */
 export class ApiError extends Error {
   constructor(

@@ -211,7 +211,7 @@ export interface paths {
     put?: never;
     /**
      * Import links from CSV
-     * @description A CSV body (`text/csv`) with the export’s columns; up to 1,000 links, all created or none. Needs the scope `links.write`.
+     * @description A CSV body (`text/csv`) with the export’s columns; up to 1,000 links, all created or none. A refusal names each row by the line of the file it starts on, the header being line 1 (`line.3.url`). Needs the scope `links.write`.
      */
     post: operations['importLinks'];
     delete?: never;

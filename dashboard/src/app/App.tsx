@@ -1,5 +1,5 @@
 import { Router } from 'wouter';
-import { Loading } from '../components/LoadState';
+import { LoadingFrame } from '../components/LoadState';
 import { NotificationsProvider } from '../components/Notifications';
 import { I18nProvider, useT } from '../i18n/I18nProvider';
 import { SessionProvider, useSessionState } from '../session/SessionProvider';
@@ -28,11 +28,7 @@ function Gate() {
   const { state, retry } = useSessionState();
   switch (state.status) {
     case 'loading':
-      return (
-        <main id="main" className="splash">
-          <Loading />
-        </main>
-      );
+      return <LoadingFrame />;
     case 'unreachable':
       return (
         <main id="main" className="splash">

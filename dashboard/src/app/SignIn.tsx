@@ -4,8 +4,8 @@ import { useSessionState, type SignedOutReason } from '../session/SessionProvide
 import { Preferences } from './Preferences';
 
 /**
- * Asks for an API key and trades it for a session once. The key is read from the field at submit, the field is
- * emptied at once, and nothing keeps the key: not React state, not storage.
+ * Asks for an API key and trades it for a session once. The key is read from the field at submit, and nothing
+ * else keeps it: not React state, not storage. A refused key stays in the field, so that a typo can be mended.
  */
 export function SignIn({ reason }: { reason: SignedOutReason }) {
   const { t } = useI18n();
@@ -19,7 +19,6 @@ export function SignIn({ reason }: { reason: SignedOutReason }) {
     const input = event.currentTarget.elements.namedItem('api-key');
     if (!(input instanceof HTMLInputElement)) return;
     const key = input.value.trim();
-    input.value = '';
     if (key === '') {
       setError(t.signIn.empty);
       input.focus();
@@ -40,6 +39,7 @@ export function SignIn({ reason }: { reason: SignedOutReason }) {
             : t.errors.server,
     );
     input.focus();
+    input.select();
   };
 
   useEffect(() => {
@@ -72,11 +72,14 @@ export function SignIn({ reason }: { reason: SignedOutReason }) {
               autoCapitalize="off"
               spellCheck={false}
               required
-              aria-describedby={`${inputId}-hint`}
+              aria-describedby={`${inputId}-hint ${inputId}-source`}
               aria-invalid={error !== null || undefined}
             />
             <p id={`${inputId}-hint`} className="hint">
               {t.signIn.hint}
+            </p>
+            <p id={`${inputId}-source`} className="hint">
+              {t.signIn.keySource} <code>npm run cli -- key:create --account 1</code>
             </p>
           </div>
           {error !== null && (

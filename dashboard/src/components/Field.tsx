@@ -10,20 +10,23 @@ export interface ControlProps {
 interface FieldProps {
   label: ReactNode;
   errors?: readonly string[] | undefined;
+  /** Called when the control changes, so that the API's messages about the value sent can be forgotten. */
+  onEdit?: (() => void) | undefined;
   hint?: ReactNode;
   className?: string;
   children: (control: ControlProps) => ReactNode;
 }
 
 /** A labelled control with its hint and, after a 422, the API's messages for it beside it. */
-export function Field({ label, errors, hint, className, children }: FieldProps) {
+export function Field({ label, errors, onEdit, hint, className, children }: FieldProps) {
   const id = useId();
   const hintId = `${id}-hint`;
   const errorId = `${id}-errors`;
   const hasErrors = errors !== undefined && errors.length > 0;
   const describedBy = [hint ? hintId : null, hasErrors ? errorId : null].filter(Boolean).join(' ');
   return (
-    <div className={className ? `field ${className}` : 'field'}>
+    // The control's change bubbles up here, whatever the control.
+    <div className={className ? `field ${className}` : 'field'} onChange={onEdit}>
       <label htmlFor={id}>{label}</label>
       {children({
         id,

@@ -46,8 +46,9 @@ export function ListControls({ label, values, update, searchBy, sortBy, children
   });
   useEffect(() => send(settled), [settled]);
 
+  // Their labels are the dashboard's own: each control is as wide as its longest one, in every language.
   const select = (name: keyof ListValues, text: string, options: Option[]) => (
-    <Field label={text} className="filter">
+    <Field label={text} className="filter filter-fit">
       {(control) => (
         <select
           {...control}

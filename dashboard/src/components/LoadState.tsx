@@ -1,12 +1,35 @@
 import { describeError } from '../api/describe';
 import { useT } from '../i18n/I18nProvider';
 
-export function Loading() {
+/**
+ * What is on its way, drawn as grey lines where it will stand, so that the page keeps its shape; the word is for
+ * screen readers, told once as a status.
+ */
+export function Loading({ lines = 4 }: { lines?: number }) {
   const t = useT();
   return (
-    <p className="loading" role="status">
-      {t.common.loading}
-    </p>
+    <div className="loading" role="status">
+      <span className="sr-only">{t.common.loading}</span>
+      {Array.from({ length: lines }, (_, index) => (
+        <span key={index} className="skeleton-line" aria-hidden="true" />
+      ))}
+    </div>
+  );
+}
+
+/** The app's frame while the session is read at start: its top bar and a page loading, not a blank screen. */
+export function LoadingFrame() {
+  const t = useT();
+  return (
+    <>
+      <header className="topbar">
+        <span className="brand">{t.app.name}</span>
+      </header>
+      <main id="main">
+        <span className="skeleton-line skeleton-title" aria-hidden="true" />
+        <Loading lines={6} />
+      </main>
+    </>
   );
 }
 

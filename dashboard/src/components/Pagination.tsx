@@ -11,12 +11,12 @@ interface PaginationProps {
 export function Pagination({ meta, onPage, label }: PaginationProps) {
   const { t, number } = useI18n();
   const { current_page: page, last_page: last, from, to, total } = meta;
+  // An empty first page has nothing to walk: the list says why it is empty, once.
+  if (from === null && page <= 1) return null;
   return (
     <nav className="pagination" aria-label={label}>
       <p className="pagination-summary">
-        {from !== null && to !== null
-          ? t.common.showing(number(from), number(to), number(total))
-          : t.common.noResults}
+        {from !== null && to !== null ? t.common.showing(number(from), number(to), number(total)) : ''}
       </p>
       <div className="pagination-buttons">
         <button type="button" disabled={page <= 1} onClick={() => onPage(1)}>

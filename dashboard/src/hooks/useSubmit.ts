@@ -1,6 +1,6 @@
 import { useCallback, useState } from 'react';
 import { describeError } from '../api/describe';
-import { isApiError, type FieldErrors } from '../api/errors';
+import { isApiError, withoutFields, type FieldErrors } from '../api/errors';
 import { useT } from '../i18n/I18nProvider';
 
 export interface Submission {
@@ -11,6 +11,8 @@ export interface Submission {
   message: string | null;
   /** Runs `save`; a failure is kept in `errors` and `message` instead of being thrown. */
   submit: (save: () => Promise<void>) => Promise<void>;
+  /** A field's messages, and what forgets them once the field is changed: they spoke of the value sent. */
+  field: (name: string) => { errors: string[] | undefined; onEdit: () => void };
 }
 
 export function useSubmit(): Submission {
@@ -36,5 +38,13 @@ export function useSubmit(): Submission {
     [t],
   );
 
-  return { saving, errors, message, submit };
+  const field = useCallback(
+    (name: string) => ({
+      errors: errors[name],
+      onEdit: () => setErrors((previous) => withoutFields(previous, [name])),
+    }),
+    [errors],
+  );
+
+  return { saving, errors, message, submit, field };
 }

@@ -29,6 +29,8 @@ export const de: Messages = {
     title: 'Anmelden',
     key: 'API-Schlüssel',
     hint: 'Der Schlüssel wird einmal gesendet, um eine Sitzung zu öffnen, und dann vergessen: Diese Seite speichert ihn nicht.',
+    keySource:
+      'Woher ein Schlüssel kommt: Der Dienst gibt beim ersten Start einmal einen aus. Für einen weiteren führen Sie dort, wo der Dienst installiert ist, Folgendes aus:',
     submit: 'Anmelden',
     empty: 'Geben Sie einen API-Schlüssel ein.',
     rejected:
@@ -71,6 +73,7 @@ export const de: Messages = {
     asc: 'Aufsteigend',
     perPage: 'Pro Seite',
     noResults: 'Keine Treffer.',
+    clearFilters: 'Alle anzeigen',
     first: 'Erste',
     previous: 'Zurück',
     next: 'Weiter',
@@ -163,6 +166,9 @@ export const de: Messages = {
       'Außerhalb des aktiven Zeitraums oder nach Erreichen des Klicklimits ist der Link abgelaufen.',
     activeStart: 'Aktiv ab (Ihre Ortszeit)',
     activeEnd: 'Aktiv bis (Ihre Ortszeit)',
+    activePeriodHint:
+      'Ein aktiver Zeitraum hat einen Beginn und ein Ende: Geben Sie beide Daten an oder keines.',
+    activePeriodBoth: 'Geben Sie auch dieses Datum an: Ein aktiver Zeitraum braucht beide oder keines.',
     clicksLimit: 'Klicklimit',
     clicksLimitHint: 'Leer oder 0: kein Limit.',
     expirationUrl: 'URL nach Ablauf',
@@ -279,6 +285,8 @@ export const de: Messages = {
     deleteConfirm: (name) => `${name} wird gelöscht. Seine Links bleiben erhalten, ohne Bereich.`,
   },
   domains: {
+    shared: 'Von allen Konten geteilt',
+    empty: 'Noch keine Domains.',
     new: 'Neue Domain',
     intro:
       'Kurzlinks können eigene Hostnamen verwenden. Die Domain des Dienstes selbst wird geteilt und lässt sich nicht ändern.',
@@ -331,9 +339,10 @@ export const de: Messages = {
     destination: 'Ziel',
     nothingCreated:
       'Es wurde kein Link angelegt. Korrigieren Sie diese Zeilen und importieren Sie die Datei erneut:',
-    row: (row) => `Zeile ${row}`,
+    line: (line) => `Zeile ${line}`,
   },
   keys: {
+    empty: 'Noch keine Schlüssel.',
     new: 'Neuer Schlüssel',
     intro:
       'Jeder Schlüssel hat Berechtigungen und kann auf einige Bereiche beschränkt sein. Ein Schlüssel kann nicht mehr vergeben, als er selbst hat.',

@@ -29,6 +29,8 @@ export const en = {
     title: 'Sign in',
     key: 'API key',
     hint: 'The key is sent once to open a session, then forgotten: this page does not keep it.',
+    keySource:
+      'Where a key comes from: the service prints one once, at its first start. To make another, run this where the service is installed:',
     submit: 'Sign in',
     empty: 'Enter an API key.',
     rejected: 'This key was not accepted. Check that it is complete, not revoked and not expired.',
@@ -70,6 +72,7 @@ export const en = {
     asc: 'Ascending',
     perPage: 'Per page',
     noResults: 'Nothing matches.',
+    clearFilters: 'Show all',
     first: 'First',
     previous: 'Previous',
     next: 'Next',
@@ -160,6 +163,8 @@ export const en = {
     expiryHint: 'Outside the active period, or once the clicks limit is reached, the link has expired.',
     activeStart: 'Active from (your local time)',
     activeEnd: 'Active until (your local time)',
+    activePeriodHint: 'An active period has a start and an end: give both dates, or neither.',
+    activePeriodBoth: 'Give this date too: an active period needs both, or neither.',
     clicksLimit: 'Clicks limit',
     clicksLimitHint: 'Empty or 0: no limit.',
     expirationUrl: 'Expiration URL',
@@ -277,6 +282,8 @@ export const en = {
     deleteConfirm: (name: string) => `${name} will be deleted. Its links stay, without a space.`,
   },
   domains: {
+    shared: 'Shared by every account',
+    empty: 'No domains yet.',
     new: 'New domain',
     intro:
       'Short links can use your own host names. The service’s own domain is shared and cannot be changed.',
@@ -328,9 +335,10 @@ export const en = {
     shortUrl: 'Short URL',
     destination: 'Destination',
     nothingCreated: 'No link was created. Correct these rows and import the file again:',
-    row: (row: string) => `Row ${row}`,
+    line: (line: string) => `Line ${line}`,
   },
   keys: {
+    empty: 'No keys yet.',
     new: 'New key',
     intro:
       'Each key has scopes and may be limited to some spaces. A key can grant no more than it holds itself.',

@@ -29,6 +29,8 @@ export const es: Messages = {
     title: 'Iniciar sesión',
     key: 'Clave de API',
     hint: 'La clave se envía una sola vez para abrir una sesión y luego se olvida: esta página no la guarda.',
+    keySource:
+      'De dónde sale una clave: el servicio muestra una, una sola vez, en su primer arranque. Para crear otra, ejecuta esto donde está instalado el servicio:',
     submit: 'Iniciar sesión',
     empty: 'Introduce una clave de API.',
     rejected: 'No se ha aceptado esta clave. Comprueba que esté completa, no revocada y no caducada.',
@@ -70,6 +72,7 @@ export const es: Messages = {
     asc: 'Ascendente',
     perPage: 'Por página',
     noResults: 'No hay coincidencias.',
+    clearFilters: 'Mostrar todo',
     first: 'Primera',
     previous: 'Anterior',
     next: 'Siguiente',
@@ -160,6 +163,8 @@ export const es: Messages = {
     expiryHint: 'Fuera del periodo activo, o al alcanzar el límite de clics, el enlace ha caducado.',
     activeStart: 'Activo desde (tu hora local)',
     activeEnd: 'Activo hasta (tu hora local)',
+    activePeriodHint: 'Un periodo activo tiene un inicio y un final: indica las dos fechas, o ninguna.',
+    activePeriodBoth: 'Indica también esta fecha: un periodo activo necesita las dos, o ninguna.',
     clicksLimit: 'Límite de clics',
     clicksLimitHint: 'Vacío o 0: sin límite.',
     expirationUrl: 'URL de caducidad',
@@ -275,6 +280,8 @@ export const es: Messages = {
     deleteConfirm: (name) => `Se eliminará ${name}. Sus enlaces se conservan, sin espacio.`,
   },
   domains: {
+    shared: 'Compartido por todas las cuentas',
+    empty: 'Aún no hay dominios.',
     new: 'Nuevo dominio',
     intro:
       'Los enlaces cortos pueden usar tus propios nombres de host. El dominio del propio servicio es compartido y no se puede cambiar.',
@@ -326,9 +333,10 @@ export const es: Messages = {
     shortUrl: 'URL corta',
     destination: 'Destino',
     nothingCreated: 'No se ha creado ningún enlace. Corrige estas filas e importa el archivo de nuevo:',
-    row: (row) => `Fila ${row}`,
+    line: (line) => `Línea ${line}`,
   },
   keys: {
+    empty: 'Aún no hay claves.',
     new: 'Nueva clave',
     intro:
       'Cada clave tiene permisos y puede limitarse a algunos espacios. Una clave no puede conceder más de lo que tiene.',

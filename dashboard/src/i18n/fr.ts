@@ -29,6 +29,8 @@ export const fr: Messages = {
     title: 'Connexion',
     key: 'Clé d’API',
     hint: 'La clé est envoyée une seule fois pour ouvrir une session, puis oubliée : cette page ne la garde pas.',
+    keySource:
+      'D’où vient une clé : le service en affiche une une seule fois, à son premier démarrage. Pour en créer une autre, lancez ceci là où le service est installé :',
     submit: 'Se connecter',
     empty: 'Saisissez une clé d’API.',
     rejected: 'Cette clé n’a pas été acceptée. Vérifiez qu’elle est complète, ni révoquée ni expirée.',
@@ -70,6 +72,7 @@ export const fr: Messages = {
     asc: 'Croissant',
     perPage: 'Par page',
     noResults: 'Aucun résultat.',
+    clearFilters: 'Tout afficher',
     first: 'Première',
     previous: 'Précédente',
     next: 'Suivante',
@@ -160,6 +163,8 @@ export const fr: Messages = {
     expiryHint: 'Hors de la période active, ou une fois la limite de clics atteinte, le lien a expiré.',
     activeStart: 'Actif à partir du (heure locale)',
     activeEnd: 'Actif jusqu’au (heure locale)',
+    activePeriodHint: 'Une période active a un début et une fin : donnez les deux dates, ou aucune.',
+    activePeriodBoth: 'Donnez aussi cette date : une période active demande les deux, ou aucune.',
     clicksLimit: 'Limite de clics',
     clicksLimitHint: 'Vide ou 0 : aucune limite.',
     expirationUrl: 'URL d’expiration',
@@ -276,6 +281,8 @@ export const fr: Messages = {
     deleteConfirm: (name) => `${name} sera supprimé. Ses liens restent, sans espace.`,
   },
   domains: {
+    shared: 'Partagé par tous les comptes',
+    empty: 'Aucun domaine pour l’instant.',
     new: 'Nouveau domaine',
     intro:
       'Les liens courts peuvent utiliser vos propres noms d’hôte. Le domaine du service lui-même est partagé et ne peut pas être modifié.',
@@ -328,9 +335,10 @@ export const fr: Messages = {
     shortUrl: 'URL courte',
     destination: 'Destination',
     nothingCreated: 'Aucun lien n’a été créé. Corrigez ces lignes et importez le fichier à nouveau :',
-    row: (row) => `Ligne ${row}`,
+    line: (line) => `Ligne ${line}`,
   },
   keys: {
+    empty: 'Aucune clé pour l’instant.',
     new: 'Nouvelle clé',
     intro:
       'Chaque clé a des droits et peut être limitée à certains espaces. Une clé ne peut pas accorder plus qu’elle n’a.',

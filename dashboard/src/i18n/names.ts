@@ -1,6 +1,8 @@
 // Names of countries and languages from the browser's own tables (Intl.DisplayNames), in the reader's language:
 // nothing to ship or keep up to date.
 import { CountryCodeValues, LanguageCodeValues } from '../api/enums';
+import { LANGUAGE_NAMES } from './language-names';
+import type { Language } from './languages';
 
 export interface NamedCode {
   code: string;
@@ -13,17 +15,24 @@ function namer(language: string, type: 'region' | 'language'): (code: string) =>
   const key = `${type}:${language}`;
   let name = namers.get(key);
   if (name === undefined) {
+    // Browsers trim their tables (Chromium has no name for "aa", Afar): the names shipped for the API's language
+    // codes stand in where the browser has none.
+    const shipped: Readonly<Record<string, string>> =
+      type === 'language' && Object.hasOwn(LANGUAGE_NAMES, language)
+        ? LANGUAGE_NAMES[language as Language]
+        : {};
+    const fallback = (code: string) => (Object.hasOwn(shipped, code) ? shipped[code]! : code);
     try {
-      const names = new Intl.DisplayNames([language], { type, fallback: 'code' });
+      const names = new Intl.DisplayNames([language], { type, fallback: 'none' });
       name = (code) => {
         try {
-          return names.of(code) ?? code;
+          return names.of(code) ?? fallback(code);
         } catch {
-          return code; // a code that is not well formed
+          return fallback(code); // a code that is not well formed
         }
       };
     } catch {
-      name = (code) => code;
+      name = fallback;
     }
     namers.set(key, name);
   }

@@ -58,6 +58,9 @@ export const de: Messages = {
 
   rootText:
     '{domain} stellt Kurzlinks bereit. Diese Adresse hat keine eigene Seite: Öffnen Sie einen Kurzlink, um zu seinem Ziel zu gelangen.',
+  rootManage: 'Kurzlinks anlegen und verwalten:',
+  rootDashboard: 'Dashboard öffnen',
+  rootDocs: 'API-Dokumentation lesen',
 
   privateTitle: 'Private Statistik',
   privateText: 'Die Statistik dieses Links ist privat.',

@@ -55,6 +55,9 @@ export const en = {
 
   rootText:
     '{domain} serves short links. This address has no page of its own: open a short link to go where it leads.',
+  rootManage: 'To create and manage short links:',
+  rootDashboard: 'Open the dashboard',
+  rootDocs: 'Read the API documentation',
 
   privateTitle: 'Private statistics',
   privateText: 'The statistics of this link are private.',

@@ -57,6 +57,9 @@ export const es: Messages = {
 
   rootText:
     '{domain} sirve enlaces cortos. Esta dirección no tiene página propia: abre un enlace corto para ir a su destino.',
+  rootManage: 'Para crear y gestionar enlaces cortos:',
+  rootDashboard: 'Abrir el panel',
+  rootDocs: 'Leer la documentación de la API',
 
   privateTitle: 'Estadísticas privadas',
   privateText: 'Las estadísticas de este enlace son privadas.',

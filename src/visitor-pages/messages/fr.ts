@@ -57,6 +57,9 @@ export const fr: Messages = {
 
   rootText:
     '{domain} sert des liens courts. Cette adresse n’a pas de page à elle : ouvrez un lien court pour aller là où il mène.',
+  rootManage: 'Pour créer et gérer des liens courts :',
+  rootDashboard: 'Ouvrir le tableau de bord',
+  rootDocs: 'Lire la documentation de l’API',
 
   privateTitle: 'Statistiques privées',
   privateText: 'Les statistiques de ce lien sont privées.',

@@ -15,6 +15,12 @@ export default function AccountPage() {
     call(api.GET('/api/v1/account', { signal })),
   );
   const data = account.data?.data;
+  // The account names its default domain by id; a reader knows it by its host name.
+  const domainId = data?.default_domain;
+  const defaultDomain = useLoad(
+    domainId !== undefined && can('domains.read') ? `domain:${domainId}` : null,
+    (signal) => call(api.GET('/api/v1/domains/{id}', { params: { path: { id: domainId! } }, signal })),
+  );
 
   return (
     <section className="page">
@@ -38,7 +44,7 @@ export default function AccountPage() {
             <dt>{t.account.plan}</dt>
             <dd>{data.plan ?? '—'}</dd>
             <dt>{t.account.defaultDomain}</dt>
-            <dd>{data.default_domain}</dd>
+            <dd>{defaultDomain.data?.data.name ?? data.default_domain}</dd>
             <dt>{t.account.defaultSpace}</dt>
             <dd>{data.default_space ?? '—'}</dd>
             <dt>{t.account.defaultStats}</dt>

@@ -3,7 +3,9 @@ import { api, call } from '../../api/client';
 import { DomainSearchByValues, DomainSortByValues } from '../../api/enums';
 import type { Domain } from '../../api/types';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { EmptyList } from '../../components/EmptyList';
 import { Field } from '../../components/Field';
+import { UrlInput, withScheme } from '../../components/UrlInput';
 import { FormDialog } from '../../components/FormDialog';
 import { ListControls } from '../../components/ListControls';
 import { LoadError, Loading } from '../../components/LoadState';
@@ -33,6 +35,7 @@ export default function DomainsPage() {
   const domains = useLoad(JSON.stringify(query), (signal) =>
     call(api.GET('/api/v1/domains', { params: { query }, signal })),
   );
+  const serviceDomain = useServiceDomain(can('account.read'));
 
   const remove = async (domain: Domain) => {
     await call(api.DELETE('/api/v1/domains/{id}', { params: { path: { id: domain.id } } }));
@@ -66,7 +69,12 @@ export default function DomainsPage() {
       {page !== undefined && (
         <div className="list-region" aria-busy={domains.loading}>
           {page.data.length === 0 ? (
-            <p className="empty">{t.common.noResults}</p>
+            <EmptyList
+              filtered={values.search !== DEFAULTS.search || values.page !== DEFAULTS.page}
+              empty={t.domains.empty}
+              create={mayWrite ? { label: t.domains.new, onClick: () => setEditing('new') } : undefined}
+              onClear={() => update({ search: DEFAULTS.search })}
+            />
           ) : (
             <table className="table">
               <caption className="sr-only">{t.nav.domains}</caption>
@@ -100,12 +108,18 @@ export default function DomainsPage() {
                     <td data-label={t.common.created}>{dateTime(domain.created_at)}</td>
                     {mayWrite && (
                       <td className="row-actions">
-                        <RowButton name={domain.name} onClick={() => setEditing(domain)}>
-                          {t.common.edit}
-                        </RowButton>
-                        <RowButton name={domain.name} danger onClick={() => setDeleting(domain)}>
-                          {t.common.delete}
-                        </RowButton>
+                        {serviceDomain(domain) ? (
+                          <span className="hint">{t.domains.shared}</span>
+                        ) : (
+                          <>
+                            <RowButton name={domain.name} onClick={() => setEditing(domain)}>
+                              {t.common.edit}
+                            </RowButton>
+                            <RowButton name={domain.name} danger onClick={() => setDeleting(domain)}>
+                              {t.common.delete}
+                            </RowButton>
+                          </>
+                        )}
                       </td>
                     )}
                   </tr>
@@ -145,6 +159,20 @@ export default function DomainsPage() {
   );
 }
 
+/**
+ * Whether a domain is the service's own, which every account shares and none may change. The API does not mark
+ * it in a domain (its fields are phpShort's), but the account's default domain is that one; a key that cannot
+ * read the account goes by the host the dashboard is served from, which is the service's own.
+ */
+function useServiceDomain(mayReadAccount: boolean): (domain: Domain) => boolean {
+  const account = useLoad(mayReadAccount ? 'account' : null, (signal) =>
+    call(api.GET('/api/v1/account', { signal })),
+  );
+  const defaultId = account.data?.data.default_domain;
+  return (domain) =>
+    defaultId === undefined ? domain.name === window.location.host : domain.id === defaultId;
+}
+
 const DOMAIN_FIELDS = ['name', 'index_page', 'not_found_page'] as const;
 
 interface DomainDialogProps {
@@ -163,8 +191,8 @@ function DomainDialog({ domain, onClose, onSaved }: DomainDialogProps) {
 
   const save = async () => {
     const pages = {
-      index_page: indexPage.trim() === '' ? null : indexPage.trim(),
-      not_found_page: notFoundPage.trim() === '' ? null : notFoundPage.trim(),
+      index_page: indexPage.trim() === '' ? null : withScheme(indexPage),
+      not_found_page: notFoundPage.trim() === '' ? null : withScheme(notFoundPage),
     };
     const saved = domain
       ? await call(api.PUT('/api/v1/domains/{id}', { params: { path: { id: domain.id } }, body: pages }))
@@ -182,7 +210,7 @@ function DomainDialog({ domain, onClose, onSaved }: DomainDialogProps) {
     >
       <Field
         label={t.domains.hostname}
-        errors={submission.errors.name}
+        {...submission.field('name')}
         hint={domain ? t.domains.hostnameFixed : t.domains.hostnameHint}
       >
         {(control) => (
@@ -198,32 +226,16 @@ function DomainDialog({ domain, onClose, onSaved }: DomainDialogProps) {
           />
         )}
       </Field>
-      <Field label={t.domains.indexPage} errors={submission.errors.index_page} hint={t.domains.indexPageHint}>
-        {(control) => (
-          <input
-            {...control}
-            type="url"
-            maxLength={2048}
-            placeholder="https://"
-            value={indexPage}
-            onChange={(event) => setIndexPage(event.target.value)}
-          />
-        )}
+      <Field label={t.domains.indexPage} {...submission.field('index_page')} hint={t.domains.indexPageHint}>
+        {(control) => <UrlInput {...control} maxLength={2048} value={indexPage} onChange={setIndexPage} />}
       </Field>
       <Field
         label={t.domains.notFoundPage}
-        errors={submission.errors.not_found_page}
+        {...submission.field('not_found_page')}
         hint={t.domains.notFoundPageHint}
       >
         {(control) => (
-          <input
-            {...control}
-            type="url"
-            maxLength={2048}
-            placeholder="https://"
-            value={notFoundPage}
-            onChange={(event) => setNotFoundPage(event.target.value)}
-          />
+          <UrlInput {...control} maxLength={2048} value={notFoundPage} onChange={setNotFoundPage} />
         )}
       </Field>
     </FormDialog>

@@ -4,6 +4,7 @@ import { KeySearchByValues, KeySortByValues, ScopeValues } from '../../api/enums
 import type { ApiKey, Scope, Space } from '../../api/types';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Checkbox, Field, FieldErrors } from '../../components/Field';
+import { EmptyList } from '../../components/EmptyList';
 import { FormDialog } from '../../components/FormDialog';
 import { ListControls } from '../../components/ListControls';
 import { LoadError, Loading } from '../../components/LoadState';
@@ -79,7 +80,12 @@ export default function KeysPage() {
       {page !== undefined && (
         <div className="list-region" aria-busy={keys.loading}>
           {page.data.length === 0 ? (
-            <p className="empty">{t.common.noResults}</p>
+            <EmptyList
+              filtered={values.search !== DEFAULTS.search || values.page !== DEFAULTS.page}
+              empty={t.keys.empty}
+              create={mayWrite ? { label: t.keys.new, onClick: () => setEditing('new') } : undefined}
+              onClear={() => update({ search: DEFAULTS.search })}
+            />
           ) : (
             <table className="table">
               <caption className="sr-only">{t.nav.keys}</caption>
@@ -248,7 +254,7 @@ function KeyDialog({ apiKey, grantable, spaces, onClose, onSaved }: KeyDialogPro
       onSave={save}
       onClose={onClose}
     >
-      <Field label={t.common.name} errors={submission.errors.name}>
+      <Field label={t.common.name} {...submission.field('name')}>
         {(control) => (
           <input
             {...control}
@@ -300,7 +306,7 @@ function KeyDialog({ apiKey, grantable, spaces, onClose, onSaved }: KeyDialogPro
           <FieldErrors errors={spaceErrors} />
         </fieldset>
       )}
-      <Field label={t.keys.expires} errors={submission.errors.expires_at} hint={t.keys.expiresHint}>
+      <Field label={t.keys.expires} {...submission.field('expires_at')} hint={t.keys.expiresHint}>
         {(control) => (
           <input
             {...control}

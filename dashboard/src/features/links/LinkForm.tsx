@@ -2,9 +2,10 @@ import { useEffect, useRef, useState, type FormEvent } from 'react';
 import { api, call } from '../../api/client';
 import { describeError } from '../../api/describe';
 import { LinkPrivacyValues } from '../../api/enums';
-import { isApiError, type FieldErrors } from '../../api/errors';
+import { isApiError, withoutFields, type FieldErrors } from '../../api/errors';
 import type { Link, LinkPrivacy } from '../../api/types';
 import { Checkbox, Field, FieldErrors as ErrorList, FormAlert } from '../../components/Field';
+import { UrlInput } from '../../components/UrlInput';
 import { useT } from '../../i18n/I18nProvider';
 import {
   createBody,
@@ -40,8 +41,11 @@ export function LinkForm({ link, onSaved, onCancel }: LinkFormProps) {
     formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }, [errors]);
 
-  const set = <K extends keyof LinkFormValues>(name: K, value: LinkFormValues[K]) =>
+  // A change forgets the API's messages about the value sent: they would be read as about the new one.
+  const set = <K extends keyof LinkFormValues>(name: K, value: LinkFormValues[K]) => {
     setValues((previous) => ({ ...previous, [name]: value }));
+    setErrors((previous) => withoutFields(previous, API_FIELDS[name]));
+  };
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -62,6 +66,10 @@ export function LinkForm({ link, onSaved, onCancel }: LinkFormProps) {
     }
   };
 
+  /** The browser's message for a date left empty beside the other one: the API takes both or neither. */
+  const bothDates = (own: string, other: string) => (input: HTMLInputElement | null) =>
+    input?.setCustomValidity(own === '' && other !== '' ? t.linkForm.activePeriodBoth : '');
+
   const unshown = Object.fromEntries(Object.entries(errors).filter(([field]) => !isShownField(field)));
   const pixelErrors = Object.entries(errors)
     .filter(([field]) => field === 'pixel_ids' || field.startsWith('pixel_ids.'))
@@ -80,15 +88,12 @@ export function LinkForm({ link, onSaved, onCancel }: LinkFormProps) {
         <legend>{t.linkForm.destination}</legend>
         <Field label={t.linkForm.url} errors={errors.url} hint={t.linkForm.urlHint}>
           {(control) => (
-            <input
+            <UrlInput
               {...control}
-              type="url"
-              inputMode="url"
               required
               maxLength={2048}
-              placeholder="https://"
               value={values.url}
-              onChange={(event) => set('url', event.target.value)}
+              onChange={(url) => set('url', url)}
             />
           )}
         </Field>
@@ -276,11 +281,13 @@ export function LinkForm({ link, onSaved, onCancel }: LinkFormProps) {
       <fieldset>
         <legend>{t.linkForm.expiry}</legend>
         <p className="hint">{t.linkForm.expiryHint}</p>
+        <p className="hint">{t.linkForm.activePeriodHint}</p>
         <div className="field-row">
           <Field label={t.linkForm.activeStart} errors={errors.active_period_start_at}>
             {(control) => (
               <input
                 {...control}
+                ref={bothDates(values.activeStart, values.activeEnd)}
                 type="datetime-local"
                 required={values.activeEnd !== ''}
                 value={values.activeStart}
@@ -292,6 +299,7 @@ export function LinkForm({ link, onSaved, onCancel }: LinkFormProps) {
             {(control) => (
               <input
                 {...control}
+                ref={bothDates(values.activeEnd, values.activeStart)}
                 type="datetime-local"
                 required={values.activeStart !== ''}
                 min={values.activeStart || undefined}
@@ -321,14 +329,11 @@ export function LinkForm({ link, onSaved, onCancel }: LinkFormProps) {
           hint={t.linkForm.expirationUrlHint}
         >
           {(control) => (
-            <input
+            <UrlInput
               {...control}
-              type="url"
-              inputMode="url"
               maxLength={2048}
-              placeholder="https://"
               value={values.expirationUrl}
-              onChange={(event) => set('expirationUrl', event.target.value)}
+              onChange={(url) => set('expirationUrl', url)}
             />
           )}
         </Field>
@@ -351,3 +356,27 @@ export function LinkForm({ link, onSaved, onCancel }: LinkFormProps) {
     </form>
   );
 }
+
+/** The API's fields that each value of the form is sent as, whose messages a change of the value makes stale. */
+const API_FIELDS: Record<keyof LinkFormValues, readonly string[]> = {
+  url: ['url'],
+  title: ['title'],
+  alias: ['alias'],
+  domainId: ['domain_id', 'domain'],
+  spaceId: ['space_id'],
+  pixelIds: ['pixel_ids'],
+  redirectPassword: ['redirect_password'],
+  hasRedirectPassword: [],
+  removeRedirectPassword: ['redirect_password'],
+  sensitive: ['sensitive_content'],
+  disabled: ['disabled'],
+  privacy: ['privacy', 'password'],
+  statsPassword: ['password'],
+  hasStatsPassword: [],
+  // The start and the end are checked together (both or neither, the start first).
+  activeStart: ['active_period_start_at', 'active_period_end_at'],
+  activeEnd: ['active_period_start_at', 'active_period_end_at'],
+  clicksLimit: ['clicks_limit'],
+  expirationUrl: ['expiration_url'],
+  targeting: ['targets_type', 'targets'],
+};

@@ -13,6 +13,7 @@ import {
 import type { Link } from '../../api/types';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { CopyButton } from '../../components/CopyButton';
+import { EmptyList } from '../../components/EmptyList';
 import { Field } from '../../components/Field';
 import { ListControls } from '../../components/ListControls';
 import { LoadError, Loading } from '../../components/LoadState';
@@ -86,7 +87,9 @@ export default function LinksPage() {
     if (mayWrite) void import('./LinkEditPage');
   }, [mayWrite]);
 
-  const filtered = FILTERS.some((name) => values[name] !== DEFAULTS[name]);
+  // A page past the last is empty however many links there are: it is read as a filter that matches nothing.
+  const filtered = FILTERS.some((name) => values[name] !== DEFAULTS[name]) || values.page !== DEFAULTS.page;
+  const clearFilters = () => update(Object.fromEntries(FILTERS.map((name) => [name, DEFAULTS[name]])));
 
   const exportCsv = async () => {
     setExportError(null);
@@ -108,12 +111,14 @@ export default function LinksPage() {
     links.reload();
   };
 
+  // A filter of the dashboard's own labels fits the longest; one of the account's names (spaces...) may be cut.
   const filterSelect = (
     label: string,
     name: keyof typeof DEFAULTS,
     options: { value: string; label: string }[],
+    fit = false,
   ) => (
-    <Field label={label} className="filter">
+    <Field label={label} className={fit ? 'filter filter-fit' : 'filter'}>
       {(control) => (
         <select
           {...control}
@@ -166,6 +171,7 @@ export default function LinksPage() {
             value: String(value),
             label: t.links.statusFilter[value],
           })),
+          true,
         )}
         {spaces.length > 0 &&
           filterSelect(t.links.space, 'space_id', [
@@ -190,7 +196,14 @@ export default function LinksPage() {
       {page !== undefined && (
         <div className="list-region" aria-busy={links.loading}>
           {page.data.length === 0 ? (
-            <p className="empty">{filtered ? t.common.noResults : t.links.empty}</p>
+            <EmptyList
+              filtered={filtered}
+              empty={t.links.empty}
+              create={
+                mayWrite ? { label: t.links.newLink, onClick: () => navigate('/links/new') } : undefined
+              }
+              onClear={clearFilters}
+            />
           ) : (
             <table className="table links-table">
               <caption className="sr-only">{t.nav.links}</caption>

@@ -9,6 +9,7 @@ import {
 import type { FieldErrors } from '../../api/errors';
 import type { TargetsType } from '../../api/types';
 import { Field, FieldErrors as ErrorList } from '../../components/Field';
+import { UrlInput } from '../../components/UrlInput';
 import type { Messages } from '../../i18n/en';
 import { useI18n } from '../../i18n/I18nProvider';
 import { countries, languages } from '../../i18n/names';
@@ -122,14 +123,11 @@ export function TargetingEditor({ value, onChange, errors }: TargetingEditorProp
                   )}
                   <Field label={t.targeting.url} errors={errors[`targets.${index}.value`]}>
                     {(control) => (
-                      <input
+                      <UrlInput
                         {...control}
-                        type="url"
                         required
-                        inputMode="url"
-                        placeholder="https://"
                         value={row.url}
-                        onChange={(event) => update(row.id, { url: event.target.value })}
+                        onChange={(url) => update(row.id, { url })}
                       />
                     )}
                   </Field>

@@ -1,4 +1,5 @@
 import type { CreateLinkBody, Link, LinkPrivacy, UpdateLinkBody } from '../../api/types';
+import { withScheme } from '../../components/UrlInput';
 import { NO_TARGETING, targetingBody, targetingOfLink, type Targeting } from './targeting';
 
 /** The link form's state: text as typed, dates as the reader's local time (datetime-local). */
@@ -102,7 +103,7 @@ function optionalNumber(text: string): number | null {
 /** The create request: fields left empty are left out, so the API applies its defaults (a random alias...). */
 export function createBody(values: LinkFormValues): CreateLinkBody {
   const body: CreateLinkBody = {
-    url: values.url.trim(),
+    url: withScheme(values.url),
     sensitive_content: values.sensitive ? 1 : 0,
     privacy: values.privacy,
     disabled: values.disabled ? 1 : 0,
@@ -118,7 +119,7 @@ export function createBody(values: LinkFormValues): CreateLinkBody {
   if (values.activeEnd !== '') body.active_period_end_at = fromLocalInput(values.activeEnd);
   const clicksLimit = optionalNumber(values.clicksLimit);
   if (clicksLimit !== null) body.clicks_limit = clicksLimit;
-  if (values.expirationUrl.trim() !== '') body.expiration_url = values.expirationUrl.trim();
+  if (values.expirationUrl.trim() !== '') body.expiration_url = withScheme(values.expirationUrl);
   if (values.targeting.type !== '') Object.assign(body, targetingBody(values.targeting));
   return body;
 }
@@ -129,7 +130,7 @@ export function createBody(values: LinkFormValues): CreateLinkBody {
  */
 export function updateBody(values: LinkFormValues): UpdateLinkBody {
   const body: UpdateLinkBody = {
-    url: values.url.trim(),
+    url: withScheme(values.url),
     title: values.title.trim() === '' ? null : values.title.trim(),
     space_id: values.spaceId === '' ? null : Number(values.spaceId),
     pixel_ids: values.pixelIds,
@@ -139,7 +140,7 @@ export function updateBody(values: LinkFormValues): UpdateLinkBody {
     active_period_start_at: values.activeStart === '' ? null : fromLocalInput(values.activeStart),
     active_period_end_at: values.activeEnd === '' ? null : fromLocalInput(values.activeEnd),
     clicks_limit: optionalNumber(values.clicksLimit),
-    expiration_url: values.expirationUrl.trim() === '' ? null : values.expirationUrl.trim(),
+    expiration_url: values.expirationUrl.trim() === '' ? null : withScheme(values.expirationUrl),
     ...targetingBody(values.targeting),
   };
   if (values.alias.trim() !== '') body.alias = values.alias.trim();

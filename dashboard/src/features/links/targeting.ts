@@ -1,4 +1,5 @@
 import type { Link, TargetBody, TargetsType } from '../../api/types';
+import { withScheme } from '../../components/UrlInput';
 
 /** At most this many targets per link, as the API allows. */
 export const MAX_TARGETS = 100;
@@ -50,7 +51,7 @@ export function targetingBody(targeting: Targeting): {
   if (targeting.type === '') return { targets_type: null, targets: null };
   const targets =
     targeting.type === 'rotations'
-      ? targeting.rows.map((row): TargetBody => ({ value: row.url.trim() }))
-      : targeting.rows.map((row): TargetBody => ({ key: row.key, value: row.url.trim() }));
+      ? targeting.rows.map((row): TargetBody => ({ value: withScheme(row.url) }))
+      : targeting.rows.map((row): TargetBody => ({ key: row.key, value: withScheme(row.url) }));
   return { targets_type: targeting.type, targets };
 }

@@ -3,6 +3,7 @@ import { api, call } from '../../api/client';
 import { PixelSearchByValues, PixelSortByValues, PixelTypeValues } from '../../api/enums';
 import type { Pixel, PixelType } from '../../api/types';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
+import { EmptyList } from '../../components/EmptyList';
 import { Field } from '../../components/Field';
 import { FormDialog } from '../../components/FormDialog';
 import { ListControls } from '../../components/ListControls';
@@ -100,7 +101,16 @@ export default function PixelsPage() {
       {page !== undefined && (
         <div className="list-region" aria-busy={pixels.loading}>
           {page.data.length === 0 ? (
-            <p className="empty">{values.search || values.type ? t.common.noResults : t.pixels.empty}</p>
+            <EmptyList
+              filtered={
+                values.search !== DEFAULTS.search ||
+                values.type !== DEFAULTS.type ||
+                values.page !== DEFAULTS.page
+              }
+              empty={t.pixels.empty}
+              create={mayWrite ? { label: t.pixels.new, onClick: () => setEditing('new') } : undefined}
+              onClear={() => update({ search: DEFAULTS.search, type: DEFAULTS.type })}
+            />
           ) : (
             <table className="table">
               <caption className="sr-only">{t.nav.pixels}</caption>
@@ -208,7 +218,7 @@ function PixelDialog({
       onSave={save}
       onClose={onClose}
     >
-      <Field label={t.common.name} errors={submission.errors.name}>
+      <Field label={t.common.name} {...submission.field('name')}>
         {(control) => (
           <input
             {...control}
@@ -219,7 +229,7 @@ function PixelDialog({
           />
         )}
       </Field>
-      <Field label={t.pixels.type} errors={submission.errors.type}>
+      <Field label={t.pixels.type} {...submission.field('type')}>
         {(control) => (
           <select {...control} value={type} onChange={(event) => setType(event.target.value as PixelType)}>
             {PixelTypeValues.map((option) => (
@@ -230,7 +240,7 @@ function PixelDialog({
           </select>
         )}
       </Field>
-      <Field label={t.pixels.value} errors={submission.errors.value} hint={t.pixels.valueHint}>
+      <Field label={t.pixels.value} {...submission.field('value')} hint={t.pixels.valueHint}>
         {(control) => (
           <input
             {...control}

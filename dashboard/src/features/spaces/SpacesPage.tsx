@@ -5,6 +5,7 @@ import { SpaceColorValues, SpaceSearchByValues, SpaceSortByValues } from '../../
 import type { Space, SpaceColor } from '../../api/types';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Field, FieldErrors } from '../../components/Field';
+import { EmptyList } from '../../components/EmptyList';
 import { FormDialog } from '../../components/FormDialog';
 import { ListControls } from '../../components/ListControls';
 import { LoadError, Loading } from '../../components/LoadState';
@@ -67,7 +68,12 @@ export default function SpacesPage() {
       {page !== undefined && (
         <div className="list-region" aria-busy={spaces.loading}>
           {page.data.length === 0 ? (
-            <p className="empty">{values.search ? t.common.noResults : t.spaces.empty}</p>
+            <EmptyList
+              filtered={values.search !== DEFAULTS.search || values.page !== DEFAULTS.page}
+              empty={t.spaces.empty}
+              create={mayWrite ? { label: t.spaces.new, onClick: () => setEditing('new') } : undefined}
+              onClear={() => update({ search: DEFAULTS.search })}
+            />
           ) : (
             <table className="table">
               <caption className="sr-only">{t.nav.spaces}</caption>
@@ -177,7 +183,7 @@ function SpaceDialog({
       onSave={save}
       onClose={onClose}
     >
-      <Field label={t.common.name} errors={submission.errors.name}>
+      <Field label={t.common.name} {...submission.field('name')}>
         {(control) => (
           <input
             {...control}

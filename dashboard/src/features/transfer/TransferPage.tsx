@@ -15,15 +15,12 @@ type ImportOutcome =
   | { kind: 'created'; links: Link[] }
   | { kind: 'refused'; message: string; rows: { row: string; field: string; messages: string[] }[] };
 
-/**
- * A refusal's fields by row: the API names them `links.3.url`, the row counted from 0 after the header, which the
- * reader counts from 1.
- */
+/** A refusal's fields by row: the API names them `line.3.url`, by the line of the file, as an editor shows it. */
 function rowsOf(fields: FieldErrors) {
   return Object.entries(fields).map(([name, messages]) => {
-    const match = /^links\.(\d+)\.(.+)$/.exec(name);
+    const match = /^line\.(\d+)\.(.+)$/.exec(name);
     return match
-      ? { row: String(Number(match[1]) + 1), field: match[2] ?? name, messages }
+      ? { row: match[1] ?? '', field: match[2] ?? name, messages }
       : { row: '', field: name, messages };
   });
 }
@@ -153,7 +150,7 @@ export default function TransferPage() {
                   <ul>
                     {outcome.rows.map(({ row, field, messages }) => (
                       <li key={`${row}:${field}`}>
-                        {row !== '' && <strong>{t.transfer.row(row)}: </strong>}
+                        {row !== '' && <strong>{t.transfer.line(row)}: </strong>}
                         <code>{field}</code> — {messages.join(' ')}
                       </li>
                     ))}

@@ -6,6 +6,8 @@ import { EventTypeValues, WebhookSearchByValues, WebhookSortByValues } from '../
 import type { EventType, Webhook } from '../../api/types';
 import { ConfirmDialog } from '../../components/ConfirmDialog';
 import { Checkbox, Field, FieldErrors } from '../../components/Field';
+import { UrlInput, withScheme } from '../../components/UrlInput';
+import { EmptyList } from '../../components/EmptyList';
 import { FormDialog } from '../../components/FormDialog';
 import { ListControls } from '../../components/ListControls';
 import { LoadError, Loading } from '../../components/LoadState';
@@ -100,7 +102,12 @@ export default function WebhooksPage() {
       {page !== undefined && (
         <div className="list-region" aria-busy={webhooks.loading}>
           {page.data.length === 0 ? (
-            <p className="empty">{values.search ? t.common.noResults : t.webhooks.empty}</p>
+            <EmptyList
+              filtered={values.search !== DEFAULTS.search || values.page !== DEFAULTS.page}
+              empty={t.webhooks.empty}
+              create={mayWrite ? { label: t.webhooks.new, onClick: () => setEditing('new') } : undefined}
+              onClear={() => update({ search: DEFAULTS.search })}
+            />
           ) : (
             <table className="table">
               <caption className="sr-only">{t.nav.webhooks}</caption>
@@ -236,7 +243,7 @@ function WebhookDialog({ webhook, onClose, onSaved }: WebhookDialogProps) {
   const save = async () => {
     const body = {
       name: name.trim(),
-      url: url.trim(),
+      url: withScheme(url),
       events: EventTypeValues.filter((event) => events.includes(event)),
       enabled: enabled ? (1 as const) : (0 as const),
     };
@@ -263,7 +270,7 @@ function WebhookDialog({ webhook, onClose, onSaved }: WebhookDialogProps) {
       onSave={save}
       onClose={onClose}
     >
-      <Field label={t.common.name} errors={submission.errors.name}>
+      <Field label={t.common.name} {...submission.field('name')}>
         {(control) => (
           <input
             {...control}
@@ -274,18 +281,8 @@ function WebhookDialog({ webhook, onClose, onSaved }: WebhookDialogProps) {
           />
         )}
       </Field>
-      <Field label={t.webhooks.url} errors={submission.errors.url} hint={t.webhooks.urlHint}>
-        {(control) => (
-          <input
-            {...control}
-            type="url"
-            required
-            maxLength={2048}
-            placeholder="https://"
-            value={url}
-            onChange={(event) => setUrl(event.target.value)}
-          />
-        )}
+      <Field label={t.webhooks.url} {...submission.field('url')} hint={t.webhooks.urlHint}>
+        {(control) => <UrlInput {...control} required maxLength={2048} value={url} onChange={setUrl} />}
       </Field>
       <fieldset className="checks">
         <legend>{t.webhooks.events}</legend>
