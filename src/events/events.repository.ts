@@ -4,7 +4,7 @@ import { DataSource, type EntityManager } from 'typeorm';
 import { PreparedStatements, type PreparedStatement } from '../database/prepared-statements';
 
 /** Taken by the instance that caps backlogs, so that two do not both drop a webhook's excess. */
-const MAINTENANCE_LOCK = 0x4576_6e74;
+export const MAINTENANCE_LOCK = 0x4576_6e74;
 
 /** Where a delivery goes: a webhook, or a stream. */
 export enum Sink {
