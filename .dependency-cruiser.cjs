@@ -2,14 +2,17 @@
  * What may import what, checked in CI (`npm run depcheck`). The layers, from the bottom:
  *
  * - `config/` the settings; imports nothing of ours.
- * - `common/` what every feature shares (envelopes, errors, validation, lists); imports `config/` only.
- * - `database/` the data source, migrations and the embedded database; imports `config/` and `common/`, never an
- *   entity: entities and migrations are found by file name.
+ * - `common/` what every feature shares (envelopes, errors, validation, list requests), without SQL; imports
+ *   `config/` only.
+ * - `database/` the data source, migrations, the embedded database, transactions, the lists' search, order and page,
+ *   and the account quotas' lock; imports `config/` and `common/`, never an entity: entities and migrations are
+ *   found by file name.
  * - `links/status/` the link-status rule, in TypeScript and in SQL; imports nothing, so that `clicks/` states it
  *   in its claim as the lists do.
  * - `auth/` accounts, keys and the guards; `targeting/`, `metrics/`, `qr/`, `clicks/`, `limits/`: services the
  *   features use.
- * - the features (`spaces/`, `domains/`, `pixels/`, `links/`, `stats/`, `account/`, `health/`).
+ * - the features (`spaces/`, `domains/`, `pixels/`, `links/`, `stats/`, `account/`, `health/`). Within each, a
+ *   service holds the use case and its repository every query: services never import `typeorm`.
  * - `visitor-pages/` the pages visitors see (views, one catalogue per language, CSS, the pixels script);
  *   `visitor-limits/` the visitor routes' limits; `stats-page/` a link's public stats page.
  * - `visits/` the visit pipeline, its writer and the visitor routes, which nothing imports but the application's
@@ -60,6 +63,18 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/links/status/' },
       to: { path: '^src/', pathNot: '^src/links/status/' },
+    },
+    {
+      name: 'services-use-repositories',
+      comment:
+        "A service reads as the use case: its queries sit in its feature's repository, and a transaction that " +
+        "spans repositories is database/transactions.ts's. links.service.ts and metrics.service.ts move next.",
+      severity: 'error',
+      from: {
+        path: '^src/.+\\.service\\.ts$',
+        pathNot: '^src/(links/links|metrics/metrics)\\.service\\.ts$',
+      },
+      to: { path: '(^|/)node_modules/(typeorm|@nestjs/typeorm)/' },
     },
     {
       name: 'database-knows-no-feature',

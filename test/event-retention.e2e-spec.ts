@@ -1,4 +1,5 @@
 import { EventWorker, type EventWorkerOptions } from '../src/events/event-worker';
+import { EventsRepository, MAINTENANCE_LOCK, Sink } from '../src/events/events.repository';
 import { deliverAll, onClock, TestClock } from './support/clock';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { apiClient } from './support/api';
@@ -123,6 +124,47 @@ describe('outbox retention and the backlog cap', () => {
     );
     const made = (bulk.body.data as { id: number }[]).map((created) => created.id).sort((a, b) => a - b);
     expect(dropped.map((row) => row.link_id)).toEqual(made.slice(0, 50));
+  });
+
+  it('drops nothing while another instance holds the maintenance lock, and the excess once it is free', async () => {
+    const down = await json(owner, 'post', '/api/v1/webhooks', {
+      name: 'locked',
+      url: 'http://127.0.0.1:9/nothing-listens',
+      events: ['link.created'],
+    });
+    const webhookId = down.body.data.id as number;
+    const bulk = await json(owner, 'post', '/api/v1/links/bulk', {
+      links: Array.from({ length: 130 }, (_, n) => ({ url: `https://example.com/locked/${n}` })),
+    });
+    expect(bulk.status).toBe(201);
+    // Within the minute of the last maintenance: the worker fans the events out and leaves the cap alone.
+    await deliver();
+    const pending = () =>
+      count(
+        `SELECT count(*) FROM event_deliveries WHERE webhook_id = ${webhookId} AND next_attempt_at IS NOT NULL`,
+      );
+    const repository = t.app.get(EventsRepository);
+    const caps = { webhook: 100, stream: 120 };
+    // Another instance's maintenance, under way on a connection of its own.
+    const other = t.dataSource.createQueryRunner();
+    await other.connect();
+    try {
+      await other.query('SELECT pg_advisory_lock($1)', [MAINTENANCE_LOCK]);
+      expect(await pending()).toBe(130);
+      expect(await repository.dropOverCap(caps)).toEqual([]);
+      expect(await pending()).toBe(130);
+      await other.query('SELECT pg_advisory_unlock($1)', [MAINTENANCE_LOCK]);
+    } finally {
+      await other.release();
+    }
+
+    // The previous test's webhook, still down, took these events too and is over its cap again.
+    expect(await repository.dropOverCap(caps)).toContainEqual({
+      sink: Sink.Webhook,
+      webhook_id: webhookId,
+      dropped: 30,
+    });
+    expect(await pending()).toBe(100);
   });
 });
 

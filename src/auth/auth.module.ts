@@ -2,8 +2,10 @@ import { Module } from '@nestjs/common';
 import { APP_GUARD } from '@nestjs/core';
 import { PassportModule } from '@nestjs/passport';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { Transactions } from '../database/transactions';
 import { Account } from './account.entity';
 import { ApiKey } from './api-key.entity';
+import { AccountsRepository } from './accounts.repository';
 import { AccountsService } from './accounts.service';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiThrottlerGuard } from './api-throttler.guard';
@@ -13,7 +15,7 @@ import { RequestAccount } from './request-account';
 
 @Module({
   imports: [PassportModule.register({ session: false }), TypeOrmModule.forFeature([Account, ApiKey])],
-  providers: [AccountsService, BearerStrategy, RequestAccount],
+  providers: [AccountsService, AccountsRepository, Transactions, BearerStrategy, RequestAccount],
   exports: [AccountsService, RequestAccount],
 })
 export class AuthModule {}

@@ -1,6 +1,6 @@
-import type { Repository } from 'typeorm';
 import type { QuotasConfig, ServerConfig } from '../config/app-config';
 import type { ChangeFeed } from '../database/change-feed';
+import type { DomainsRepository } from './domains.repository';
 import { DOMAINS_CHANGED, DomainsService } from './domains.service';
 import type { Domain } from './domain.entity';
 
@@ -12,15 +12,15 @@ function service() {
   const rows = [DEFAULT, OWN];
   const queries: string[] = [];
   const repository = {
-    findOneBy: ({ name }: { name: string }) => {
+    findByName: (name: string) => {
       queries.push(name);
       return Promise.resolve(rows.find((row) => row.name === name) ?? null);
     },
-    findOneByOrFail: ({ name }: { name: string }) => {
+    findByNameOrFail: (name: string) => {
       queries.push(name);
       return Promise.resolve(rows.find((row) => row.name === name)!);
     },
-  } as unknown as Repository<Domain>;
+  } as unknown as DomainsRepository;
   const handlers: ((change: string) => void)[] = [];
   const feed = {
     listening: true,

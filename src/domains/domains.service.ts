@@ -1,34 +1,18 @@
 import { ConflictException, ForbiddenException, Inject, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Brackets, Repository } from 'typeorm';
-import { QuotaKind, rowQuota, saveWithinQuota } from '../common/account-quota';
 import { ResourceNotFoundException } from '../common/exceptions';
 import type { Page } from '../common/pagination';
-import { listed, type ListColumns } from '../common/list';
 import { quotasConfig, serverConfig, type QuotasConfig, type ServerConfig } from '../config/app-config';
 import { ChangeFeed, EVERYTHING } from '../database/change-feed';
-import { DOMAIN_IN_USE, Domain } from './domain.entity';
+import { DOMAIN_IN_USE, type Domain } from './domain.entity';
 import { toDomainResponse, type DomainResponse } from './domain.mapper';
 import type { DomainListQueryDto } from './dto/domain-list-query.dto';
 import type { CreateDomainDto, UpdateDomainDto } from './dto/domain.dto';
+import { DomainsRepository } from './domains.repository';
 import { canonicalHost } from './hostname';
 
 /** The announcement of a change to any domain (see the migration's trigger). */
 export const DOMAINS_CHANGED = 'domains';
 const MAX_CACHED_HOSTS = 1000;
-
-/** Domain names are stored in lower case: they sort as they are. */
-const DOMAIN_COLUMNS: ListColumns<'name', 'id' | 'name'> = {
-  search: { name: 'domain.name' },
-  sort: { name: 'domain.name' },
-};
-
-/** The domains an account may put links on: its own and the system domains. */
-function usableByAccount(accountId: number): Brackets {
-  return new Brackets((where) =>
-    where.where('domain.account_id = :accountId', { accountId }).orWhere('domain.account_id IS NULL'),
-  );
-}
 
 @Injectable()
 export class DomainsService {
@@ -45,7 +29,7 @@ export class DomainsService {
   private changes = 0;
 
   constructor(
-    @InjectRepository(Domain) private readonly domains: Repository<Domain>,
+    private readonly domains: DomainsRepository,
     @Inject(serverConfig.KEY) config: ServerConfig,
     private readonly feed: ChangeFeed,
     @Inject(quotasConfig.KEY) private readonly quotas: QuotasConfig,
@@ -66,12 +50,7 @@ export class DomainsService {
 
   /** The host of APP_URL, as a system domain. Made at start; idempotent, and safe when replicas start together. */
   async ensureDefaultDomain(): Promise<Domain> {
-    await this.domains
-      .createQueryBuilder()
-      .insert()
-      .values({ name: this.defaultHost, accountId: null })
-      .orIgnore()
-      .execute();
+    await this.domains.ensureSystemDomain(this.defaultHost);
     return this.defaultDomain();
   }
 
@@ -79,7 +58,7 @@ export class DomainsService {
   async defaultDomain(): Promise<Domain> {
     if (this.systemDomain !== null && this.feed.fresh) return this.systemDomain;
     const before = this.changes;
-    const domain = await this.domains.findOneByOrFail({ name: this.defaultHost });
+    const domain = await this.domains.findByNameOrFail(this.defaultHost);
     if (this.feed.listening && this.changes === before) this.systemDomain = domain;
     return domain;
   }
@@ -93,7 +72,7 @@ export class DomainsService {
     if (cached !== undefined) return cached;
     const before = this.changes;
     const name = host === undefined ? null : canonicalHost(host);
-    const named = name === null ? null : await this.domains.findOneBy({ name });
+    const named = name === null ? null : await this.domains.findByName(name);
     const domain = named ?? (this.feed.fresh ? this.fallback : null) ?? (await this.defaultDomain());
     if (this.feed.listening && this.changes === before) {
       // Hosts come from visitors: made-up ones replace each other rather than grow memory or push domains out.
@@ -121,34 +100,25 @@ export class DomainsService {
 
   /** A domain the account may put links on: one of its own or a system domain; null otherwise. */
   async usableBy(accountId: number, id: number): Promise<Domain | null> {
-    return this.domains
-      .createQueryBuilder('domain')
-      .where('domain.id = :id', { id })
-      .andWhere(usableByAccount(accountId))
-      .getOne();
+    return this.domains.usableBy(accountId, id);
   }
 
   /** The domains among `ids` that the account may put links on ({@link usableBy}), by id: one query for any number. */
   async usableByIds(accountId: number, ids: number[]): Promise<Map<number, Domain>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.domains
-      .createQueryBuilder('domain')
-      .where('domain.id IN (:...ids)', { ids })
-      .andWhere(usableByAccount(accountId))
-      .getMany();
+    const rows = await this.domains.usableByIds(accountId, ids);
     return new Map(rows.map((domain) => [domain.id, domain]));
   }
 
   async findByIds(ids: number[]): Promise<Map<number, Domain>> {
     if (ids.length === 0) return new Map();
-    const rows = await this.domains.createQueryBuilder('domain').whereInIds(ids).getMany();
+    const rows = await this.domains.findByIds(ids);
     return new Map(rows.map((domain) => [domain.id, domain]));
   }
 
   async list(accountId: number, query: DomainListQueryDto): Promise<Page<DomainResponse>> {
-    const builder = this.domains.createQueryBuilder('domain').where(usableByAccount(accountId));
-    const [rows, total] = await listed(builder, DOMAIN_COLUMNS, query).getManyAndCount();
-    return { items: rows.map((domain) => toDomainResponse(domain, this.scheme)), total };
+    const { items, total } = await this.domains.list(accountId, query);
+    return { items: items.map((domain) => toDomainResponse(domain, this.scheme)), total };
   }
 
   async show(accountId: number, id: number): Promise<DomainResponse> {
@@ -158,14 +128,15 @@ export class DomainsService {
   }
 
   async create(accountId: number, dto: CreateDomainDto): Promise<DomainResponse> {
-    const domain = this.domains.create({
-      accountId,
-      name: canonicalHost(dto.name)!,
-      indexPage: dto.index_page ?? null,
-      notFoundPage: dto.not_found_page ?? null,
-    });
-    const quota = rowQuota(QuotaKind.Domains, this.quotas.maxDomainsPerAccount, 'domains');
-    await saveWithinQuota(this.domains, domain, quota, accountId);
+    const domain = await this.domains.createWithinQuota(
+      {
+        accountId,
+        name: canonicalHost(dto.name)!,
+        indexPage: dto.index_page ?? null,
+        notFoundPage: dto.not_found_page ?? null,
+      },
+      this.quotas.maxDomainsPerAccount,
+    );
     this.feed.publish(DOMAINS_CHANGED);
     return this.show(accountId, domain.id);
   }
@@ -182,15 +153,10 @@ export class DomainsService {
   /** A domain that still has links stays: its short URLs are out in the world. */
   async remove(accountId: number, id: number): Promise<void> {
     const domain = await this.owned(accountId, id);
-    const hasLinks = await this.domains
-      .createQueryBuilder('domain')
-      .innerJoin('domain.links', 'link')
-      .where('domain.id = :id', { id: domain.id })
-      .getExists();
-    if (hasLinks) throw new ConflictException(DOMAIN_IN_USE);
+    if (await this.domains.hasLinks(domain.id)) throw new ConflictException(DOMAIN_IN_USE);
     // A link made between the check and the delete: the foreign key refuses, with the same answer (the error
     // filter gives it, see LINK_DOMAIN_FOREIGN_KEY).
-    await this.domains.delete({ id: domain.id });
+    await this.domains.delete(domain.id);
     this.feed.publish(DOMAINS_CHANGED);
   }
 

@@ -6,7 +6,6 @@ import {
   type OnApplicationBootstrap,
 } from '@nestjs/common';
 import { Counter, Gauge } from 'prom-client';
-import { DataSource } from 'typeorm';
 import { CLOCK, type Clock } from '../common/clock';
 import { MetricsService } from '../metrics/metrics.service';
 import { DeliverySlots } from '../webhooks/delivery-slots';
@@ -57,8 +56,6 @@ const WAKE_MS = 10;
 export const GATHER_MS = 100;
 /** Rows removed per retention step. */
 const RETENTION_STEP = 5000;
-/** Taken by the instance that caps backlogs, so that two do not both drop a webhook's excess. */
-const MAINTENANCE_LOCK = 0x4576_6e74;
 
 const SINK_NAMES: Record<EventSink['name'], Sink> = { redis: Sink.Redis, amqp: Sink.Amqp };
 /** Each sink's label in the metrics and the log. */
@@ -100,7 +97,6 @@ export class EventWorker implements OnApplicationBootstrap, BeforeApplicationShu
     private readonly interest: EventInterest,
     private readonly deliveries: WebhookDeliveries,
     private readonly slots: DeliverySlots,
-    private readonly dataSource: DataSource,
     @Inject(EVENT_SINKS) sinks: readonly EventSink[],
     @Inject(EVENT_WORKER_OPTIONS) private readonly options: EventWorkerOptions,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -326,23 +322,16 @@ export class EventWorker implements OnApplicationBootstrap, BeforeApplicationShu
 
   /** The backlog cap (by one instance at a time), retention in small steps, and the backlog's gauge. */
   private async maintain(now: number): Promise<void> {
-    await this.dataSource.transaction(async (manager) => {
-      const [{ locked }] = await manager.query<{ locked: boolean }[]>(
-        'SELECT pg_try_advisory_xact_lock($1) AS locked',
-        [MAINTENANCE_LOCK],
+    const caps = { webhook: this.options.backlogMax, stream: this.options.streamBacklogMax };
+    for (const { sink, webhook_id, dropped } of await this.repository.dropOverCap(caps)) {
+      const name = SINK_LABELS[sink];
+      this.sent.labels(name, 'dropped').inc(dropped);
+      this.logger.warn(
+        webhook_id === null
+          ? `Stream ${name}: ${dropped} deliveries dropped, over the backlog of ${caps.stream}`
+          : `Webhook ${webhook_id}: ${dropped} deliveries dropped, over the backlog of ${caps.webhook}`,
       );
-      if (!locked) return;
-      const caps = { webhook: this.options.backlogMax, stream: this.options.streamBacklogMax };
-      for (const { sink, webhook_id, dropped } of await this.repository.dropOverCap(caps, manager)) {
-        const name = SINK_LABELS[sink];
-        this.sent.labels(name, 'dropped').inc(dropped);
-        this.logger.warn(
-          webhook_id === null
-            ? `Stream ${name}: ${dropped} deliveries dropped, over the backlog of ${caps.stream}`
-            : `Webhook ${webhook_id}: ${dropped} deliveries dropped, over the backlog of ${caps.webhook}`,
-        );
-      }
-    });
+    }
     const before = new Date(now - this.options.retentionMs);
     for (;;) {
       const removed = await this.repository.removeOld(before, RETENTION_STEP);

@@ -3,6 +3,9 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { PreparedStatements, type PreparedStatement } from '../database/prepared-statements';
 
+/** Taken by the instance that caps backlogs, so that two do not both drop a webhook's excess. */
+export const MAINTENANCE_LOCK = 0x4576_6e74;
+
 /** Where a delivery goes: a webhook, or a stream. */
 export enum Sink {
   Webhook = 1,
@@ -298,10 +301,26 @@ export class EventsRepository {
    * Drops the oldest pending deliveries of each webhook past `caps.webhook` pending ones, and of each stream past
    * `caps.stream`: a receiver or a broker down for long cannot make the outbox grow without bound. Returns how many
    * each lost (`webhook_id` null for a stream). The caps are met rarely: the scan of a backlog is the price then.
+   * One instance at a time: none while another holds the maintenance lock, so that two do not both drop a
+   * webhook's excess.
    */
-  async dropOverCap(
+  async dropOverCap(caps: {
+    webhook: number;
+    stream: number;
+  }): Promise<{ sink: Sink; webhook_id: number | null; dropped: number }[]> {
+    return this.dataSource.transaction(async (manager) => {
+      const [{ locked }] = await manager.query<{ locked: boolean }[]>(
+        'SELECT pg_try_advisory_xact_lock($1) AS locked',
+        [MAINTENANCE_LOCK],
+      );
+      if (!locked) return [];
+      return this.dropOverCapIn(manager, caps);
+    });
+  }
+
+  private async dropOverCapIn(
+    manager: EntityManager,
     caps: { webhook: number; stream: number },
-    manager: EntityManager = this.dataSource.manager,
   ): Promise<{ sink: Sink; webhook_id: number | null; dropped: number }[]> {
     return manager.query<{ sink: Sink; webhook_id: number | null; dropped: number }[]>(
       `WITH over AS (

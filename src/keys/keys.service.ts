@@ -1,28 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Brackets, Repository } from 'typeorm';
 import { AccountsService } from '../auth/accounts.service';
-import { ApiKey } from '../auth/api-key.entity';
+import type { ApiKey } from '../auth/api-key.entity';
 import type { ApiCaller } from '../auth/owner';
 import { scopesBeyond, type Scope } from '../auth/scopes';
-import { checkQuota, QuotaKind, type Quota } from '../common/account-quota';
 import {
   ResourceNotFoundException,
   UnauthorizedActionException,
   ValidationFailedException,
   type FieldErrors,
 } from '../common/exceptions';
-import { listed, type ListColumns } from '../common/list';
 import type { Page } from '../common/pagination';
 import { quotasConfig, type QuotasConfig } from '../config/app-config';
+import { Transactions } from '../database/transactions';
 import { SpacesService } from '../spaces/spaces.service';
 import type { CreateKeyDto, KeyListQueryDto, UpdateKeyDto } from './dto/key.dto';
 import { toKeyResponse, type CreatedKeyResponse, type KeyResponse } from './key.mapper';
-
-const KEY_COLUMNS: ListColumns<'name' | 'prefix', 'id' | 'name' | 'last_used_at'> = {
-  search: { name: 'key.name', prefix: 'key.prefix' },
-  sort: { name: 'lower(key.name)', last_used_at: 'key.last_used_at' },
-};
+import { KeysRepository } from './keys.repository';
 
 /** What a key is, or would be after a change: what the no-escalation rule compares with its maker's. */
 interface KeyPowers {
@@ -38,16 +31,16 @@ interface KeyPowers {
 @Injectable()
 export class KeysService {
   constructor(
-    @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
+    private readonly keys: KeysRepository,
     private readonly accounts: AccountsService,
+    private readonly transactions: Transactions,
     private readonly spaces: SpacesService,
     @Inject(quotasConfig.KEY) private readonly quotas: QuotasConfig,
   ) {}
 
   async list(caller: ApiCaller, query: KeyListQueryDto): Promise<Page<KeyResponse>> {
-    const builder = listed(this.visible(caller), KEY_COLUMNS, query);
-    const [keys, total] = await builder.getManyAndCount();
-    return { items: keys.map(toKeyResponse), total };
+    const { items, total } = await this.keys.list(caller, query);
+    return { items: items.map(toKeyResponse), total };
   }
 
   async show(caller: ApiCaller, id: number): Promise<KeyResponse> {
@@ -62,16 +55,9 @@ export class KeysService {
       expiresAt: dto.expires_at ?? caller.expiresAt,
     };
     await this.check(caller, wanted, { spaceIds: dto.space_ids, expiresAt: dto.expires_at });
-    const quota: Quota = {
-      kind: QuotaKind.Keys,
-      limit: this.quotas.maxKeysPerAccount,
-      noun: 'keys',
-      field: 'name',
-      count: 'SELECT count(*)::int AS total FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL',
-    };
-    const issued = await this.keys.manager.transaction(async (manager) => {
-      const made = await this.accounts.createKey(caller.account, { name: dto.name, ...wanted }, manager);
-      await checkQuota(manager, quota, caller.account.id);
+    const issued = await this.transactions.run(async (tx) => {
+      const made = await this.accounts.createKey(caller.account, { name: dto.name, ...wanted }, tx);
+      await this.keys.checkQuota(tx, this.quotas.maxKeysPerAccount, caller.account.id);
       return made;
     });
     return { ...toKeyResponse(issued.key), key: issued.apiKey };
@@ -91,14 +77,14 @@ export class KeysService {
       spaceIds: wanted.spaceIds && [...wanted.spaceIds],
     };
     if (dto.name !== undefined) changes.name = dto.name;
-    await this.keys.update({ id, accountId: caller.account.id }, changes);
+    await this.keys.update(caller.account.id, id, changes);
     return this.show(caller, id);
   }
 
   /** Revokes the key: refused by every instance from its next request on. A key may always revoke itself. */
   async remove(caller: ApiCaller, id: number): Promise<void> {
     await this.findWithinPower(caller, id);
-    await this.keys.update({ id, accountId: caller.account.id }, { revokedAt: () => 'now()' });
+    await this.keys.revoke(caller.account.id, id);
   }
 
   /**
@@ -113,30 +99,9 @@ export class KeysService {
   }
 
   private async find(caller: ApiCaller, id: number): Promise<ApiKey> {
-    const key = await this.visible(caller).andWhere('key.id = :id', { id }).getOne();
+    const key = await this.keys.findVisible(caller, id);
     if (key === null) throw new ResourceNotFoundException();
     return key;
-  }
-
-  /**
-   * The account's live keys that the caller may see: all of them for a key without a restriction; for one
-   * restricted to spaces, itself and the keys restricted to some of those spaces (it learns of no other space).
-   */
-  private visible(caller: ApiCaller) {
-    const builder = this.keys
-      .createQueryBuilder('key')
-      .where('key.account_id = :accountId AND key.revoked_at IS NULL', { accountId: caller.account.id });
-    const spaceIds = caller.owner.spaceIds;
-    if (spaceIds !== null) {
-      builder.andWhere(
-        new Brackets((within) =>
-          within
-            .where('key.id = :self', { self: caller.keyId })
-            .orWhere('key.space_ids <@ :spaceIds::integer[]', { spaceIds }),
-        ),
-      );
-    }
-    return builder;
   }
 
   /** What `key` could do that the caller cannot: the fields that name it, for a refusal. */

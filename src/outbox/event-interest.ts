@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import { ChangeFeed, EVERYTHING } from '../database/change-feed';
 import type { EventType } from './event';
+import { OutboxRepository } from './outbox.repository';
 
 /** What the change feed says when an account's webhooks changed (the trigger of the webhooks table). */
 export const WEBHOOKS_CHANGED = 'webhooks';
@@ -24,7 +23,7 @@ export class EventInterest {
   private changes = 0;
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: OutboxRepository,
     private readonly feed: ChangeFeed,
     @Inject(EVENT_STREAMS) readonly streams: boolean,
   ) {
@@ -43,11 +42,7 @@ export class EventInterest {
     const cached = this.feed.fresh ? this.byAccount.get(accountId) : undefined;
     if (cached !== undefined) return cached.has(type);
     const before = this.changes;
-    const rows = await this.dataSource.query<{ events: string[] }[]>(
-      'SELECT events FROM webhooks WHERE account_id = $1 AND enabled',
-      [accountId],
-    );
-    const types = new Set(rows.flatMap((row) => row.events));
+    const types = new Set(await this.repository.eventsTakenBy(accountId));
     if (this.feed.listening && this.changes === before) {
       if (this.byAccount.size >= 100_000) this.byAccount.clear();
       this.byAccount.set(accountId, types);
@@ -63,12 +58,9 @@ export class EventInterest {
     if (this.streams) return true;
     if (this.clickTakers !== null && this.feed.fresh) return this.clickTakers;
     const before = this.changes;
-    const [row] = await this.dataSource.query<{ taken: boolean }[]>(
-      `SELECT EXISTS (SELECT 1 FROM webhooks WHERE enabled
-                        AND events && ARRAY['link.clicked', 'link.limit_reached']::text[]) AS taken`,
-    );
-    if (this.feed.listening && this.changes === before) this.clickTakers = row.taken;
-    return row.taken;
+    const taken = await this.repository.clicksTaken();
+    if (this.feed.listening && this.changes === before) this.clickTakers = taken;
+    return taken;
   }
 
   /**
@@ -79,11 +71,9 @@ export class EventInterest {
     if (this.streams) return true;
     if (this.webhooks !== null && this.feed.fresh) return this.webhooks;
     const before = this.changes;
-    const [row] = await this.dataSource.query<{ any: boolean }[]>(
-      'SELECT EXISTS (SELECT 1 FROM webhooks WHERE enabled) AS any',
-    );
-    if (this.feed.listening && this.changes === before) this.webhooks = row.any;
-    return row.any;
+    const any = await this.repository.anyWebhookEnabled();
+    if (this.feed.listening && this.changes === before) this.webhooks = any;
+    return any;
   }
 
   /** This instance's own change to webhooks, heard at once (the trigger's notice follows). */

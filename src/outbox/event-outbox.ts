@@ -1,12 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource, type EntityManager } from 'typeorm';
+import type { Transaction } from '../database/transactions';
 import type { EventType } from './event';
 import { EventInterest } from './event-interest';
-import { takenSql } from './taken';
+import { OutboxRepository, type PendingEvents } from './outbox.repository';
 
-/** Events written with a change, to be given their data once it is committed: by event id, the link's id. */
-export type PendingEvents = { id: string; link_id: number }[];
+export type { PendingEvents } from './outbox.repository';
 
 /**
  * The write side of the outbox for changes to links: an event is written in the transaction of the change, so that
@@ -20,7 +18,7 @@ export class EventOutbox {
   private readonly logger = new Logger(EventOutbox.name);
 
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
+    private readonly repository: OutboxRepository,
     private readonly interest: EventInterest,
   ) {}
 
@@ -30,35 +28,23 @@ export class EventOutbox {
   }
 
   /**
-   * Writes the events of a change to these links in `manager`'s transaction, if anyone takes them (asked again
+   * Writes the events of a change to these links in the transaction `tx`, if anyone takes them (asked again
    * here, within the transaction); returns those to complete after the commit.
    */
   async record(
-    manager: EntityManager,
+    tx: Transaction,
     accountId: number,
     type: 'link.created' | 'link.updated',
     linkIds: readonly number[],
   ): Promise<PendingEvents> {
     if (linkIds.length === 0) return [];
-    return manager.query<PendingEvents>(
-      `INSERT INTO events (account_id, type, link_id, ready)
-       SELECT $1::int, $2::text, link_id, false FROM unnest($3::int[]) WITH ORDINALITY AS l(link_id, ord)
-        WHERE ${takenSql('$4', '$1::int', '$2::text')}
-        ORDER BY ord
-       RETURNING id::text, link_id`,
-      [accountId, type, linkIds, this.interest.streams],
-    );
+    return this.repository.insertPending(tx, accountId, type, linkIds, this.interest.streams);
   }
 
-  /** Writes the `link.deleted` events of links deleted in `manager`'s transaction, if anyone takes them. */
-  async recordDeleted(manager: EntityManager, accountId: number, linkIds: readonly number[]): Promise<void> {
+  /** Writes the `link.deleted` events of links deleted in the transaction `tx`, if anyone takes them. */
+  async recordDeleted(tx: Transaction, accountId: number, linkIds: readonly number[]): Promise<void> {
     if (linkIds.length === 0) return;
-    await manager.query(
-      `INSERT INTO events (account_id, type, link_id, data)
-       SELECT $1::int, 'link.deleted', link_id, jsonb_build_object('id', link_id) FROM unnest($2::int[]) AS l(link_id)
-        WHERE ${takenSql('$3', '$1::int', "'link.deleted'")}`,
-      [accountId, linkIds, this.interest.streams],
-    );
+    await this.repository.insertDeleted(tx, accountId, linkIds, this.interest.streams);
   }
 
   /**
@@ -68,13 +54,9 @@ export class EventOutbox {
   async complete(pending: PendingEvents, dataOf: (linkId: number) => unknown): Promise<void> {
     if (pending.length === 0) return;
     try {
-      await this.dataSource.query(
-        `UPDATE events e SET data = d.data, ready = true
-           FROM unnest($1::bigint[], $2::jsonb[]) AS d(id, data) WHERE e.id = d.id`,
-        [
-          pending.map((event) => event.id),
-          pending.map((event) => JSON.stringify(dataOf(event.link_id) ?? null)),
-        ],
+      await this.repository.complete(
+        pending.map((event) => event.id),
+        pending.map((event) => JSON.stringify(dataOf(event.link_id) ?? null)),
       );
     } catch (error) {
       this.logger.warn(`Events left for the sender to complete: ${(error as Error).message}`);

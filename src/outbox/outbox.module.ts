@@ -2,6 +2,7 @@ import { Global, Module } from '@nestjs/common';
 import { eventsConfig, type EventsConfig } from '../config/app-config';
 import { EVENT_STREAMS, EventInterest } from './event-interest';
 import { EventOutbox } from './event-outbox';
+import { OutboxRepository } from './outbox.repository';
 
 /**
  * The write side of the outbox: who takes which events, and the events of changes. Every writer of links and
@@ -12,6 +13,7 @@ import { EventOutbox } from './event-outbox';
   providers: [
     EventInterest,
     EventOutbox,
+    OutboxRepository,
     {
       provide: EVENT_STREAMS,
       inject: [eventsConfig.KEY],

@@ -22,6 +22,6 @@ export class Space extends EditableAccountOwned {
   @OneToMany('Link', 'space')
   links?: object[];
 
-  /** Filled by the queries that count the links (SpacesService); not a column. */
+  /** Filled by the queries that count the links (SpacesRepository); not a column. */
   linksCount?: number;
 }

@@ -2,12 +2,15 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { CLOCK, SYSTEM_CLOCK } from '../common/clock';
 import { webhooksConfig, type WebhooksConfig } from '../config/app-config';
+import { QuotaRepository } from '../database/quota.repository';
+import { Transactions } from '../database/transactions';
 import { DELIVERIES_PER_WEBHOOK, DeliverySlots } from './delivery-slots';
 import { WebhookAttempts } from './webhook-attempts.repository';
 import { WebhookDeliveries } from './webhook-deliveries';
 import { DEFAULT_WEBHOOK_SEND_OPTIONS, WEBHOOK_SEND_OPTIONS, WebhookSender } from './webhook-sender';
 import { Webhook } from './webhook.entity';
 import { WebhooksController } from './webhooks.controller';
+import { WebhooksRepository } from './webhooks.repository';
 import { WebhooksService } from './webhooks.service';
 
 /** Webhooks (contract §10): their API, and one signed delivery at a time within the instance's slots. */
@@ -16,6 +19,9 @@ import { WebhooksService } from './webhooks.service';
   controllers: [WebhooksController],
   providers: [
     WebhooksService,
+    WebhooksRepository,
+    QuotaRepository,
+    Transactions,
     WebhookAttempts,
     WebhookDeliveries,
     WebhookSender,

@@ -1,9 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
 import { randomUUID } from 'node:crypto';
-import { Repository } from 'typeorm';
 import type { Owner } from '../auth/owner';
-import { QuotaKind, rowQuota, saveWithinQuota } from '../common/account-quota';
 import { CLOCK, type Clock } from '../common/clock';
 import { isoDate } from '../common/dates';
 import {
@@ -12,7 +9,6 @@ import {
   UnauthorizedActionException,
   ValidationFailedException,
 } from '../common/exceptions';
-import { listed, type ListColumns } from '../common/list';
 import type { Page } from '../common/pagination';
 import { quotasConfig, type QuotasConfig } from '../config/app-config';
 import type { OutgoingEvent } from '../outbox/event';
@@ -28,7 +24,7 @@ import { WebhookAttempts } from './webhook-attempts.repository';
 import { WebhookDeliveries } from './webhook-deliveries';
 import { WEBHOOK_SEND_OPTIONS, WebhookSender, type WebhookSendOptions } from './webhook-sender';
 import { generateWebhookSecret } from './webhook-signature';
-import { Webhook } from './webhook.entity';
+import type { Webhook } from './webhook.entity';
 import {
   toDeliveryResponse,
   toWebhookResponse,
@@ -36,11 +32,7 @@ import {
   type WebhookResponse,
   type WebhookWithSecretResponse,
 } from './webhook.mapper';
-
-const WEBHOOK_COLUMNS: ListColumns<'name' | 'url', 'id' | 'name'> = {
-  search: { name: 'webhook.name', url: 'webhook.url' },
-  sort: { name: 'lower(webhook.name)' },
-};
+import { WebhooksRepository } from './webhooks.repository';
 
 /**
  * An account's webhooks. They take the events of every link of the account, so only a key that reaches every
@@ -49,7 +41,7 @@ const WEBHOOK_COLUMNS: ListColumns<'name' | 'url', 'id' | 'name'> = {
 @Injectable()
 export class WebhooksService {
   constructor(
-    @InjectRepository(Webhook) private readonly webhooks: Repository<Webhook>,
+    private readonly webhooks: WebhooksRepository,
     private readonly attempts: WebhookAttempts,
     private readonly deliveries: WebhookDeliveries,
     private readonly sender: WebhookSender,
@@ -61,9 +53,9 @@ export class WebhooksService {
   ) {}
 
   async list(owner: Owner, query: WebhookListQueryDto): Promise<Page<WebhookResponse>> {
-    const builder = listed(this.owned(owner), WEBHOOK_COLUMNS, query);
-    const [webhooks, total] = await builder.getManyAndCount();
-    return { items: webhooks.map(toWebhookResponse), total };
+    everySpace(owner);
+    const { items, total } = await this.webhooks.list(owner.accountId, query);
+    return { items: items.map(toWebhookResponse), total };
   }
 
   async show(owner: Owner, id: number): Promise<WebhookResponse> {
@@ -73,20 +65,21 @@ export class WebhooksService {
   async create(owner: Owner, dto: CreateWebhookDto): Promise<WebhookWithSecretResponse> {
     everySpace(owner);
     await this.checkUrl(dto.url);
-    const webhook = this.webhooks.create({
-      accountId: owner.accountId,
-      name: dto.name,
-      url: dto.url,
-      events: [...new Set(dto.events)],
-      secret: generateWebhookSecret(),
-      enabled: dto.enabled ?? true,
-      failures: 0,
-      failingSince: null,
-      lastStatus: null,
-      lastDeliveryAt: null,
-    });
-    const quota = rowQuota(QuotaKind.Webhooks, this.quotas.maxWebhooksPerAccount, 'webhooks');
-    await saveWithinQuota(this.webhooks, webhook, quota, owner.accountId);
+    const webhook = await this.webhooks.createWithinQuota(
+      {
+        accountId: owner.accountId,
+        name: dto.name,
+        url: dto.url,
+        events: [...new Set(dto.events)],
+        secret: generateWebhookSecret(),
+        enabled: dto.enabled ?? true,
+        failures: 0,
+        failingSince: null,
+        lastStatus: null,
+        lastDeliveryAt: null,
+      },
+      this.quotas.maxWebhooksPerAccount,
+    );
     this.interest.changed();
     return { ...toWebhookResponse(await this.find(owner, webhook.id)), secret: webhook.secret };
   }
@@ -103,14 +96,14 @@ export class WebhooksService {
       // Enabled again by hand: its failures are behind it, and five more days of them would disable it again.
       if (dto.enabled && !webhook.enabled) Object.assign(changes, { failures: 0, failingSince: null });
     }
-    await this.webhooks.update({ id, accountId: owner.accountId }, changes);
+    await this.webhooks.update(owner.accountId, id, changes);
     this.interest.changed();
     return this.show(owner, id);
   }
 
   async remove(owner: Owner, id: number): Promise<void> {
     const webhook = await this.find(owner, id);
-    await this.webhooks.delete({ id: webhook.id, accountId: owner.accountId });
+    await this.webhooks.delete(owner.accountId, webhook.id);
     this.interest.changed();
   }
 
@@ -118,7 +111,7 @@ export class WebhooksService {
   async rotateSecret(owner: Owner, id: number): Promise<WebhookWithSecretResponse> {
     await this.find(owner, id);
     const secret = generateWebhookSecret();
-    await this.webhooks.update({ id, accountId: owner.accountId }, { secret });
+    await this.webhooks.update(owner.accountId, id, { secret });
     return { ...(await this.show(owner, id)), secret };
   }
 
@@ -163,16 +156,10 @@ export class WebhooksService {
   }
 
   private async find(owner: Owner, id: number): Promise<Webhook> {
-    const webhook = await this.owned(owner).andWhere('webhook.id = :id', { id }).getOne();
+    everySpace(owner);
+    const webhook = await this.webhooks.findOwned(owner.accountId, id);
     if (webhook === null) throw new ResourceNotFoundException();
     return webhook;
-  }
-
-  private owned(owner: Owner) {
-    everySpace(owner);
-    return this.webhooks
-      .createQueryBuilder('webhook')
-      .where('webhook.account_id = :accountId', { accountId: owner.accountId });
   }
 }
 

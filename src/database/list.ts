@@ -1,6 +1,6 @@
 import type { ObjectLiteral, SelectQueryBuilder } from 'typeorm';
-import type { PageRequest } from './pagination';
-import { substringPattern } from './search';
+import type { PageRequest } from '../common/pagination';
+import { substringPattern } from '../common/search';
 
 /** What a list request asks of a collection: the contract's `search`, `search_by`, `sort_by`, `sort` and page. */
 export interface ListRequest<SearchBy extends string, SortBy extends string> {

@@ -1,20 +1,21 @@
-import type { EntityManager } from 'typeorm';
-import { checkQuota, QuotaKind, type Quota } from './account-quota';
-import { ValidationFailedException } from './exceptions';
+import { QuotaKind } from '../common/account-quota';
+import { ValidationFailedException } from '../common/exceptions';
+import { QuotaRepository, type CountedQuota } from './quota.repository';
+import type { Transaction, Transactions } from './transactions';
 
 /** A manager that answers every count with `total` and records what it was asked. */
-function managerCounting(total: number): { manager: EntityManager; queries: string[] } {
+function managerCounting(total: number): { manager: Transaction; queries: string[] } {
   const queries: string[] = [];
   const manager = {
     query: (sql: string) => {
       queries.push(sql);
       return Promise.resolve(sql.includes('pg_advisory_xact_lock') ? [{}] : [{ total }]);
     },
-  } as unknown as EntityManager;
+  } as unknown as Transaction;
   return { manager, queries };
 }
 
-const quota = (limit: number): Quota => ({
+const quota = (limit: number): CountedQuota => ({
   kind: QuotaKind.Spaces,
   limit,
   noun: 'spaces',
@@ -22,11 +23,13 @@ const quota = (limit: number): Quota => ({
   count: 'SELECT count(*)::int AS total FROM spaces WHERE account_id = $1',
 });
 
-describe('checkQuota', () => {
+const quotas = new QuotaRepository({} as Transactions);
+
+describe('QuotaRepository.check', () => {
   it('neither locks nor counts when the limit is 0 (none)', async () => {
     const { manager, queries } = managerCounting(1_000_000);
 
-    await checkQuota(manager, quota(0), 7);
+    await quotas.check(manager, quota(0), 7);
 
     expect(queries).toEqual([]);
   });
@@ -34,7 +37,7 @@ describe('checkQuota', () => {
   it('locks the account before it counts, and lets a total at the limit through', async () => {
     const { manager, queries } = managerCounting(3);
 
-    await checkQuota(manager, quota(3), 7);
+    await quotas.check(manager, quota(3), 7);
 
     expect(queries).toEqual([
       'SELECT pg_advisory_xact_lock($1, $2)',
@@ -45,7 +48,7 @@ describe('checkQuota', () => {
   it('refuses a total past the limit on the quota’s field', async () => {
     const { manager } = managerCounting(4);
 
-    const refusal = await checkQuota(manager, quota(3), 7).catch((error: unknown) => error);
+    const refusal = await quotas.check(manager, quota(3), 7).catch((error: unknown) => error);
 
     expect(refusal).toBeInstanceOf(ValidationFailedException);
     expect((refusal as ValidationFailedException).fields).toEqual({

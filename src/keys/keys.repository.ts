@@ -1,0 +1,78 @@
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Brackets, Repository, type SelectQueryBuilder } from 'typeorm';
+import { ApiKey } from '../auth/api-key.entity';
+import type { ApiCaller } from '../auth/owner';
+import { QuotaKind } from '../common/account-quota';
+import type { Page } from '../common/pagination';
+import { listed, type ListColumns } from '../database/list';
+import { QuotaRepository } from '../database/quota.repository';
+import type { Transaction } from '../database/transactions';
+import type { KeyListQueryDto } from './dto/key.dto';
+
+const KEY_COLUMNS: ListColumns<'name' | 'prefix', 'id' | 'name' | 'last_used_at'> = {
+  search: { name: 'key.name', prefix: 'key.prefix' },
+  sort: { name: 'lower(key.name)', last_used_at: 'key.last_used_at' },
+};
+
+/** An account's API keys as its keys manage them; a key's lookup at every request is the accounts'. */
+@Injectable()
+export class KeysRepository {
+  constructor(
+    @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
+    private readonly quotas: QuotaRepository,
+  ) {}
+
+  /** A page of the live keys the caller may see, and their total. */
+  async list(caller: ApiCaller, query: KeyListQueryDto): Promise<Page<ApiKey>> {
+    const [items, total] = await listed(this.visible(caller), KEY_COLUMNS, query).getManyAndCount();
+    return { items, total };
+  }
+
+  /** A live key the caller may see, or null. */
+  async findVisible(caller: ApiCaller, id: number): Promise<ApiKey | null> {
+    return this.visible(caller).andWhere('key.id = :id', { id }).getOne();
+  }
+
+  async update(accountId: number, id: number, changes: Partial<ApiKey>): Promise<void> {
+    await this.keys.update({ id, accountId }, changes);
+  }
+
+  /** Revokes the key: the lookup of every request refuses it from then on. */
+  async revoke(accountId: number, id: number): Promise<void> {
+    await this.keys.update({ id, accountId }, { revokedAt: () => 'now()' });
+  }
+
+  /** Refuses, in `tx` just before it commits, a change that leaves the account more than `limit` live keys. */
+  async checkQuota(tx: Transaction, limit: number, accountId: number): Promise<void> {
+    const quota = {
+      kind: QuotaKind.Keys,
+      limit,
+      noun: 'keys',
+      field: 'name',
+      count: 'SELECT count(*)::int AS total FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL',
+    };
+    await this.quotas.check(tx, quota, accountId);
+  }
+
+  /**
+   * The account's live keys that the caller may see: all of them for a key without a restriction; for one
+   * restricted to spaces, itself and the keys restricted to some of those spaces (it learns of no other space).
+   */
+  private visible(caller: ApiCaller): SelectQueryBuilder<ApiKey> {
+    const builder = this.keys
+      .createQueryBuilder('key')
+      .where('key.account_id = :accountId AND key.revoked_at IS NULL', { accountId: caller.account.id });
+    const spaceIds = caller.owner.spaceIds;
+    if (spaceIds !== null) {
+      builder.andWhere(
+        new Brackets((within) =>
+          within
+            .where('key.id = :self', { self: caller.keyId })
+            .orWhere('key.space_ids <@ :spaceIds::integer[]', { spaceIds }),
+        ),
+      );
+    }
+    return builder;
+  }
+}
