@@ -13,6 +13,11 @@ export interface Page<T> {
   total: number;
 }
 
+/** The page with each item mapped (an entity to its response), its total as it was. */
+export function mapPage<T, R>({ items, total }: Page<T>, map: (item: T) => R): Page<R> {
+  return { items: items.map(map), total };
+}
+
 /** One of Laravel's page links, as `meta.links` lists them. */
 export interface PageLink {
   url: string | null;

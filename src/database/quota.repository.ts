@@ -8,14 +8,23 @@ export interface CountedQuota extends Quota {
   count: string;
 }
 
-/** The quota of an account's rows of `table` (spaces, domains, pixels), whose create refusals name `name`. */
-export function rowQuota(kind: QuotaKind, limit: number, table: string): CountedQuota {
+/**
+ * The quota of an account's rows of `table` (those `where` the condition holds, if given), whose refusals name `name`
+ * and call them `noun` (the table's name unless told).
+ */
+export function rowQuota(
+  kind: QuotaKind,
+  limit: number,
+  table: string,
+  { noun = table, where }: { noun?: string; where?: string } = {},
+): CountedQuota {
+  const counted = where === undefined ? '' : ` AND ${where}`;
   return {
     kind,
     limit,
-    noun: table,
+    noun,
     field: 'name',
-    count: `SELECT count(*)::int AS total FROM ${table} WHERE account_id = $1`,
+    count: `SELECT count(*)::int AS total FROM ${table} WHERE account_id = $1${counted}`,
   };
 }
 

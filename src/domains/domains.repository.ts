@@ -3,8 +3,9 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Brackets, Repository } from 'typeorm';
 import { QuotaKind } from '../common/account-quota';
 import type { Page } from '../common/pagination';
-import { listed, type ListColumns } from '../database/list';
-import { QuotaRepository, rowQuota } from '../database/quota.repository';
+import { AccountRowsRepository } from '../database/account-rows.repository';
+import type { ListColumns } from '../database/list';
+import { QuotaRepository } from '../database/quota.repository';
 import { Domain } from './domain.entity';
 import type { DomainListQueryDto } from './dto/domain-list-query.dto';
 
@@ -23,11 +24,13 @@ function usableByAccount(accountId: number): Brackets {
 
 /** Domains: the system's (no account) and the accounts' own. */
 @Injectable()
-export class DomainsRepository {
+export class DomainsRepository extends AccountRowsRepository<Domain> {
   constructor(
     @InjectRepository(Domain) private readonly domains: Repository<Domain>,
-    private readonly quotas: QuotaRepository,
-  ) {}
+    quotas: QuotaRepository,
+  ) {
+    super(domains, quotas, { kind: QuotaKind.Domains, table: 'domains' });
+  }
 
   /** Makes the system domain `name` unless it is there: idempotent, and safe when replicas start together. */
   async ensureSystemDomain(name: string): Promise<void> {
@@ -69,22 +72,7 @@ export class DomainsRepository {
   /** A page of the domains the account may use, and their total. */
   async list(accountId: number, query: DomainListQueryDto): Promise<Page<Domain>> {
     const builder = this.domains.createQueryBuilder('domain').where(usableByAccount(accountId));
-    const [items, total] = await listed(builder, DOMAIN_COLUMNS, query).getManyAndCount();
-    return { items, total };
-  }
-
-  /** Makes the domain unless the account would hold more than `limit` (0: none): the quota's 422. */
-  async createWithinQuota(
-    fields: Pick<Domain, 'accountId' | 'name' | 'indexPage' | 'notFoundPage'> & { accountId: number },
-    limit: number,
-  ): Promise<Domain> {
-    const domain = this.domains.create(fields);
-    await this.quotas.saveWithin(domain, rowQuota(QuotaKind.Domains, limit, 'domains'), fields.accountId);
-    return domain;
-  }
-
-  async save(domain: Domain): Promise<void> {
-    await this.domains.save(domain);
+    return this.page(builder, DOMAIN_COLUMNS, query);
   }
 
   /** Whether any link is on the domain. */

@@ -1,6 +1,6 @@
 import { ConflictException, ForbiddenException, Inject, Injectable } from '@nestjs/common';
 import { ResourceNotFoundException } from '../common/exceptions';
-import type { Page } from '../common/pagination';
+import { mapPage, type Page } from '../common/pagination';
 import { quotasConfig, serverConfig, type QuotasConfig, type ServerConfig } from '../config/app-config';
 import { ChangeFeed, EVERYTHING } from '../database/change-feed';
 import { DOMAIN_IN_USE, type Domain } from './domain.entity';
@@ -117,8 +117,9 @@ export class DomainsService {
   }
 
   async list(accountId: number, query: DomainListQueryDto): Promise<Page<DomainResponse>> {
-    const { items, total } = await this.domains.list(accountId, query);
-    return { items: items.map((domain) => toDomainResponse(domain, this.scheme)), total };
+    return mapPage(await this.domains.list(accountId, query), (domain) =>
+      toDomainResponse(domain, this.scheme),
+    );
   }
 
   async show(accountId: number, id: number): Promise<DomainResponse> {

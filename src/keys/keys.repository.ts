@@ -5,9 +5,9 @@ import { ApiKey } from '../auth/api-key.entity';
 import type { ApiCaller } from '../auth/owner';
 import { QuotaKind } from '../common/account-quota';
 import type { Page } from '../common/pagination';
-import { listed, type ListColumns } from '../database/list';
+import { AccountRowsRepository } from '../database/account-rows.repository';
+import type { ListColumns } from '../database/list';
 import { QuotaRepository } from '../database/quota.repository';
-import type { Transaction } from '../database/transactions';
 import type { KeyListQueryDto } from './dto/key.dto';
 
 const KEY_COLUMNS: ListColumns<'name' | 'prefix', 'id' | 'name' | 'last_used_at'> = {
@@ -17,16 +17,23 @@ const KEY_COLUMNS: ListColumns<'name' | 'prefix', 'id' | 'name' | 'last_used_at'
 
 /** An account's API keys as its keys manage them; a key's lookup at every request is the accounts'. */
 @Injectable()
-export class KeysRepository {
+export class KeysRepository extends AccountRowsRepository<ApiKey> {
   constructor(
     @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
-    private readonly quotas: QuotaRepository,
-  ) {}
+    quotas: QuotaRepository,
+  ) {
+    // Revoked keys are kept, and count for nothing.
+    super(keys, quotas, {
+      kind: QuotaKind.Keys,
+      table: 'api_keys',
+      noun: 'keys',
+      where: 'revoked_at IS NULL',
+    });
+  }
 
   /** A page of the live keys the caller may see, and their total. */
   async list(caller: ApiCaller, query: KeyListQueryDto): Promise<Page<ApiKey>> {
-    const [items, total] = await listed(this.visible(caller), KEY_COLUMNS, query).getManyAndCount();
-    return { items, total };
+    return this.page(this.visible(caller), KEY_COLUMNS, query);
   }
 
   /** A live key the caller may see, or null. */
@@ -41,18 +48,6 @@ export class KeysRepository {
   /** Revokes the key: the lookup of every request refuses it from then on. */
   async revoke(accountId: number, id: number): Promise<void> {
     await this.keys.update({ id, accountId }, { revokedAt: () => 'now()' });
-  }
-
-  /** Refuses, in `tx` just before it commits, a change that leaves the account more than `limit` live keys. */
-  async checkQuota(tx: Transaction, limit: number, accountId: number): Promise<void> {
-    const quota = {
-      kind: QuotaKind.Keys,
-      limit,
-      noun: 'keys',
-      field: 'name',
-      count: 'SELECT count(*)::int AS total FROM api_keys WHERE account_id = $1 AND revoked_at IS NULL',
-    };
-    await this.quotas.check(tx, quota, accountId);
   }
 
   /**

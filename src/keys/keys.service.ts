@@ -9,7 +9,7 @@ import {
   ValidationFailedException,
   type FieldErrors,
 } from '../common/exceptions';
-import type { Page } from '../common/pagination';
+import { mapPage, type Page } from '../common/pagination';
 import { quotasConfig, type QuotasConfig } from '../config/app-config';
 import { Transactions } from '../database/transactions';
 import { SpacesService } from '../spaces/spaces.service';
@@ -39,8 +39,7 @@ export class KeysService {
   ) {}
 
   async list(caller: ApiCaller, query: KeyListQueryDto): Promise<Page<KeyResponse>> {
-    const { items, total } = await this.keys.list(caller, query);
-    return { items: items.map(toKeyResponse), total };
+    return mapPage(await this.keys.list(caller, query), toKeyResponse);
   }
 
   async show(caller: ApiCaller, id: number): Promise<KeyResponse> {

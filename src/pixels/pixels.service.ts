@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ResourceNotFoundException, ValidationFailedException } from '../common/exceptions';
-import type { Page } from '../common/pagination';
+import { mapPage, type Page } from '../common/pagination';
 import { quotasConfig, type QuotasConfig } from '../config/app-config';
 import { ChangeFeed, EVERYTHING } from '../database/change-feed';
 import type { PixelListQueryDto } from './dto/pixel-list-query.dto';
@@ -19,8 +19,7 @@ export class PixelsService {
   ) {}
 
   async list(accountId: number, query: PixelListQueryDto): Promise<Page<PixelResponse>> {
-    const { items, total } = await this.pixels.list(accountId, query);
-    return { items: items.map(toPixelResponse), total };
+    return mapPage(await this.pixels.list(accountId, query), toPixelResponse);
   }
 
   async show(accountId: number, id: number): Promise<PixelResponse> {

@@ -4,8 +4,9 @@ import { In, Repository, type SelectQueryBuilder } from 'typeorm';
 import type { Owner } from '../auth/owner';
 import { QuotaKind } from '../common/account-quota';
 import type { Page } from '../common/pagination';
+import { AccountRowsRepository } from '../database/account-rows.repository';
 import { listed, type ListColumns } from '../database/list';
-import { QuotaRepository, rowQuota } from '../database/quota.repository';
+import { QuotaRepository } from '../database/quota.repository';
 import type { SpaceListQueryDto } from './dto/space-list-query.dto';
 import { Space } from './space.entity';
 
@@ -16,11 +17,13 @@ const SPACE_COLUMNS: ListColumns<'name', 'id' | 'name'> = {
 
 /** Spaces, each read with the number of links filed under it. */
 @Injectable()
-export class SpacesRepository {
+export class SpacesRepository extends AccountRowsRepository<Space> {
   constructor(
     @InjectRepository(Space) private readonly spaces: Repository<Space>,
-    private readonly quotas: QuotaRepository,
-  ) {}
+    quotas: QuotaRepository,
+  ) {
+    super(spaces, quotas, { kind: QuotaKind.Spaces, table: 'spaces' });
+  }
 
   /** A page of the owner's spaces and their total. */
   async list(owner: Owner, query: SpaceListQueryDto): Promise<Page<Space>> {
@@ -49,20 +52,6 @@ export class SpacesRepository {
   async idsAmong(accountId: number, ids: number[]): Promise<number[]> {
     const rows = await this.spaces.find({ select: { id: true }, where: { accountId, id: In(ids) } });
     return rows.map((space) => space.id);
-  }
-
-  /** Makes the space unless the account would hold more than `limit` (0: none): the quota's 422. */
-  async createWithinQuota(
-    fields: Pick<Space, 'accountId' | 'name' | 'color'>,
-    limit: number,
-  ): Promise<Space> {
-    const space = this.spaces.create(fields);
-    await this.quotas.saveWithin(space, rowQuota(QuotaKind.Spaces, limit, 'spaces'), fields.accountId);
-    return space;
-  }
-
-  async save(space: Space): Promise<void> {
-    await this.spaces.save(space);
   }
 
   /** Whether the account's space was there to delete. */

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Owner } from '../auth/owner';
 import { ResourceNotFoundException, UnauthorizedActionException } from '../common/exceptions';
-import type { Page } from '../common/pagination';
+import { mapPage, type Page } from '../common/pagination';
 import { quotasConfig, type QuotasConfig } from '../config/app-config';
 import type { SpaceListQueryDto } from './dto/space-list-query.dto';
 import type { CreateSpaceDto, UpdateSpaceDto } from './dto/space.dto';
@@ -17,8 +17,7 @@ export class SpacesService {
   ) {}
 
   async list(owner: Owner, query: SpaceListQueryDto): Promise<Page<SpaceResponse>> {
-    const { items, total } = await this.spaces.list(owner, query);
-    return { items: items.map(toResponse), total };
+    return mapPage(await this.spaces.list(owner, query), toResponse);
   }
 
   async show(owner: Owner, id: number): Promise<SpaceResponse> {

@@ -3,8 +3,9 @@ import { InjectRepository } from '@nestjs/typeorm';
 import { Repository, type SelectQueryBuilder } from 'typeorm';
 import { QuotaKind } from '../common/account-quota';
 import type { Page } from '../common/pagination';
-import { listed, type ListColumns } from '../database/list';
-import { QuotaRepository, rowQuota } from '../database/quota.repository';
+import { AccountRowsRepository } from '../database/account-rows.repository';
+import type { ListColumns } from '../database/list';
+import { QuotaRepository } from '../database/quota.repository';
 import type { WebhookListQueryDto } from './dto/webhook.dto';
 import { Webhook } from './webhook.entity';
 
@@ -15,30 +16,21 @@ const WEBHOOK_COLUMNS: ListColumns<'name' | 'url', 'id' | 'name'> = {
 
 /** An account's webhooks; their delivery log is {@link WebhookAttempts}'. */
 @Injectable()
-export class WebhooksRepository {
+export class WebhooksRepository extends AccountRowsRepository<Webhook> {
   constructor(
     @InjectRepository(Webhook) private readonly webhooks: Repository<Webhook>,
-    private readonly quotas: QuotaRepository,
-  ) {}
+    quotas: QuotaRepository,
+  ) {
+    super(webhooks, quotas, { kind: QuotaKind.Webhooks, table: 'webhooks' });
+  }
 
   /** A page of the account's webhooks and their total. */
   async list(accountId: number, query: WebhookListQueryDto): Promise<Page<Webhook>> {
-    const [items, total] = await listed(this.owned(accountId), WEBHOOK_COLUMNS, query).getManyAndCount();
-    return { items, total };
+    return this.page(this.owned(accountId), WEBHOOK_COLUMNS, query);
   }
 
   async findOwned(accountId: number, id: number): Promise<Webhook | null> {
     return this.owned(accountId).andWhere('webhook.id = :id', { id }).getOne();
-  }
-
-  /** Makes the webhook unless the account would hold more than `limit` (0: none): the quota's 422. */
-  async createWithinQuota(
-    fields: Omit<Webhook, 'id' | 'createdAt' | 'updatedAt'>,
-    limit: number,
-  ): Promise<Webhook> {
-    const webhook = this.webhooks.create(fields);
-    await this.quotas.saveWithin(webhook, rowQuota(QuotaKind.Webhooks, limit, 'webhooks'), fields.accountId);
-    return webhook;
   }
 
   async update(accountId: number, id: number, changes: Partial<Webhook>): Promise<void> {

@@ -9,7 +9,7 @@ import {
   UnauthorizedActionException,
   ValidationFailedException,
 } from '../common/exceptions';
-import type { Page } from '../common/pagination';
+import { mapPage, type Page } from '../common/pagination';
 import { quotasConfig, type QuotasConfig } from '../config/app-config';
 import type { OutgoingEvent } from '../outbox/event';
 import { EventInterest } from '../outbox/event-interest';
@@ -54,8 +54,7 @@ export class WebhooksService {
 
   async list(owner: Owner, query: WebhookListQueryDto): Promise<Page<WebhookResponse>> {
     everySpace(owner);
-    const { items, total } = await this.webhooks.list(owner.accountId, query);
-    return { items: items.map(toWebhookResponse), total };
+    return mapPage(await this.webhooks.list(owner.accountId, query), toWebhookResponse);
   }
 
   async show(owner: Owner, id: number): Promise<WebhookResponse> {

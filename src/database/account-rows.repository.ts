@@ -1,0 +1,64 @@
+import type { DeepPartial, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
+import type { QuotaKind } from '../common/account-quota';
+import type { Page } from '../common/pagination';
+import { listed, type ListColumns, type ListRequest } from './list';
+import { rowQuota, type CountedQuota, type QuotaRepository } from './quota.repository';
+import type { Transaction } from './transactions';
+
+/** A row an account holds: spaces, domains, pixels, keys, webhooks. */
+interface AccountRow extends ObjectLiteral {
+  id: number;
+  accountId: number | null;
+}
+
+/** The quota of a kind of row: its kind, its table, and what counts (every row of the account unless `where`). */
+export interface RowQuota {
+  kind: QuotaKind;
+  table: string;
+  noun?: string;
+  where?: string;
+}
+
+/**
+ * What the repositories of an account's rows share: a page of a query, searched, sorted and paged as a list request
+ * asks; a create within the account's quota; a save. Each repository states its own conditions (the account, a
+ * key's restriction, its filters) and its own SQL beside them.
+ */
+export abstract class AccountRowsRepository<T extends AccountRow> {
+  protected constructor(
+    protected readonly rows: Repository<T>,
+    private readonly quotas: QuotaRepository,
+    private readonly quota: RowQuota,
+  ) {}
+
+  /** A page of what `builder` selects, as `request` asks, and the total it pages through. */
+  protected async page<SearchBy extends string, SortBy extends string>(
+    builder: SelectQueryBuilder<T>,
+    columns: ListColumns<SearchBy, SortBy>,
+    request: ListRequest<SearchBy, SortBy>,
+  ): Promise<Page<T>> {
+    const [items, total] = await listed(builder, columns, request).getManyAndCount();
+    return { items, total };
+  }
+
+  /** Makes the row unless its account would hold more than `limit` (0: none): the quota's 422. */
+  async createWithinQuota(fields: DeepPartial<T> & { accountId: number }, limit: number): Promise<T> {
+    const row = this.rows.create(fields);
+    await this.quotas.saveWithin(row, this.counted(limit), fields.accountId);
+    return row;
+  }
+
+  /** Refuses, in `tx` just before it commits, a change that leaves the account more than `limit` rows. */
+  async checkQuota(tx: Transaction, limit: number, accountId: number): Promise<void> {
+    await this.quotas.check(tx, this.counted(limit), accountId);
+  }
+
+  async save(row: T): Promise<void> {
+    await this.rows.save(row);
+  }
+
+  private counted(limit: number): CountedQuota {
+    const { kind, table, noun, where } = this.quota;
+    return rowQuota(kind, limit, table, { noun, where });
+  }
+}
