@@ -238,8 +238,8 @@ export const SEARCH_FOUND_AT_ONCE = 20_000;
  * check it, and they are counted and sorted in memory. Counting and then paging would read every match twice;
  * walking the order's index to fill a page reads every link between the matches, and a term that goes with when
  * its links were made (a campaign's word, a number) has them bunched, so the walk may cross most of the account.
- * A search that finds more stops after `bound` + 1 rows (`found` says so), and the count and the page are asked
- * for apart.
+ * A search that finds more stops after `bound` + 1 rows (`found` says so, and `ids` is null), and the count and the
+ * page are asked for apart.
  */
 export function foundPageQuery(
   filter: LinkListFilter,
@@ -258,13 +258,17 @@ export function foundPageQuery(
       ? `JOIN link_counters counter ON counter.link_id = link.id AND counter.account_id = ${account}`
       : '';
   const direction = order.direction;
+  const past = params.add(bound + 1);
+  // Nothing is sorted for a search that found more.
   return {
     text: `WITH matching AS MATERIALIZED (
              SELECT link.id, ${SORT_KEYS[order.by]} AS key FROM links link ${join}
-              WHERE ${where.join(' AND ')} LIMIT ${params.add(bound + 1)})
-           SELECT (SELECT count(*) FROM matching)::int AS found,
-                  ARRAY(SELECT matching.id FROM matching ORDER BY matching.key ${direction}, matching.id ${direction}
-                         LIMIT ${params.add(limit)} OFFSET ${params.add(offset)}) AS ids`,
+              WHERE ${where.join(' AND ')} LIMIT ${past})
+           SELECT counted.found,
+                  CASE WHEN counted.found < ${past} THEN ARRAY(
+                    SELECT matching.id FROM matching ORDER BY matching.key ${direction}, matching.id ${direction}
+                     LIMIT ${params.add(limit)} OFFSET ${params.add(offset)}) END AS ids
+             FROM (SELECT count(*)::int AS found FROM matching) counted`,
     values: params.values,
   };
 }
@@ -360,11 +364,11 @@ export class LinkListRepository {
     bound = SEARCH_FOUND_AT_ONCE,
   ): Promise<{ ids: number[]; total: number } | null> {
     const statement = foundPageQuery(filter, order, offset, limit, bound);
-    const [row] = await this.dataSource.query<{ found: number; ids: number[] }[]>(
+    const [row] = await this.dataSource.query<{ found: number; ids: number[] | null }[]>(
       statement.text,
       statement.values,
     );
-    return row.found > bound ? null : { ids: row.ids, total: row.found };
+    return row.ids === null ? null : { ids: row.ids, total: row.found };
   }
 
   /** The ids of a page, in order (see {@link linkPageQuery}). */
