@@ -80,7 +80,7 @@ describe('foundPageQuery', () => {
 
     expect(values).toEqual([7, '%sale 42%', 501, 10, 20]);
     expect(text).toMatch(/WITH matching AS MATERIALIZED \(\s*SELECT link\.id, lower\(link\.title\) AS key/);
-    expect(text).toMatch(/LIKE lower\(\$2\) ESCAPE '\\' LIMIT \$3\)/);
+    expect(text).toMatch(/LIKE lower\(\$2\) ESCAPE '\\' ORDER BY lower\(link\.title\), link\.id LIMIT \$3\)/);
     expect(text).toMatch(/\(SELECT count\(\*\)::int AS found FROM matching\) counted/);
     expect(text).toMatch(/CASE WHEN counted\.found < \$3 THEN ARRAY\(/);
     expect(text).toMatch(/ORDER BY matching\.key ASC, matching\.id ASC\s+LIMIT \$4 OFFSET \$5\) END AS ids/);
@@ -94,6 +94,14 @@ describe('foundPageQuery', () => {
     expect(text).toMatch(/JOIN link_counters counter ON counter\.link_id = link\.id/);
     expect(text).toContain('link.space_id = $2');
     expect(text).toContain('link.disabled');
+    // Along the title index only when the search is the one filter, as the count.
+    expect(text).not.toMatch(/ORDER BY lower\(link\.title\)/);
+  });
+
+  it('finds the links of a URL term by its trigram index alone: the URL index holds no text to match', () => {
+    const { text } = foundPageQuery({ ...NONE, search: { by: 'url', term: '/p/7' } }, BY_ID, 0, 10, 500);
+
+    expect(text).toMatch(/ESCAPE '\\'\s+LIMIT \$3\)/);
   });
 });
 

@@ -259,11 +259,17 @@ export function foundPageQuery(
       : '';
   const direction = order.direction;
   const past = params.add(bound + 1);
+  // A title or alias term in most rows stops early along that column's index, from its keys alone, as its count
+  // does (see linkCountQuery), rather than along the table; a rarer one is found by the trigram index and sorted.
+  const stop =
+    filter.search !== null && filter.search.by !== 'url' && only(filter, 'search')
+      ? `ORDER BY ${SEARCH_KEYS[filter.search.by]}, link.id`
+      : '';
   // Nothing is sorted for a search that found more.
   return {
     text: `WITH matching AS MATERIALIZED (
              SELECT link.id, ${SORT_KEYS[order.by]} AS key FROM links link ${join}
-              WHERE ${where.join(' AND ')} LIMIT ${past})
+              WHERE ${where.join(' AND ')} ${stop} LIMIT ${past})
            SELECT counted.found,
                   CASE WHEN counted.found < ${past} THEN ARRAY(
                     SELECT matching.id FROM matching ORDER BY matching.key ${direction}, matching.id ${direction}
