@@ -36,6 +36,8 @@ function listCases(context: BenchContext): ListCase[] {
     search('title', 'tag042-'),
     search('alias', 'b-4242'),
     search('url', '/p/777'),
+    // Two words, as a user types a title: 11,111 links, bunched in id ranges as a campaign's links are.
+    search('title', 'link 42'),
     // The term of every link: the whole account matches.
     search('title', 'bench', 400),
     { name: 'status=0', params: { status: '0' }, where: 'true', maxP95Ms: 100 },

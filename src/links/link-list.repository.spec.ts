@@ -1,5 +1,6 @@
 import {
   catchUpListedClicks,
+  foundPageQuery,
   linkCountQuery,
   linkPageQuery,
   readsListedClicks,
@@ -71,6 +72,39 @@ describe('linkPageQuery', () => {
   });
 });
 
+describe('foundPageQuery', () => {
+  const search: LinkListFilter = { ...NONE, search: { by: 'title', term: 'sale 42' } };
+
+  it('reads at most one match past the bound, and counts and sorts what it read', () => {
+    const { text, values } = foundPageQuery(search, BY_TITLE, 20, 10, 500);
+
+    expect(values).toEqual([7, '%sale 42%', 501, 10, 20]);
+    expect(text).toMatch(/WITH matching AS MATERIALIZED \(\s*SELECT link\.id, lower\(link\.title\) AS key/);
+    expect(text).toMatch(/LIKE lower\(\$2\) ESCAPE '\\' ORDER BY lower\(link\.title\), link\.id LIMIT \$3\)/);
+    expect(text).toMatch(/\(SELECT count\(\*\)::int AS found FROM matching\) counted/);
+    expect(text).toMatch(/CASE WHEN counted\.found < \$3 THEN ARRAY\(/);
+    expect(text).toMatch(/ORDER BY matching\.key ASC, matching\.id ASC\s+LIMIT \$4 OFFSET \$5\) END AS ids/);
+  });
+
+  it('sorts by the listed clicks through the counters, and keeps the other filters', () => {
+    const filter = { ...search, spaceId: 3, status: LinkStatus.Disabled };
+    const { text } = foundPageQuery(filter, { by: 'clicks', direction: 'DESC' }, 0, 10, 500);
+
+    expect(text).toContain('counter.listed_clicks AS key');
+    expect(text).toMatch(/JOIN link_counters counter ON counter\.link_id = link\.id/);
+    expect(text).toContain('link.space_id = $2');
+    expect(text).toContain('link.disabled');
+    // Along the title index only when the search is the one filter, as the count.
+    expect(text).not.toMatch(/ORDER BY lower\(link\.title\)/);
+  });
+
+  it('finds the links of a URL term by its trigram index alone: the URL index holds no text to match', () => {
+    const { text } = foundPageQuery({ ...NONE, search: { by: 'url', term: '/p/7' } }, BY_ID, 0, 10, 500);
+
+    expect(text).toMatch(/ESCAPE '\\'\s+LIMIT \$3\)/);
+  });
+});
+
 describe('the listed clicks', () => {
   it('are brought up to date for the lists that sort or filter by them, and only those', () => {
     expect(readsListedClicks(NONE, { by: 'clicks', direction: 'DESC' })).toBe(true);
@@ -135,6 +169,9 @@ describe('every statement', () => {
       for (const order of orders) {
         statements.push(linkPageQuery({ ...NONE, ...filter }, order, 0, 10));
         statements.push(linkPageQuery({ ...NONE, ...filter }, order, 0, 10, { count: 1, links: 100 }));
+        if (filter.search !== undefined && filter.status !== LinkStatus.Expired) {
+          statements.push(foundPageQuery({ ...NONE, ...filter }, order, 0, 10, 100));
+        }
       }
       for (const { text, values } of statements) {
         const named = new Set([...text.matchAll(/\$(\d+)/g)].map((match) => Number(match[1])));

@@ -229,6 +229,56 @@ export function linkPageQuery(
   };
 }
 
+/** The most links a search finds that a list reads at once, for its page and its total (see {@link foundPageQuery}). */
+export const SEARCH_FOUND_AT_ONCE = 20_000;
+
+/**
+ * A search's page and its exact total from one reading of its matches, when it finds at most `bound` links (not
+ * the expired ones, which have their own statements): the trigram index finds them, each row is read once to
+ * check it, and they are counted and sorted in memory. Counting and then paging would read every match twice;
+ * walking the order's index to fill a page reads every link between the matches, and a term that goes with when
+ * its links were made (a campaign's word, a number) has them bunched, so the walk may cross most of the account.
+ * A search that finds more stops after `bound` + 1 rows (`found` says so, and `ids` is null), and the count and the
+ * page are asked for apart.
+ */
+export function foundPageQuery(
+  filter: LinkListFilter,
+  order: LinkListOrder,
+  offset: number,
+  limit: number,
+  bound: number,
+): Sql {
+  const params = new Parameters();
+  const account = params.add(filter.accountId);
+  const where = conditions(filter, params);
+  where.unshift(`link.account_id = ${account}`);
+  if (filter.status !== null) where.push(linkStatusCondition(filter.status, account));
+  const join =
+    order.by === 'clicks'
+      ? `JOIN link_counters counter ON counter.link_id = link.id AND counter.account_id = ${account}`
+      : '';
+  const direction = order.direction;
+  const past = params.add(bound + 1);
+  // A title or alias term in most rows stops early along that column's index, from its keys alone, as its count
+  // does (see linkCountQuery), rather than along the table; a rarer one is found by the trigram index and sorted.
+  const stop =
+    filter.search !== null && filter.search.by !== 'url' && only(filter, 'search')
+      ? `ORDER BY ${SEARCH_KEYS[filter.search.by]}, link.id`
+      : '';
+  // Nothing is sorted for a search that found more.
+  return {
+    text: `WITH matching AS MATERIALIZED (
+             SELECT link.id, ${SORT_KEYS[order.by]} AS key FROM links link ${join}
+              WHERE ${where.join(' AND ')} ${stop} LIMIT ${past})
+           SELECT counted.found,
+                  CASE WHEN counted.found < ${past} THEN ARRAY(
+                    SELECT matching.id FROM matching ORDER BY matching.key ${direction}, matching.id ${direction}
+                     LIMIT ${params.add(limit)} OFFSET ${params.add(offset)}) END AS ids
+             FROM (SELECT count(*)::int AS found FROM matching) counted`,
+    values: params.values,
+  };
+}
+
 /**
  * The exact number of links a filter finds (`count`) and of the account's links (`links`), in one statement (one
  * snapshot). Without a search or a pixel it reads the maintained counts (per account, space, domain and disabled)
@@ -306,6 +356,25 @@ export class LinkListRepository {
   async counts(filter: LinkListFilter): Promise<LinkCounts> {
     const count = linkCountQuery(filter);
     return (await this.dataSource.query<LinkCounts[]>(count.text, count.values))[0];
+  }
+
+  /**
+   * A search's page and total from one reading of its matches, or null when it finds more than `bound` links (see
+   * {@link foundPageQuery}).
+   */
+  async foundPage(
+    filter: LinkListFilter,
+    order: LinkListOrder,
+    offset: number,
+    limit: number,
+    bound = SEARCH_FOUND_AT_ONCE,
+  ): Promise<{ ids: number[]; total: number } | null> {
+    const statement = foundPageQuery(filter, order, offset, limit, bound);
+    const [row] = await this.dataSource.query<{ found: number; ids: number[] | null }[]>(
+      statement.text,
+      statement.values,
+    );
+    return row.ids === null ? null : { ids: row.ids, total: row.found };
   }
 
   /** The ids of a page, in order (see {@link linkPageQuery}). */

@@ -54,8 +54,9 @@ export class LinkListService {
   }
 
   /**
-   * The ids of a page and the total. The total comes first: it chooses how to read the page, and a page past the
-   * end needs no reading. Expired links are read whole for either, so both go at once.
+   * The ids of a page and the total. A search that finds few links answers both from one reading of its matches.
+   * Otherwise the total comes first: it chooses how to read the page, and a page past the end needs no reading.
+   * Expired links are read whole for either, so both go at once.
    */
   private async pageAndTotal(
     filter: LinkListFilter,
@@ -69,6 +70,10 @@ export class LinkListService {
         this.repository.counts(filter),
       ]);
       return { ids, total: counts.count };
+    }
+    if (filter.search !== null) {
+      const found = await this.repository.foundPage(filter, order, offset, limit);
+      if (found !== null) return found;
     }
     const counts = await this.repository.counts(filter);
     if (counts.count <= offset) return { ids: [], total: counts.count };

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from '../support/app';
 import { apiClient, expectEmptyList, listPath, metaLinks, UNKNOWN_ID } from '../support/api';
 import { invalid } from '../support/contract';
+import { LinkListRepository } from '../../src/links/link-list.repository';
 import { LINKS, expectLinkFields, ids, linkFixtures, type LinkData, type LinkRow } from '../support/links';
 
 /** The links list: its envelope, pages, search, filters, sort, and the status each link is listed with. */
@@ -335,6 +336,62 @@ describe('Links API', () => {
 
         expect(ids(response)).toEqual([mine]);
       });
+
+      it('reads the links a search finds once, for its page and its total', async () => {
+        const account = await createAccount(t);
+        const found = await insertLinks(
+          account,
+          ['Sale 42 a', 'sale 42 b', 'Sale 4', '42 sale'].map((title) => ({ title })),
+        );
+        const query = jest.spyOn(t.dataSource, 'query');
+
+        try {
+          const response = await list(account, '?search=sale%2042');
+
+          expect(ids(response)).toEqual([found[1], found[0]]);
+          expect(response.body.meta.total).toBe(2);
+          const reads = query.mock.calls.filter(([text]) => /FROM links link/.test(text));
+          expect(reads).toHaveLength(1);
+        } finally {
+          query.mockRestore();
+        }
+      });
+
+      it.each([
+        ['in id order', '', [4, 3, 2, 1, 0]],
+        ['sorted by title', '&sort_by=title&sort=asc', [1, 3, 2, 4, 0]],
+        ['with a status', '&status=3&sort_by=title&sort=desc', [4, 2, 3, 1]],
+      ])(
+        'counts and pages apart a search that finds more links than it reads at once, %s',
+        async (_name, more, expected) => {
+          const account = await createAccount(t);
+          const titles = ['sale E', 'sale A', 'sale C', 'sale B', 'SALE D', 'other'];
+          const found = await insertLinks(
+            account,
+            titles.map((title) => ({ title })),
+          );
+          await t.dataSource.query('UPDATE links SET disabled = true WHERE id = ANY ($1)', [
+            [found[1], found[2], found[3], found[4]],
+          ]);
+          const repository = t.app.get(LinkListRepository);
+          const foundPage = repository.foundPage.bind(repository);
+          const bounded = jest
+            .spyOn(repository, 'foundPage')
+            .mockImplementation((filter, order, offset, limit) => foundPage(filter, order, offset, limit, 2));
+
+          try {
+            const page = await list(account, `?search=sale${more}`);
+            const past = await list(account, `?search=sale&page=2${more}`);
+
+            expect(bounded).toHaveBeenCalled();
+            expect(ids(page)).toEqual(expected.map((index) => found[index]));
+            expect(page.body.meta.total).toBe(expected.length);
+            expect(ids(past)).toEqual([]);
+          } finally {
+            bounded.mockRestore();
+          }
+        },
+      );
 
       it.each([
         ['search_by', 'search=a&search_by=name', 'The selected search by is invalid.'],
