@@ -12,6 +12,7 @@ import { MetricsService } from '../metrics/metrics.service';
 import type { VisitorProfile } from '../targeting/visitor';
 import { EventInterest } from '../outbox/event-interest';
 import { ClickRepository, type EventsTaken, type PendingClick } from './click.repository';
+import type { ValueOrPromise } from '../common/value-or-promise';
 
 export type { PendingClick } from './click.repository';
 
@@ -99,7 +100,7 @@ export class ClickWriter implements OnModuleInit, BeforeApplicationShutdown {
    * reached, or it was disabled or its period ended since it was read. Throws ServiceUnavailableException when
    * the click cannot be kept (the buffer is full while the database does not answer).
    */
-  count(link: CountedLink, visitor: VisitorProfile): Promise<CountedClick | null> | CountedClick {
+  count(link: CountedLink, visitor: VisitorProfile): ValueOrPromise<CountedClick | null> {
     const click = { linkId: link.id, at: Date.now(), visitor };
     if ((link.clicksLimit !== null && link.clicksLimit > 0) || link.rotates) return this.claim(click);
     if (

@@ -50,3 +50,18 @@ export function locationUrl(url: string): string {
     return encodeURI(url);
   }
 }
+
+/** An http(s) address, or null. */
+export function webUrl(value: string): URL | null {
+  try {
+    const url = new URL(value);
+    return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The host of an http(s) address, or null. */
+export function hostOf(value: string): string | null {
+  return webUrl(value)?.host ?? null;
+}

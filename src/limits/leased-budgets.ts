@@ -1,6 +1,7 @@
 import { Injectable, type OnApplicationShutdown } from '@nestjs/common';
 import { LimitsRedis } from './limits-redis';
 import { LimitsStorage } from './limits-storage';
+import type { ValueOrPromise } from '../common/value-or-promise';
 
 /** A lease is at most this share of what the key has left in its window ... */
 export const LEASE_SHARE = 32;
@@ -58,7 +59,7 @@ interface Lease {
   /** A request to Redis is under way: one at a time per key. */
   asking: boolean;
   /** Hits waiting for its answer, in their order. */
-  waiting: ((wait: number | Promise<number>) => void)[];
+  waiting: ((wait: ValueOrPromise<number>) => void)[];
 }
 
 /**
@@ -91,7 +92,7 @@ export class LeasedBudgets implements OnApplicationShutdown {
    * Counts a hit of `key`, allowed `limit` hits a window: 0 when it may go on, else the milliseconds until it may.
    * A number at once when this instance's lease decides, the usual case; a promise when Redis must be asked.
    */
-  take(key: string, limit: number, windowMs: number, throttlerName: string): number | Promise<number> {
+  take(key: string, limit: number, windowMs: number, throttlerName: string): ValueOrPromise<number> {
     if (!this.redis.answering) return this.inMemory(key, limit, windowMs, throttlerName);
     const now = Date.now();
     let lease = this.leases.get(key);

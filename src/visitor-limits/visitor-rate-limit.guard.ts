@@ -5,6 +5,7 @@ import { visitsConfig, type VisitsConfig } from '../config/app-config';
 import { LeasedBudgets } from '../limits/leased-budgets';
 import { Pages, retryAfter } from '../visitor-pages/pages';
 import { views } from '../visitor-pages/views';
+import type { ValueOrPromise } from '../common/value-or-promise';
 
 const WINDOW_MS = 60_000;
 
@@ -34,7 +35,7 @@ export class VisitorRateLimit {
    * Counts a request of the address: 0 when it may go on, else how many milliseconds it must wait. A number at once
    * when this instance can decide alone; a promise when the shared store must be asked.
    */
-  hit(address: string | undefined): number | Promise<number> {
+  hit(address: string | undefined): ValueOrPromise<number> {
     const limit = this.config.visitorRateLimitPerMinute;
     if (limit === 0) return 0;
     return this.budgets.take(this.keyOf(address ?? ''), limit, WINDOW_MS, 'visitor');

@@ -1,4 +1,5 @@
 import { html, type Html } from '../common/html';
+import { hostOf, webUrl } from '../common/url-rules';
 import type { Page } from './page';
 import { PIXELS_SCRIPT_PATH } from './pixel-markup';
 import type { Translator } from './translator';
@@ -18,21 +19,6 @@ export interface LeadsTo {
   /** The short link's domain. */
   domain: string;
   host: string | null;
-}
-
-/** An http(s) address, or null. */
-function webUrl(value: string): URL | null {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The host of an http(s) address, or null. */
-export function hostOf(value: string): string | null {
-  return webUrl(value)?.host ?? null;
 }
 
 function leadsTo(t: Translator, leads: LeadsTo): Html {

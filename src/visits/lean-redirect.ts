@@ -12,6 +12,7 @@ import { OutcomeWriter } from './outcome-writer';
 import type { VisitOutcome, VisitRequest } from './visit';
 import type { VisitLink } from '../links/link-cache';
 import { VisitPipeline, type Resolved } from './visit-pipeline';
+import type { ValueOrPromise } from '../common/value-or-promise';
 
 type Handler = (request: IncomingMessage, response: ServerResponse) => void;
 type TrustProxy = (address: string, hop: number) => boolean;
@@ -148,7 +149,7 @@ export class LeanRedirect {
     query: string,
     trust: TrustProxy,
     started: bigint,
-  ): boolean | Promise<boolean> {
+  ): ValueOrPromise<boolean> {
     // Not a plain redirect: the routes answer it, and count it against the visitor limit themselves.
     const { link } = found;
     if (link === null || !this.pipeline.isPlain(link)) return false;
@@ -169,7 +170,7 @@ export class LeanRedirect {
     query: string,
     address: string,
     started: bigint,
-  ): true | Promise<true> {
+  ): ValueOrPromise<true> {
     const visit: VisitRequest = {
       method: request.method ?? 'GET',
       headers: request.headers,

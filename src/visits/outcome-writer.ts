@@ -1,13 +1,24 @@
 import { Injectable } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { MetricsService } from '../metrics/metrics.service';
-import { Pages } from '../visitor-pages/pages';
+import { trusted } from '../common/html';
+import { MetricsService, type RedirectOutcome } from '../metrics/metrics.service';
+import type { Page } from '../visitor-pages/page';
+import { Pages, retryAfter } from '../visitor-pages/pages';
+import { pixelMarkup } from '../visitor-pages/pixel-markup';
+import type { Translator } from '../visitor-pages/translator';
 import { views } from '../visitor-pages/views';
 import type { VisitOutcome } from './visit';
 
+/** A page answer: its status, its view, and headers beyond the page's own. */
+interface PageAnswer {
+  status: number;
+  view: (t: Translator) => Page;
+  headers?: Readonly<Record<string, string>>;
+}
+
 /**
  * Turns an outcome into bytes on a response: the one place that writes a visit's answer, for the routes and for
- * the redirect's fast path alike, and counts its redirect metric.
+ * the redirect's fast path alike. It picks each kind's view, status and headers, and counts its redirect metric.
  */
 @Injectable()
 export class OutcomeWriter {
@@ -17,36 +28,71 @@ export class OutcomeWriter {
   ) {}
 
   write(request: IncomingMessage, response: ServerResponse, outcome: VisitOutcome): void {
-    // An expired link is answered to a visit alone; the other outcomes say whether they answer one.
-    const metric =
-      outcome.kind === 'expired' ? 'expired' : outcome.kind === 'too-large' ? undefined : outcome.metric;
+    const metric = metricOf(outcome);
     if (metric !== undefined) this.metrics.redirect(metric);
-    switch (outcome.kind) {
-      case 'redirect':
-        response.writeHead(outcome.status, {
-          Location: outcome.location,
-          'Cache-Control': 'private, no-store',
-          'Content-Length': 0,
-        });
-        response.end();
-        return;
-      case 'expired':
-        this.pages.writeComposed(
-          request,
-          response,
-          410,
-          this.pages.expiredPage(request.headers['accept-language']),
-        );
-        return;
-      case 'not-found':
-        this.pages.write(request, response, 404, (t) => views.notFound(t));
-        return;
-      case 'too-large':
-        this.pages.write(request, response, 414, (t) => views.queryTooLong(t));
-        return;
-      case 'page':
-        this.pages.write(request, response, outcome.status, outcome.view, outcome.headers);
-        return;
+    if (outcome.kind === 'redirect') {
+      response.writeHead(outcome.status, {
+        Location: outcome.location,
+        'Cache-Control': 'private, no-store',
+        'Content-Length': 0,
+      });
+      response.end();
+    } else if (outcome.kind === 'expired') {
+      const page = this.pages.expiredPage(request.headers['accept-language']);
+      this.pages.writeComposed(request, response, 410, page);
+    } else {
+      const { status, view, headers } = pageOf(outcome);
+      this.pages.write(request, response, status, view, headers);
+    }
+  }
+}
+
+/** The visit's outcome in the redirect metrics: none for the answers that are not a visit's (preview, root). */
+function metricOf(outcome: VisitOutcome): RedirectOutcome | undefined {
+  switch (outcome.kind) {
+    case 'redirect':
+    case 'not-found':
+      return outcome.metric;
+    case 'expired':
+      return 'expired';
+    case 'password-form':
+      // The form shown again after a wrong password is the same visit, already counted as one.
+      return outcome.error === null ? 'password' : undefined;
+    case 'consent':
+      return 'consent';
+    case 'pixels':
+      return 'redirected';
+    case 'too-large':
+    case 'preview':
+    case 'root':
+    case 'too-many-attempts':
+      return undefined;
+  }
+}
+
+/** The page of each outcome that is one. */
+function pageOf(outcome: Exclude<VisitOutcome, { kind: 'redirect' | 'expired' }>): PageAnswer {
+  switch (outcome.kind) {
+    case 'not-found':
+      return { status: 404, view: (t) => views.notFound(t) };
+    case 'too-large':
+      return { status: 414, view: (t) => views.queryTooLong(t) };
+    case 'password-form':
+      return { status: outcome.error === null ? 200 : 403, view: (t) => views.password(t, outcome) };
+    case 'consent':
+      return { status: 200, view: (t) => views.consent(t, outcome) };
+    case 'pixels': {
+      const { html, allow } = pixelMarkup(outcome.pixels);
+      const input = { destination: outcome.destination, pixels: trusted(html), allow };
+      return { status: 200, view: (t) => views.pixels(t, input) };
+    }
+    case 'preview':
+      return { status: 200, view: (t) => views.preview(t, outcome.link) };
+    case 'root':
+      return { status: 200, view: (t) => views.root(t, outcome) };
+    case 'too-many-attempts': {
+      const { header, waitMs } = retryAfter(outcome.waitMs);
+      return { status: 429, view: (t) => views.tooManyAttempts(t, waitMs), headers: header };
     }
   }
 }

@@ -1,9 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ClickWriter } from '../clicks/click-writer';
 import { clientKey } from '../common/client-address';
-import { trusted } from '../common/html';
 import { verifySecret } from '../common/secret-hash';
-import { locationUrl } from '../common/url-rules';
+import { hostOf, locationUrl } from '../common/url-rules';
+import type { ValueOrPromise } from '../common/value-or-promise';
 import { serverConfig, visitsConfig, type ServerConfig, type VisitsConfig } from '../config/app-config';
 import type { Domain } from '../domains/domain.entity';
 import { shortUrl } from '../domains/domain.mapper';
@@ -17,11 +17,8 @@ import { LinksService } from '../links/links.service';
 import { GeoIp } from '../targeting/geoip';
 import { asksNotToBeTracked, profileVisitor, type VisitorProfile } from '../targeting/visitor';
 import { AttemptLimiter } from '../visitor-limits/attempt-limiter';
-import { retryAfter } from '../visitor-pages/pages';
-import { pixelMarkup } from '../visitor-pages/pixel-markup';
-import { hostOf, views, type LeadsTo } from '../visitor-pages/views';
 import { mergeQuery, visitorQueryFits } from './destination';
-import { redirectTo, type VisitOutcome, type VisitRequest } from './visit';
+import { redirectTo, type LeadsTo, type VisitOutcome, type VisitRequest } from './visit';
 import { destinationOf, firstStep, isCounted, rotates } from './visit-plan';
 import { issueVisitToken, verifyVisitToken } from './visit-token';
 
@@ -44,10 +41,14 @@ interface Stored {
   link: Link;
 }
 
+/** What recording a click gave: the rotation's turn it was served, or null when the link may take no more. */
+type Recorded = { rotation: number | null } | null;
+
 /**
  * A visit, framework-free: resolve the link, decide in the contract's order (unknown, disabled, expired, password,
- * sensitive content, bots, the counted click), and return what the visitor gets as a {@link VisitOutcome}. The routes
- * and the redirect's fast path are adapters of this one class and of the writer; no rule of a visit lives in them.
+ * sensitive content, bots), record the click ({@link recordClick}), and return what the visitor gets as a
+ * {@link VisitOutcome}, plain data. The routes and the redirect's fast path are adapters of this one class and of
+ * the writer, which picks the page; no rule of a visit lives in them.
  */
 @Injectable()
 export class VisitPipeline {
@@ -64,7 +65,7 @@ export class VisitPipeline {
   ) {}
 
   /** The link at `alias` on the request's host: from memory when it is there (no promise), else read. */
-  resolve(host: string | undefined, alias: string): Resolved | Promise<Resolved> {
+  resolve(host: string | undefined, alias: string): ValueOrPromise<Resolved> {
     const domain = this.domains.cachedForHost(host);
     const link = domain === undefined || !isAlias(alias) ? undefined : this.cache.peek(domain.id, alias);
     if (domain !== undefined && link !== undefined) return { domain, alias, link };
@@ -89,12 +90,12 @@ export class VisitPipeline {
    * The visit of a link {@link isPlain} let through, on the fast path, which checked the query's length: its
    * redirect, or the expired answer once its limit was found reached.
    */
-  plainVisit(link: VisitLink, visit: VisitRequest): VisitOutcome | Promise<VisitOutcome> {
+  plainVisit(link: VisitLink, visit: VisitRequest): ValueOrPromise<VisitOutcome> {
     return link.exhausted ? this.expired(link) : this.sendOn(link, visit);
   }
 
-  /** `GET /{alias}`: no promise when the link was in memory and its click needs no claim. */
-  open(found: Resolved, visit: VisitRequest): VisitOutcome | Promise<VisitOutcome> {
+  /** `GET /{alias}`. */
+  async open(found: Resolved, visit: VisitRequest): Promise<VisitOutcome> {
     if (!visitorQueryFits(visit.query)) return { kind: 'too-large' };
     const { link } = found;
     if (link === null) return this.unknown(found.domain);
@@ -116,17 +117,14 @@ export class VisitPipeline {
   /** `POST /{alias}/password`. */
   async password(found: Resolved, visit: VisitRequest): Promise<VisitOutcome> {
     const stored = await this.stored(found);
-    if (!('link' in stored)) return stored;
+    if (!('visited' in stored)) return stored;
     const { link } = stored;
     if (link.redirectPasswordHash === null) return this.afterPassword(stored, visit);
     const wait = await this.limiter.attempt(`${clientKey(visit.address)}|${link.id}`);
-    if (wait > 0) {
-      const { header, waitMs } = retryAfter(wait);
-      return { kind: 'page', status: 429, view: (t) => views.tooManyAttempts(t, waitMs), headers: header };
-    }
+    if (wait > 0) return { kind: 'too-many-attempts', waitMs: wait };
     const password = visit.form.password;
     if (typeof password !== 'string' || !(await verifySecret(password, link.redirectPasswordHash))) {
-      return this.passwordPage(stored.visited, visit, 403, 'passwordWrong');
+      return this.passwordForm(stored.visited, visit, 'passwordWrong');
     }
     // The consent token is keyed by the hash: it must be issued with the one the link has from now on.
     link.redirectPasswordHash = await this.links.upgradeSecretHash(
@@ -141,14 +139,14 @@ export class VisitPipeline {
   /** `POST /{alias}/sensitive-consent`. */
   async consent(found: Resolved, visit: VisitRequest): Promise<VisitOutcome> {
     const stored = await this.stored(found);
-    if (!('link' in stored)) return stored;
+    if (!('visited' in stored)) return stored;
     const { link } = stored;
     // Consent cannot skip the password: the form carries proof that it was given.
     if (
       link.redirectPasswordHash !== null &&
       !verifyVisitToken(visit.form.token, link.id, link.redirectPasswordHash)
     ) {
-      return this.passwordPage(stored.visited, visit, 403, 'passwordFirst');
+      return this.passwordForm(stored.visited, visit, 'passwordFirst');
     }
     return this.sendOn(stored.visited.link, visit);
   }
@@ -158,24 +156,22 @@ export class VisitPipeline {
     const stored = found.link === null ? null : await this.links.findByAlias(found.domain.id, found.alias);
     if (stored === null || stored.link.disabled) return { kind: 'not-found' };
     const { link } = stored;
-    const input = {
+    const facts = {
       alias: link.alias,
       shortUrl: shortUrl(found.domain, this.domains.scheme, link.alias),
       title: link.title,
       destination: link.url,
-      // A password keeps the destination to those who know it: only its host is shown.
       hidden: link.redirectPasswordHash !== null,
       active: linkStatus(link, countersOf(link).clicks) === LinkStatus.Active,
     };
-    return { kind: 'page', status: 200, view: (t) => views.preview(t, input) };
+    return { kind: 'preview', link: facts };
   }
 
   /** `GET /`: the domain's index page, where it has one; else a page that says what this service is. */
   async root(host: string | undefined): Promise<VisitOutcome> {
     const domain = await this.domains.forHost(host);
     if (domain.indexPage !== null) return redirectTo(locationUrl(domain.indexPage), 302);
-    const input = { name: this.server.appName, domain: domain.name, own: domain.accountId === null };
-    return { kind: 'page', status: 200, view: (t) => views.root(t, input) };
+    return { kind: 'root', name: this.server.appName, domain: domain.name, own: domain.accountId === null };
   }
 
   /** The short URL of an enabled link, on the domain it was found at; null for none. */
@@ -217,57 +213,58 @@ export class VisitPipeline {
   /** The first request to a link with a password or sensitive content: its form. */
   private async gate(found: Resolved, visit: VisitRequest): Promise<VisitOutcome> {
     const stored = await this.stored(found);
-    if (!('link' in stored)) return stored;
-    if (stored.link.redirectPasswordHash !== null) {
-      return { ...this.passwordPage(stored.visited, visit, 200, null), metric: 'password' };
-    }
-    return this.consentPage(stored.visited, visit, '');
+    if (!('visited' in stored)) return stored;
+    if (stored.link.redirectPasswordHash !== null) return this.passwordForm(stored.visited, visit, null);
+    return this.consentForm(stored.visited, visit, '');
   }
 
-  private afterPassword(stored: Stored, visit: VisitRequest): VisitOutcome | Promise<VisitOutcome> {
+  private async afterPassword(stored: Stored, visit: VisitRequest): Promise<VisitOutcome> {
     const { link, visited } = stored;
     if (!link.sensitiveContent) return this.sendOn(visited.link, visit);
     const token =
       link.redirectPasswordHash === null ? '' : issueVisitToken(link.id, link.redirectPasswordHash);
-    return this.consentPage(visited, visit, token);
+    return this.consentForm(visited, visit, token);
   }
 
   /**
-   * The end of every visit: bots go through uncounted; people are counted and sent on (through the pixels page
-   * when the link has pixels). No promise when the click needs no claim and the link no pixels.
+   * The end of every visit: bots go through uncounted; people are counted ({@link recordClick}) and sent on
+   * (through the pixels page when the link has pixels). No promise when the click needs no claim and the link no
+   * pixels: the fast path's plain redirect.
    */
-  private sendOn(link: VisitLink, visit: VisitRequest): VisitOutcome | Promise<VisitOutcome> {
+  private sendOn(link: VisitLink, visit: VisitRequest): ValueOrPromise<VisitOutcome> {
     const visitor = this.profile(visit, visit.referrer);
     if (!isCounted(visitor, visit.method)) {
       return redirectTo(this.location(link, visitor, null, visit.query), this.config.redirectStatus, 'bot');
     }
-    const counted = this.clicks.count(
-      { id: link.id, clicksLimit: link.clicksLimit, rotates: rotates(link) },
-      visitor,
-    );
-    if (!(counted instanceof Promise)) return this.counted(link, visitor, counted.rotation, visit);
-    return counted.then((click) => {
-      if (click !== null) return this.counted(link, visitor, click.rotation, visit);
+    const recorded = this.recordClick(link, visitor);
+    if (recorded instanceof Promise)
+      return recorded.then((click) => this.arrive(link, visitor, click, visit));
+    return this.arrive(link, visitor, recorded, visit);
+  }
+
+  /** Records the visit's click: the one place a click is counted. Null when the link may take no more. */
+  private recordClick(link: VisitLink, visitor: VisitorProfile): ValueOrPromise<Recorded> {
+    return this.clicks.count({ id: link.id, clicksLimit: link.clicksLimit, rotates: rotates(link) }, visitor);
+  }
+
+  /** Where a counted visit goes: the destination, through the pixels page when the link has pixels. */
+  private arrive(
+    link: VisitLink,
+    visitor: VisitorProfile,
+    click: Recorded,
+    visit: VisitRequest,
+  ): ValueOrPromise<VisitOutcome> {
+    if (click === null) {
       // The limit was reached, or the period ended, since the link was read: the next visits are answered as
       // expired from memory, until the link changes and leaves the cache.
       if (link.clicksLimit !== null && link.clicksLimit > 0) link.exhausted = true;
       return this.expired(link);
-    });
-  }
-
-  private counted(
-    link: VisitLink,
-    visitor: VisitorProfile,
-    rotation: number | null,
-    visit: VisitRequest,
-  ): VisitOutcome | Promise<VisitOutcome> {
-    const location = this.location(link, visitor, rotation, visit.query);
+    }
+    const location = this.location(link, visitor, click.rotation, visit.query);
     if (!link.hasPixels) return redirectTo(location, this.config.redirectStatus, 'redirected');
-    return this.linkPixels.of(link.id).then((pixels): VisitOutcome => {
-      const { html, allow } = pixelMarkup(pixels);
-      const input = { destination: location, pixels: trusted(html), allow };
-      return { kind: 'page', status: 200, view: (t) => views.pixels(t, input), metric: 'redirected' };
-    });
+    return this.linkPixels
+      .of(link.id)
+      .then((pixels): VisitOutcome => ({ kind: 'pixels', pixels, destination: location }));
   }
 
   /** The Location a visitor is sent to: the destination the rules pick, with the visitor's query merged in. */
@@ -302,24 +299,21 @@ export class VisitPipeline {
     return { domain: domain.name, host: hostOf(destinationOf(link, this.profile(visit, ''), null)) };
   }
 
-  private passwordPage(
+  private passwordForm(
     visited: Visited,
     visit: VisitRequest,
-    status: number,
     error: 'passwordWrong' | 'passwordFirst' | null,
-  ): VisitOutcome & { kind: 'page' } {
+  ): VisitOutcome {
     const form = { action: `/${visited.link.alias}/password`, query: visit.query, referrer: visit.referrer };
-    const input = { form, leads: this.leadsTo(visited, visit), error };
-    return { kind: 'page', status, view: (t) => views.password(t, input) };
+    return { kind: 'password-form', form, leads: this.leadsTo(visited, visit), error };
   }
 
-  private consentPage(visited: Visited, visit: VisitRequest, token: string): VisitOutcome {
+  private consentForm(visited: Visited, visit: VisitRequest, token: string): VisitOutcome {
     const form = {
       action: `/${visited.link.alias}/sensitive-consent`,
       query: visit.query,
       referrer: visit.referrer,
     };
-    const input = { form, token, leads: this.leadsTo(visited, visit) };
-    return { kind: 'page', status: 200, view: (t) => views.consent(t, input), metric: 'consent' };
+    return { kind: 'consent', form, token, leads: this.leadsTo(visited, visit) };
   }
 }

@@ -1,7 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RedirectOutcome } from '../metrics/metrics.service';
-import type { Page } from '../visitor-pages/page';
-import type { Translator } from '../visitor-pages/translator';
+import type { PixelResponse } from '../pixels/pixel.mapper';
 
 /** A visitor's request as the visit pipeline reads it, whichever server took it. */
 export interface VisitRequest {
@@ -17,25 +16,59 @@ export interface VisitRequest {
   form: Readonly<Record<string, unknown>>;
 }
 
+/** What a visit carries through the password and consent forms: where they post, the query and the referrer. */
+export interface CarriedForm {
+  action: string;
+  query: string;
+  referrer: string;
+}
+
+/** Where a link leads, as its forms say it: the short link's domain, and the destination's host (null for several). */
+export interface LeadsTo {
+  domain: string;
+  host: string | null;
+}
+
+/** What the preview of a link says of it. */
+export interface PreviewFacts {
+  alias: string;
+  shortUrl: string;
+  title: string | null;
+  destination: string;
+  /** A password keeps the destination to those who know it: only its host is shown. */
+  hidden: boolean;
+  active: boolean;
+}
+
 /**
- * What a visitor gets, decided by the visit pipeline and written by {@link OutcomeWriter}. `metric` is the visit's
- * outcome in the redirect metrics, for the answers to a visit (not for the preview or the root page).
+ * What a visitor gets, decided by the visit pipeline: plain data, a kind and its facts. {@link OutcomeWriter} picks
+ * the view, the status and the headers of each kind. `metric` is the visit's outcome in the redirect metrics where
+ * the kind alone does not say it.
  */
 export type VisitOutcome =
   | { kind: 'redirect'; status: number; location: string; metric?: RedirectOutcome }
-  /** 410 with the expired page, made once per language. */
+  /** The expired answer, 410. */
   | { kind: 'expired' }
-  /** 404 with the page that says no link is here. */
+  /** No link here, 404. */
   | { kind: 'not-found'; metric?: RedirectOutcome }
-  /** 414: the visitor's query is longer than a destination may grow by. */
+  /** The visitor's query is longer than a destination may grow by, 414. */
   | { kind: 'too-large' }
+  /** The password form: first shown (no error), or shown again after a wrong or missing password. */
   | {
-      kind: 'page';
-      status: number;
-      view: (t: Translator) => Page;
-      headers?: Readonly<Record<string, string>>;
-      metric?: RedirectOutcome;
-    };
+      kind: 'password-form';
+      form: CarriedForm;
+      leads: LeadsTo;
+      error: 'passwordWrong' | 'passwordFirst' | null;
+    }
+  /** The sensitive content warning; `token` proves the password was given (empty for a link without one). */
+  | { kind: 'consent'; form: CarriedForm; token: string; leads: LeadsTo }
+  /** A counted visit of a link with pixels: the page that loads them and forwards to the destination. */
+  | { kind: 'pixels'; pixels: PixelResponse[]; destination: string }
+  | { kind: 'preview'; link: PreviewFacts }
+  /** A domain's root without an index page: `name` is the service's, `own` whether the domain is too. */
+  | { kind: 'root'; name: string; domain: string; own: boolean }
+  /** Too many password attempts: the wait before the next, in milliseconds. */
+  | { kind: 'too-many-attempts'; waitMs: number };
 
 export function redirectTo(location: string, status: number, metric?: RedirectOutcome): VisitOutcome {
   return { kind: 'redirect', status, location, metric };

@@ -72,7 +72,7 @@ export class VisitorController {
     request: Request,
     response: Response,
     alias: string,
-    step: (found: Resolved) => VisitOutcome | Promise<VisitOutcome>,
+    step: (found: Resolved) => Promise<VisitOutcome>,
   ): Promise<void> {
     const found = await this.pipeline.resolve(request.headers.host, alias);
     this.writer.write(request, response, await step(found));
