@@ -1,4 +1,5 @@
 const { readdirSync } = require('node:fs');
+const { availableParallelism, totalmem } = require('node:os');
 const { join } = require('node:path');
 
 /** @type {import('jest').Config} */
@@ -28,6 +29,12 @@ const PROCESS_SPECS = [
   'two-instances',
   'two-instances-limits',
 ].map((name) => `<rootDir>/test/${name}.e2e-spec.ts`);
+
+/**
+ * A worker a core, as far as memory goes: a worker that has booted a few files' applications holds 1.3-1.8 GB.
+ * At least two, the reference machine's cores (`--maxWorkers` overrides it).
+ */
+const WORKERS = Math.max(2, Math.min(availableParallelism(), Math.floor(totalmem() / 2 ** 31)));
 
 /** The Nest packages that ship ES modules only: Jest turns them into CommonJS (test/support/esm-transformer.js). */
 const NEST_ESM = readdirSync(join(__dirname, 'node_modules/@nestjs')).filter(
@@ -61,8 +68,7 @@ const withDatabase = {
  */
 module.exports = {
   testTimeout: 60_000,
-  // Two cores on the reference machine; each worker boots whole applications.
-  maxWorkers: 2,
+  maxWorkers: WORKERS,
   projects: [
     {
       ...common,

@@ -23,7 +23,7 @@ const sourceTime = Math.max(newest(join(root, 'src')), ...inputs.map((path) => s
 if (!existsSync(marker) || statSync(marker).mtimeMs < sourceTime) {
   process.stderr.write('Building...\n');
   // stdout stays clean for the CLI's JSON result.
-  execFileSync(process.execPath, [require.resolve('@nestjs/cli/bin/nest.js'), 'build'], {
+  execFileSync(process.execPath, [join(__dirname, 'build.js')], {
     cwd: root,
     stdio: ['ignore', process.stderr, process.stderr],
   });
