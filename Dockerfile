@@ -11,7 +11,7 @@ COPY package.json package-lock.json .npmrc ./
 COPY scripts ./scripts
 COPY dashboard/package.json dashboard/package-lock.json ./dashboard/
 RUN npm ci --no-audit --no-fund
-COPY tsconfig.json tsconfig.build.json ./
+COPY tsconfig.json tsconfig.build.json nest-cli.json ./
 COPY src ./src
 COPY docs/openapi.json ./docs/openapi.json
 COPY dashboard ./dashboard

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Compiles src/ into dist/ (tsc with tsconfig.build.json) and copies beside the code the files it reads at run time.
+// Compiles src/ into dist/ (tsc with the tsconfig nest-cli.json names) and copies beside the code the files it reads at run time.
 // With --watch (`npm run start:dev`), it recompiles on every change and restarts the server after each clean compile.
 'use strict';
 const { spawn, spawnSync } = require('node:child_process');
@@ -8,17 +8,21 @@ const { join } = require('node:path');
 
 const root = join(__dirname, '..');
 const tsc = require.resolve('typescript/bin/tsc');
-/** Read with readFileSync(join(__dirname, ...)): the visitor pages' style sheet and the pixels' script. */
-const ASSETS = ['visitor-pages/templates', 'visitor-pages/assets'];
+// nest-cli.json stays the project's build declaration (a Nest CLI installed globally reads it too): its source root,
+// its tsconfig and its assets, the folders the code reads with readFileSync(join(__dirname, ...)).
+const nest = require(join(root, 'nest-cli.json'));
+const SOURCE = nest.sourceRoot;
+const TSCONFIG = nest.compilerOptions.tsConfigPath;
+const ASSETS = nest.compilerOptions.assets.map((asset) => asset.include.replace(/\/\*\*\/\*$/, ''));
 
 function copyAssets() {
   for (const folder of ASSETS) {
-    cpSync(join(root, 'src', folder), join(root, 'dist', folder), { recursive: true });
+    cpSync(join(root, SOURCE, folder), join(root, 'dist', folder), { recursive: true });
   }
 }
 
 function build() {
-  const compile = spawnSync(process.execPath, [tsc, '-p', 'tsconfig.build.json'], {
+  const compile = spawnSync(process.execPath, [tsc, '-p', TSCONFIG], {
     cwd: root,
     stdio: 'inherit',
   });
@@ -50,14 +54,10 @@ function buildAndServe() {
   };
 
   copyAssets();
-  const compiler = spawn(
-    process.execPath,
-    [tsc, '-p', 'tsconfig.build.json', '--watch', '--preserveWatchOutput'],
-    {
-      cwd: root,
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
+  const compiler = spawn(process.execPath, [tsc, '-p', TSCONFIG, '--watch', '--preserveWatchOutput'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   compiler.stdout.setEncoding('utf8');
   compiler.stdout.on('data', (text) => {
     process.stderr.write(text);
@@ -65,7 +65,7 @@ function buildAndServe() {
     if (/Found 0 errors\. Watching for file changes/.test(text)) restart();
   });
   const watchers = ASSETS.map((folder) =>
-    watch(join(root, 'src', folder), { recursive: true }, () => {
+    watch(join(root, SOURCE, folder), { recursive: true }, () => {
       copyAssets();
       restart();
     }),
