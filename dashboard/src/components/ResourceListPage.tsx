@@ -18,6 +18,8 @@ export interface Column<T> {
   cell: (row: T) => ReactNode;
   /** The cell's class; `number` also aligns the heading. */
   className?: string;
+  /** The cell's tooltip. */
+  title?: (row: T) => string;
 }
 
 /** What a resource's page says, most of it from its catalogue section. */
@@ -45,12 +47,12 @@ export interface Removal<T> {
 /** A row's own buttons: `edit` and `remove` open the page's dialogs for it. */
 export type RowActions<T> = (row: T, open: { edit: () => void; remove: () => void }) => ReactNode;
 
-type Named = { id: number; name: string };
+type Row = { id: number };
 
 /** The address parameters that order or size a list rather than narrow it. */
 const NOT_FILTERS = new Set(['search_by', 'sort_by', 'sort', 'per_page']);
 
-interface ResourceListPageProps<T extends Named> {
+interface ResourceListPageProps<T extends Row> {
   texts: ResourceTexts;
   list: ResourceList<T>;
   mayWrite: boolean;
@@ -61,11 +63,20 @@ interface ResourceListPageProps<T extends Named> {
   /** Shown above the list, such as the failure of a row's action. */
   notice?: ReactNode;
   columns: Column<T>[];
+  tableClassName?: string;
+  /** How a row is named to screen readers and in messages; its `name` unless said. */
+  rowName?: (row: T) => string;
+  /** Buttons of the page beside its create button. */
+  headerActions?: ReactNode;
+  /** Shown right below the title, such as the failure of a page's action. */
+  headerNotice?: ReactNode;
+  /** Creating elsewhere than in the form dialog, such as on a page of its own. */
+  create?: () => void;
   /** The row buttons, when they are more than Edit and the removal. */
   actions?: RowActions<T>;
   /** Whether the actions column shows for a reader who may not write (its actions then are read-only ones). */
   actionsForReaders?: boolean;
-  form: (row: T | null, onSaved: (saved: T, secret?: string) => void, onClose: () => void) => ReactNode;
+  form?: (row: T | null, onSaved: (saved: T, secret?: string) => void, onClose: () => void) => ReactNode;
   removal: Removal<T>;
   /** The page's other dialogs. */
   children?: ReactNode;
@@ -75,14 +86,15 @@ interface ResourceListPageProps<T extends Named> {
  * A resource's list page: the title and its create button, search and filters kept in the address, the table built
  * from its columns, paging, the empty states, and the create/edit, removal and secret dialogs.
  */
-export function ResourceListPage<T extends Named>(props: ResourceListPageProps<T>) {
+export function ResourceListPage<T extends Row>(props: ResourceListPageProps<T>) {
   const t = useT();
   const notify = useNotify();
   const { texts, list, mayWrite, columns, removal } = props;
   const { update, defaults, page } = list;
   // Every list's defaults hold the common parameters (`LIST_DEFAULTS`).
   const values = list.values as Readonly<ListValues & Record<string, string>>;
-  const create = () => list.edit('new');
+  const create = props.create ?? (() => list.edit('new'));
+  const nameOf = props.rowName ?? ((row: T) => (row as T & { name: string }).name);
   const filterNames = Object.keys(defaults).filter((name) => !NOT_FILTERS.has(name));
   const cleared = Object.fromEntries(
     filterNames.filter((name) => name !== 'page').map((name) => [name, defaults[name]]),
@@ -91,18 +103,18 @@ export function ResourceListPage<T extends Named>(props: ResourceListPageProps<T
   const remove = async (row: T) => {
     await removal.run(row);
     list.remove(null);
-    notify(removal.done(row.name));
+    notify(removal.done(nameOf(row)));
     page.reload();
   };
   const saved = (row: T, secret?: string) => {
     list.edit(null);
     page.reload();
-    if (secret !== undefined) list.showSecret({ name: row.name, secret });
-    else notify(texts.saved(row.name));
+    if (secret !== undefined) list.showSecret({ name: nameOf(row), secret });
+    else notify(texts.saved(nameOf(row)));
   };
   const actions: RowActions<T> =
     props.actions ??
-    ((row, open) => <EditAndRemove name={row.name} open={open} removeLabel={removal.label} />);
+    ((row, open) => <EditAndRemove name={nameOf(row)} open={open} removeLabel={removal.label} />);
   const showActions = mayWrite || props.actionsForReaders === true;
   const [first, ...rest] = columns;
   const deleting = list.deleting;
@@ -111,14 +123,18 @@ export function ResourceListPage<T extends Named>(props: ResourceListPageProps<T
     <section className="page">
       <header className="page-header">
         <PageTitle text={texts.title} />
-        {mayWrite && (
+        {(mayWrite || props.headerActions !== undefined) && (
           <div className="page-actions">
-            <button type="button" className="primary" onClick={create}>
-              {texts.new}
-            </button>
+            {mayWrite && (
+              <button type="button" className="primary" onClick={create}>
+                {texts.new}
+              </button>
+            )}
+            {props.headerActions}
           </div>
         )}
       </header>
+      {props.headerNotice}
       {texts.intro !== undefined && <p className="hint">{texts.intro}</p>}
       <ListControls
         label={texts.filters}
@@ -142,7 +158,7 @@ export function ResourceListPage<T extends Named>(props: ResourceListPageProps<T
               onClear={() => update(cleared)}
             />
           ) : (
-            <table className="table">
+            <table className={props.tableClassName ? `table ${props.tableClassName}` : 'table'}>
               <caption className="sr-only">{texts.title}</caption>
               <thead>
                 <tr>
@@ -162,12 +178,17 @@ export function ResourceListPage<T extends Named>(props: ResourceListPageProps<T
                 {page.data.data.map((row) => (
                   <tr key={row.id}>
                     {first && (
-                      <th scope="row" data-label={first.label}>
+                      <th scope="row" className={first.className} data-label={first.label}>
                         {first.cell(row)}
                       </th>
                     )}
                     {rest.map((column) => (
-                      <td key={column.label} data-label={column.label} className={column.className}>
+                      <td
+                        key={column.label}
+                        data-label={column.label}
+                        className={column.className}
+                        title={column.title?.(row)}
+                      >
                         {column.cell(row)}
                       </td>
                     ))}
@@ -189,7 +210,7 @@ export function ResourceListPage<T extends Named>(props: ResourceListPageProps<T
         </div>
       )}
       {list.editing !== null &&
-        props.form(list.editing === 'new' ? null : list.editing, saved, () => list.edit(null))}
+        props.form?.(list.editing === 'new' ? null : list.editing, saved, () => list.edit(null))}
       {list.secret !== null && texts.secret && (
         <SecretDialog
           title={texts.secret.title(list.secret.name)}
