@@ -26,6 +26,9 @@ interface Options {
   actionsForReaders?: boolean;
   /** What the form's Save answers: the saved row and, for a create that makes one, its secret. */
   saved?: { row: Thing; secret?: string };
+  /** The page's own way to create, instead of the form dialog. */
+  create?: () => void;
+  rowName?: (thing: Thing) => string;
 }
 
 /** A made-up resource, so that the page is tried for what it draws itself rather than for one feature's page. */
@@ -65,9 +68,19 @@ function ThingsPage({
       filters={<button onClick={() => list.update({ kind: 'big' })}>Big only</button>}
       columns={[
         { label: 'Name', cell: (thing) => thing.name },
-        { label: 'Size', className: 'number', cell: (thing) => String(thing.size) },
+        {
+          label: 'Size',
+          className: 'number',
+          title: (thing) => `${thing.size} units`,
+          cell: (thing) => String(thing.size),
+        },
       ]}
       actions={options.actions}
+      create={options.create}
+      rowName={options.rowName}
+      tableClassName="things-table"
+      headerActions={<button>Export things</button>}
+      headerNotice={<p role="alert">Export failed</p>}
       actionsForReaders={options.actionsForReaders}
       form={(thing, onSaved, onClose) => (
         <div role="dialog" aria-label={thing ? `Edit ${thing.name}` : 'New thing'}>
@@ -113,6 +126,8 @@ describe('a resource list page', () => {
     const size = within(alpha.closest('tr')!).getByText('3');
     expect(size).toHaveAttribute('data-label', 'Size');
     expect(size).toHaveClass('number');
+    expect(size).toHaveAttribute('title', '3 units');
+    expect(table).toHaveClass('table', 'things-table');
     expect(screen.getByText('Things are things.')).toBeInTheDocument();
   });
 
@@ -212,5 +227,31 @@ describe('a resource list page', () => {
     expect(screen.queryByText('Thing saved: Gamma')).not.toBeInTheDocument();
     await user.click(within(shown).getByRole('button', { name: /stored/i }));
     expect(screen.queryByRole('dialog', { name: 'Secret of Gamma' })).not.toBeInTheDocument();
+  });
+
+  it('names rows as the page says, in their buttons and in the message after a removal', async () => {
+    const { user } = await renderThings({ rowName: (thing) => `thing ${thing.id}` });
+
+    await user.click(await screen.findByRole('button', { name: 'Drop thing 2' }));
+    await user.click(
+      within(screen.getByRole('dialog', { name: 'Drop this thing?' })).getByRole('button', { name: 'Drop' }),
+    );
+    expect(await screen.findByText('Thing dropped: thing 2')).toBeInTheDocument();
+  });
+
+  it("creates the page's own way when it has one, and shows its header buttons and notice", async () => {
+    const create = vi.fn();
+    const { user } = await renderThings({ create });
+
+    const header = (await screen.findByRole('heading', { name: 'Things' })).closest('header')!;
+    expect(
+      within(header)
+        .getAllByRole('button')
+        .map((button) => button.textContent),
+    ).toEqual(['New thing', 'Export things']);
+    expect(screen.getByRole('alert')).toHaveTextContent('Export failed');
+    await user.click(within(header).getByRole('button', { name: 'New thing' }));
+    expect(create).toHaveBeenCalledTimes(1);
+    expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
   });
 });
