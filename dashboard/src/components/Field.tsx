@@ -1,4 +1,5 @@
 import { useId, type ReactNode } from 'react';
+import { useT } from '../i18n/I18nProvider';
 
 /** What a field passes to its control so that the label, the hint and the errors are tied to it. */
 export interface ControlProps {
@@ -116,5 +117,33 @@ export function FormAlert({
         </ul>
       )}
     </div>
+  );
+}
+
+/** A resource's name: required, as long as the API takes, the API's messages on `name` beside it. */
+export function NameField({
+  field,
+  value,
+  onChange,
+  maxLength = 255,
+}: {
+  field: { errors: string[] | undefined; onEdit: () => void };
+  value: string;
+  onChange: (value: string) => void;
+  maxLength?: number;
+}) {
+  const t = useT();
+  return (
+    <Field label={t.common.name} {...field}>
+      {(control) => (
+        <input
+          {...control}
+          required
+          maxLength={maxLength}
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      )}
+    </Field>
   );
 }
