@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ClicksModule } from '../clicks/clicks.module';
 import { CsvExportModule } from '../common/csv-stream';
+import { Transactions } from '../database/transactions';
 import { DomainsModule } from '../domains/domains.module';
 import { PixelsModule } from '../pixels/pixels.module';
 import { QrModule } from '../qr/qr.module';
@@ -40,6 +41,7 @@ import { VisitLinkRepository } from './visit-link.repository';
     LinkResponses,
     AliasAllocator,
     LinksRepository,
+    Transactions,
     LinkCache,
     VisitLinkRepository,
     TitleFetcher,
