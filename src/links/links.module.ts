@@ -14,6 +14,7 @@ import { LinkListRepository } from './link-list.repository';
 import { LinkListService } from './link-list.service';
 import { LinkPixel } from './link-pixel.entity';
 import { LinkPixels } from './link-pixels';
+import { LinkPixelsRepository } from './link-pixels.repository';
 import { LinkResponses } from './link-responses';
 import { Link } from './link.entity';
 import { LinksController } from './links.controller';
@@ -38,6 +39,7 @@ import { VisitLinkRepository } from './visit-link.repository';
     LinkListService,
     LinkListRepository,
     LinkPixels,
+    LinkPixelsRepository,
     LinkResponses,
     AliasAllocator,
     LinksRepository,

@@ -106,6 +106,11 @@ export class LinksRepository {
     return this.links.findOne({ where: { id, ...ownedBy(owner) }, relations: { counter: true } });
   }
 
+  /** The account's links among `ids`, with their counters, in any order: one query for any number. */
+  findByIds(accountId: number, ids: number[]): Promise<Link[]> {
+    return this.links.find({ where: { accountId, id: In(ids) }, relations: { counter: true } });
+  }
+
   /**
    * The link an alias names on a domain, matched regardless of case like the unique index, and whether it has
    * pixels: one indexed query, the first of every visit.
