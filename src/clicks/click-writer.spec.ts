@@ -1,6 +1,6 @@
 import { ServiceUnavailableException } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
 import { loadConfig, type AppConfig } from '../config/app-config';
+import type { ConnectionPool } from '../database/connection-pool';
 import type { VisitorProfile } from '../targeting/visitor';
 import { MetricsService } from '../metrics/metrics.service';
 import type { EventInterest } from '../outbox/event-interest';
@@ -64,7 +64,7 @@ function writer(database: FakeRepository, env: Record<string, string> = {}): Cli
   return new ClickWriter(
     database as unknown as ClickRepository,
     config,
-    new MetricsService({} as unknown as DataSource),
+    new MetricsService({} as ConnectionPool),
     // No one takes click events here: the statements' events are the outbox's tests'.
     { clicksWanted: () => Promise.resolve(false), streams: false } as unknown as EventInterest,
   );

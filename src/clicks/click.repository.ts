@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { limitedSql, openSql } from '../links/status/link-status';
+import { limitedSql, openSql } from '../links/status/link-status.sql';
 import { takenSql } from '../outbox/outbox.repository';
 import type { VisitorProfile } from '../targeting/visitor';
 

@@ -6,7 +6,8 @@ import { MAX_ID } from '../common/validation';
 import { cursorRows } from '../database/cursor';
 import { DATABASE_CONNECTION, type DatabaseConnection } from '../database/database.module';
 import type { LinkExportRow } from './link-csv';
-import { expiredLinks, LinkStatus, linkStatusCondition } from './status/link-status';
+import { LinkStatus } from './status/link-status';
+import { expiredLinks, linkStatusCondition } from './status/link-status.sql';
 
 export type LinkSearchBy = 'title' | 'alias' | 'url';
 export type LinkSortBy = 'id' | 'clicks' | 'title' | 'alias' | 'url';

@@ -1,12 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository, type EntityManager } from 'typeorm';
 import type { FieldErrors } from '../common/exceptions';
+import type { Transaction } from '../database/transactions';
 import { toPixelResponse, type PixelResponse } from '../pixels/pixel.mapper';
 import type { Pixel } from '../pixels/pixel.entity';
 import { PixelsService } from '../pixels/pixels.service';
 import { addError } from './link-rules';
-import { LinkPixel } from './link-pixel.entity';
+import { LinkPixelsRepository } from './link-pixels.repository';
 
 /**
  * The ids without repeats, given the account's pixels among them (`owned`); each one the account does not have is an
@@ -27,7 +26,7 @@ export function checkPixels(
 @Injectable()
 export class LinkPixels {
   constructor(
-    @InjectRepository(LinkPixel) private readonly rows: Repository<LinkPixel>,
+    private readonly rows: LinkPixelsRepository,
     private readonly pixels: PixelsService,
   ) {}
 
@@ -41,26 +40,16 @@ export class LinkPixels {
     return this.pixels.findOwned(accountId, pixelIds);
   }
 
-  /** The link's pixels become exactly `pixelIds`, in `manager`'s transaction. */
-  async replace(manager: EntityManager, linkId: number, pixelIds: number[]): Promise<void> {
-    await manager.delete(LinkPixel, { linkId });
-    if (pixelIds.length > 0) {
-      await manager.insert(
-        LinkPixel,
-        pixelIds.map((pixelId) => ({ linkId, pixelId })),
-      );
-    }
+  /** The link's pixels become exactly `pixelIds`, in `tx`. */
+  replace(tx: Transaction, linkId: number, pixelIds: number[]): Promise<void> {
+    return this.rows.replace(tx, linkId, pixelIds);
   }
 
   /** The pixels of each link, by link id, in pixel id order: one query for any number of links. */
   async byLink(linkIds: number[]): Promise<Map<number, PixelResponse[]>> {
     const byLink = new Map<number, PixelResponse[]>();
     if (linkIds.length === 0) return byLink;
-    const rows = await this.rows.find({
-      where: { linkId: In(linkIds) },
-      relations: { pixel: true },
-      order: { pixelId: 'ASC' },
-    });
+    const rows = await this.rows.ofLinks(linkIds);
     for (const row of rows) {
       if (row.pixel === undefined) continue;
       const list = byLink.get(row.linkId) ?? [];

@@ -1,6 +1,4 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
 import type { Domain } from '../domains/domain.entity';
 import { toDomainSummary } from '../domains/domain.mapper';
 import { DomainsService } from '../domains/domains.service';
@@ -8,8 +6,9 @@ import type { Pixel } from '../pixels/pixel.entity';
 import { toPixelResponse } from '../pixels/pixel.mapper';
 import { SpacesService } from '../spaces/spaces.service';
 import { LinkPixels } from './link-pixels';
-import { countersOf, Link } from './link.entity';
+import { countersOf, type Link } from './link.entity';
 import { toLinkResponse, type LinkResponse } from './link.mapper';
+import { LinksRepository } from './links.repository';
 
 /** A link just inserted, with what its create looked up. */
 export interface NewLinkParts {
@@ -26,7 +25,7 @@ const NEW_COUNTER = { clicks: 0, lastRotation: null };
 @Injectable()
 export class LinkResponses {
   constructor(
-    @InjectRepository(Link) private readonly links: Repository<Link>,
+    private readonly links: LinksRepository,
     private readonly domains: DomainsService,
     private readonly spaces: SpacesService,
     private readonly pixels: LinkPixels,
@@ -38,7 +37,7 @@ export class LinkResponses {
    */
   async ofIds(accountId: number, ids: number[]): Promise<LinkResponse[]> {
     if (ids.length === 0) return [];
-    const rows = await this.links.find({ where: { accountId, id: In(ids) }, relations: { counter: true } });
+    const rows = await this.links.findByIds(accountId, ids);
     const byId = new Map(rows.map((link) => [link.id, link]));
     return this.of(
       accountId,

@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
 import { ClicksModule } from '../clicks/clicks.module';
 import { CsvExportModule } from '../common/csv-stream';
+import { Transactions } from '../database/transactions';
 import { DomainsModule } from '../domains/domains.module';
 import { PixelsModule } from '../pixels/pixels.module';
 import { QrModule } from '../qr/qr.module';
@@ -13,6 +14,7 @@ import { LinkListRepository } from './link-list.repository';
 import { LinkListService } from './link-list.service';
 import { LinkPixel } from './link-pixel.entity';
 import { LinkPixels } from './link-pixels';
+import { LinkPixelsRepository } from './link-pixels.repository';
 import { LinkResponses } from './link-responses';
 import { Link } from './link.entity';
 import { LinksController } from './links.controller';
@@ -37,9 +39,11 @@ import { VisitLinkRepository } from './visit-link.repository';
     LinkListService,
     LinkListRepository,
     LinkPixels,
+    LinkPixelsRepository,
     LinkResponses,
     AliasAllocator,
     LinksRepository,
+    Transactions,
     LinkCache,
     VisitLinkRepository,
     TitleFetcher,

@@ -1,8 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { QueryFailedError, type EntityManager } from 'typeorm';
+import { InjectRepository } from '@nestjs/typeorm';
+import { In, QueryFailedError, Repository, type FindOptionsWhere } from 'typeorm';
+import type { Owner } from '../auth/owner';
 import { wellFormed } from '../common/well-formed';
 import { PreparedStatements, type PreparedStatement } from '../database/prepared-statements';
-import type { Link } from './link.entity';
+import type { Transaction } from '../database/transactions';
+import { Link } from './link.entity';
 
 /** A link to insert: its row, the pixels it gets, and its place in the request, which the answer keys. */
 export interface NewLink {
@@ -81,10 +84,95 @@ function storedStrings(_key: string, value: unknown): unknown {
   return typeof value === 'string' ? wellFormed(value) : value;
 }
 
-/** The SQL of link writes that is shaped by hand, apart from the service's rules. */
+/** What a delete removed: where the link was found, for the caches that know it by its alias. */
+export interface DeletedLink {
+  domain_id: number;
+  alias: string;
+}
+
+/** A link's two secrets, as the entity names them. */
+export type SecretField = 'passwordHash' | 'redirectPasswordHash';
+
+/** Every query of the links' use cases: their reads, their writes, and the inserts shaped by hand. */
 @Injectable()
 export class LinksRepository {
-  constructor(private readonly statements: PreparedStatements) {}
+  constructor(
+    @InjectRepository(Link) private readonly links: Repository<Link>,
+    private readonly statements: PreparedStatements,
+  ) {}
+
+  /** One of the owner's links (within its spaces), with its counter; null beyond its reach. */
+  findOwned(owner: Owner, id: number): Promise<Link | null> {
+    return this.links.findOne({ where: { id, ...ownedBy(owner) }, relations: { counter: true } });
+  }
+
+  /** The account's links among `ids`, with their counters, in any order: one query for any number. */
+  findByIds(accountId: number, ids: number[]): Promise<Link[]> {
+    return this.links.find({ where: { accountId, id: In(ids) }, relations: { counter: true } });
+  }
+
+  /**
+   * The link an alias names on a domain, matched regardless of case like the unique index, and whether it has
+   * pixels: one indexed query, the first of every visit.
+   */
+  async findByAlias(domainId: number, alias: string): Promise<{ link: Link; hasPixels: boolean } | null> {
+    const { entities, raw } = await this.links
+      .createQueryBuilder('link')
+      .innerJoinAndSelect('link.counter', 'counter')
+      .addSelect('EXISTS (SELECT 1 FROM link_pixels lp WHERE lp.link_id = link.id)', 'has_pixels')
+      .where('link.domain_id = :domainId AND lower(link.alias) = lower(:alias)', { domainId, alias })
+      .getRawAndEntities<{ has_pixels: boolean }>();
+    return entities.length === 0 ? null : { link: entities[0], hasPixels: raw[0].has_pixels };
+  }
+
+  /** Writes `changes` to one of the owner's links in `tx`; false when there is none within its reach. */
+  async update(tx: Transaction, owner: Owner, id: number, changes: Partial<Link>): Promise<boolean> {
+    const { affected } = await tx.update(Link, { id, ...ownedBy(owner) }, changes);
+    return affected !== 0;
+  }
+
+  /** The link's targets start their rotation afresh, in `tx`; its counts are never written from here. */
+  async restartRotation(tx: Transaction, linkId: number): Promise<void> {
+    await tx.query('UPDATE link_counters SET last_rotation = NULL WHERE link_id = $1', [linkId]);
+  }
+
+  /** Deletes one of the owner's links, in `tx` or as a statement of its own; undefined when there is none. */
+  async remove(
+    owner: Owner,
+    id: number,
+    tx: Transaction = this.links.manager,
+  ): Promise<DeletedLink | undefined> {
+    const result = await tx
+      .createQueryBuilder()
+      .delete()
+      .from(Link)
+      .where({ id, ...ownedBy(owner) })
+      .returning(['domain_id', 'alias'])
+      .execute();
+    const [row] = result.raw as DeletedLink[];
+    return row;
+  }
+
+  /** Replaces a secret's hash by `upgraded`, unless the link got another secret meanwhile; whether it did. */
+  async replaceSecretHash(
+    linkId: number,
+    field: SecretField,
+    stored: string,
+    upgraded: string,
+  ): Promise<boolean> {
+    const { affected } = await this.links
+      .createQueryBuilder()
+      .update(Link)
+      .set({ [field]: upgraded })
+      .where({ id: linkId, [field]: stored })
+      .execute();
+    return affected === 1;
+  }
+
+  /** The title of a link that still has none. */
+  async fillTitle(linkId: number, title: string): Promise<void> {
+    await this.links.query('UPDATE links SET title = $1 WHERE id = $2 AND title IS NULL', [title, linkId]);
+  }
 
   /**
    * Inserts the links whose alias is free on their domain, with their pixels, and checks `quota` once one is in:
@@ -102,19 +190,22 @@ export class LinksRepository {
     );
   }
 
-  /** As {@link insertChecked}, in `manager`'s transaction and without the quota, which its end checks. */
-  async insert(manager: EntityManager, links: NewLink[]): Promise<Map<number, InsertedLink>> {
-    return insertedByItem(await manager.query<InsertedRow[]>(INSERT_LINKS, [rowsOf(links)]));
+  /** As {@link insertChecked}, in `tx` and without the quota, which its end checks. */
+  async insert(tx: Transaction, links: NewLink[]): Promise<Map<number, InsertedLink>> {
+    return insertedByItem(await tx.query<InsertedRow[]>(INSERT_LINKS, [rowsOf(links)]));
   }
 
-  /** Checks `quota` in `manager`'s transaction, after its inserts; the lock is held to its end. */
-  async checkQuota(manager: EntityManager, quota: LinksQuota): Promise<void> {
-    await manager.query('SELECT links_within_quota($1, $2, $3, 0)', [
-      quota.lock,
-      quota.accountId,
-      quota.limit,
-    ]);
+  /** Checks `quota` in `tx`, after its inserts; the lock is held to its end. */
+  async checkQuota(tx: Transaction, quota: LinksQuota): Promise<void> {
+    await tx.query('SELECT links_within_quota($1, $2, $3, 0)', [quota.lock, quota.accountId, quota.limit]);
   }
+}
+
+/** The conditions on a link that make it the owner's: its account's, in one of its spaces when it is restricted. */
+function ownedBy(owner: Owner): FindOptionsWhere<Link> {
+  return owner.spaceIds === null
+    ? { accountId: owner.accountId }
+    : { accountId: owner.accountId, spaceId: In([...owner.spaceIds]) };
 }
 
 interface InsertedRow {

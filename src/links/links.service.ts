@@ -1,6 +1,4 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
-import { DataSource, In, Repository, type EntityManager, type FindOptionsWhere } from 'typeorm';
 import type { Owner } from '../auth/owner';
 import { QuotaKind, quotaLock, quotaRefusal } from '../common/account-quota';
 import { ResourceNotFoundException, ValidationFailedException, type FieldErrors } from '../common/exceptions';
@@ -9,6 +7,7 @@ import { wellFormed } from '../common/well-formed';
 import { ClickWriter } from '../clicks/click-writer';
 import { quotasConfig, type QuotasConfig } from '../config/app-config';
 import { ChangeFeed } from '../database/change-feed';
+import { Transactions } from '../database/transactions';
 import { EventOutbox, type PendingEvents } from '../outbox/event-outbox';
 import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';
@@ -22,7 +21,13 @@ import { LinkResponses } from './link-responses';
 import { Link, LinkPrivacy } from './link.entity';
 import type { LinkResponse } from './link.mapper';
 import { addError, checkPeriod, checkTargeting, sent } from './link-rules';
-import { LinksRepository, linksQuotaTotal, type InsertedLink, type NewLink } from './links.repository';
+import {
+  LinksRepository,
+  linksQuotaTotal,
+  type InsertedLink,
+  type NewLink,
+  type SecretField,
+} from './links.repository';
 import { TitleFetcher } from './title-fetcher';
 
 /** A new link, checked and ready to insert once its secrets are hashed, with what it refers to. */
@@ -62,13 +67,12 @@ export const MAX_BULK_SECRETS = 100;
 @Injectable()
 export class LinksService {
   constructor(
-    @InjectRepository(Link) private readonly links: Repository<Link>,
-    @InjectDataSource() private readonly dataSource: DataSource,
     private readonly domains: DomainsService,
     private readonly spaces: SpacesService,
     private readonly linkPixels: LinkPixels,
     private readonly aliases: AliasAllocator,
     private readonly repository: LinksRepository,
+    private readonly transactions: Transactions,
     private readonly responses: LinkResponses,
     private readonly titles: TitleFetcher,
     private readonly feed: ChangeFeed,
@@ -134,17 +138,17 @@ export class LinksService {
           aliasField,
         );
       } else {
-        await this.dataSource.transaction(async (manager) => {
+        await this.transactions.run(async (tx) => {
           // Random aliases that collided try again within the transaction; the quota is checked after the last.
           await this.aliases.insert(
             prepared,
-            (pending) => this.insertFree(pending, (links) => this.repository.insert(manager, links)),
+            (pending) => this.insertFree(pending, (links) => this.repository.insert(tx, links)),
             aliasField,
           );
-          await this.repository.checkQuota(manager, quota);
+          await this.repository.checkQuota(tx, quota);
           if (eventsWanted) {
             pending = await this.outbox.record(
-              manager,
+              tx,
               accountId,
               'link.created',
               prepared.map(({ link }) => link.id),
@@ -284,15 +288,11 @@ export class LinksService {
 
     const eventsWanted = await this.outbox.wants(accountId, 'link.updated');
     let pending: PendingEvents = [];
-    await this.dataSource.transaction(async (manager) => {
-      const { affected } = await manager.update(Link, { id, ...ownedBy(owner) }, changes);
-      if (affected === 0) throw new ResourceNotFoundException();
-      // New targets start their rotation afresh; the counters themselves are never written from here.
-      if (targeting !== null) {
-        await manager.query('UPDATE link_counters SET last_rotation = NULL WHERE link_id = $1', [id]);
-      }
-      if (pixelIds !== null) await this.linkPixels.replace(manager, id, pixelIds);
-      if (eventsWanted) pending = await this.outbox.record(manager, accountId, 'link.updated', [id]);
+    await this.transactions.run(async (tx) => {
+      if (!(await this.repository.update(tx, owner, id, changes))) throw new ResourceNotFoundException();
+      if (targeting !== null) await this.repository.restartRotation(tx, id);
+      if (pixelIds !== null) await this.linkPixels.replace(tx, id, pixelIds);
+      if (eventsWanted) pending = await this.outbox.record(tx, accountId, 'link.updated', [id]);
     });
     this.feed.publish(linkChange(link.domainId, link.alias));
     if (changes.alias !== undefined) this.feed.publish(linkChange(link.domainId, changes.alias));
@@ -303,29 +303,21 @@ export class LinksService {
 
   async remove(owner: Owner, id: number): Promise<void> {
     const eventsWanted = await this.outbox.wants(owner.accountId, 'link.deleted');
-    const run = async (manager: EntityManager) => {
-      const result = await manager
-        .createQueryBuilder()
-        .delete()
-        .from(Link)
-        .where({ id, ...ownedBy(owner) })
-        .returning(['domain_id', 'alias'])
-        .execute();
-      const [row] = result.raw as { domain_id: number; alias: string }[];
-      if (row !== undefined && eventsWanted) await this.outbox.recordDeleted(manager, owner.accountId, [id]);
-      return row;
-    };
     // One statement, unless its event is written with it.
     const deleted = eventsWanted
-      ? await this.dataSource.transaction(run)
-      : await run(this.dataSource.manager);
+      ? await this.transactions.run(async (tx) => {
+          const row = await this.repository.remove(owner, id, tx);
+          if (row !== undefined) await this.outbox.recordDeleted(tx, owner.accountId, [id]);
+          return row;
+        })
+      : await this.repository.remove(owner, id);
     if (deleted === undefined) throw new ResourceNotFoundException();
     this.feed.publish(linkChange(deleted.domain_id, deleted.alias));
   }
 
   /** One of the owner's links (within its spaces), or a 404 whether it does not exist or is beyond its reach. */
   async find(owner: Owner, id: number): Promise<Link> {
-    const link = await this.links.findOne({ where: { id, ...ownedBy(owner) }, relations: { counter: true } });
+    const link = await this.repository.findOwned(owner, id);
     if (link === null) throw new ResourceNotFoundException();
     return link;
   }
@@ -334,14 +326,8 @@ export class LinksService {
    * The link an alias names on a domain, matched regardless of case like the unique index, and whether it has
    * pixels: one indexed query, the first of every visit.
    */
-  async findByAlias(domainId: number, alias: string): Promise<{ link: Link; hasPixels: boolean } | null> {
-    const { entities, raw } = await this.links
-      .createQueryBuilder('link')
-      .innerJoinAndSelect('link.counter', 'counter')
-      .addSelect('EXISTS (SELECT 1 FROM link_pixels lp WHERE lp.link_id = link.id)', 'has_pixels')
-      .where('link.domain_id = :domainId AND lower(link.alias) = lower(:alias)', { domainId, alias })
-      .getRawAndEntities<{ has_pixels: boolean }>();
-    return entities.length === 0 ? null : { link: entities[0], hasPixels: raw[0].has_pixels };
+  findByAlias(domainId: number, alias: string): Promise<{ link: Link; hasPixels: boolean } | null> {
+    return this.repository.findByAlias(domainId, alias);
   }
 
   /**
@@ -350,26 +336,18 @@ export class LinksService {
    */
   async upgradeSecretHash(
     linkId: number,
-    field: 'passwordHash' | 'redirectPasswordHash',
+    field: SecretField,
     stored: string,
     secret: string,
   ): Promise<string> {
     if (!needsRehash(stored)) return stored;
     const upgraded = await hashSecret(secret);
-    const { affected } = await this.links
-      .createQueryBuilder()
-      .update(Link)
-      .set({ [field]: upgraded })
-      .where({ id: linkId, [field]: stored })
-      .execute();
-    return affected === 1 ? upgraded : stored;
+    return (await this.repository.replaceSecretHash(linkId, field, stored, upgraded)) ? upgraded : stored;
   }
 
   /** The title of the target page, filled in later unless the link got one meanwhile. */
   private fetchTitleLater(link: Link): void {
-    this.titles.schedule(link.url, (title) =>
-      this.dataSource.query('UPDATE links SET title = $1 WHERE id = $2 AND title IS NULL', [title, link.id]),
-    );
+    this.titles.schedule(link.url, (title) => this.repository.fillTitle(link.id, title));
   }
 
   private async checkSpace(
@@ -381,13 +359,6 @@ export class LinksService {
       spaceId === null || spaceId === 0 ? new Set<number>() : await this.spaces.ownedIds(owner, [spaceId]);
     return checkSpace(owned, owner.spaceIds !== null, spaceId, errors);
   }
-}
-
-/** The conditions on a link that make it the owner's: its account's, in one of its spaces when it is restricted. */
-function ownedBy(owner: Owner): FindOptionsWhere<Link> {
-  return owner.spaceIds === null
-    ? { accountId: owner.accountId }
-    : { accountId: owner.accountId, spaceId: In([...owner.spaceIds]) };
 }
 
 /**

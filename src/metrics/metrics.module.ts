@@ -1,4 +1,5 @@
 import { Global, Module } from '@nestjs/common';
+import { ConnectionPool } from '../database/connection-pool';
 import { MetricsAccess } from './metrics-access';
 import { MetricsController } from './metrics.controller';
 import { MetricsServer } from './metrics-server';
@@ -7,7 +8,7 @@ import { MetricsService } from './metrics.service';
 @Global()
 @Module({
   controllers: [MetricsController],
-  providers: [MetricsService, MetricsAccess, MetricsServer],
+  providers: [MetricsService, MetricsAccess, MetricsServer, ConnectionPool],
   exports: [MetricsService],
 })
 export class MetricsModule {}

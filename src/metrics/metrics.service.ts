@@ -1,9 +1,8 @@
 import { Injectable, type OnModuleInit } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry, type Metric } from 'prom-client';
+import { ConnectionPool, type PooledClient } from '../database/connection-pool';
 import { TallyCounter, TallyHistogram, type HistogramSeries } from './tally';
-import { DataSource } from 'typeorm';
 
 /** What a visit of a short link ended in. */
 export const REDIRECT_OUTCOMES = [
@@ -25,16 +24,8 @@ const QUERY_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.2
 
 const TIMED = Symbol('timed');
 
-interface TimedClient {
-  query: (...args: unknown[]) => unknown;
+interface TimedClient extends PooledClient {
   [TIMED]?: true;
-}
-
-interface PoolStats {
-  totalCount: number;
-  idleCount: number;
-  waitingCount: number;
-  on?(event: 'acquire', listener: (client: TimedClient) => void): void;
 }
 
 /** The counter and the latency histogram of one method, route pattern and status. */
@@ -83,7 +74,7 @@ export class MetricsService implements OnModuleInit {
     REDIRECT_OUTCOMES.map((outcome) => [outcome, this.redirects.series$(outcome, { outcome })] as const),
   );
 
-  constructor(@InjectDataSource() private readonly dataSource: DataSource) {
+  constructor(private readonly connections: ConnectionPool) {
     collectDefaultMetrics({ register: this.registry });
     for (const metric of [this.requests, this.durations, this.redirects]) {
       this.registry.registerMetric(metric as unknown as Metric);
@@ -92,7 +83,7 @@ export class MetricsService implements OnModuleInit {
   }
 
   onModuleInit(): void {
-    const pool = this.pool();
+    const pool = this.connections.stats();
     if (pool === null) return;
     const stats = pool;
     new Gauge({
@@ -114,7 +105,7 @@ export class MetricsService implements OnModuleInit {
       },
     });
     // Each connection the pool hands out has its promise-returning queries timed (wrapped once).
-    pool.on?.('acquire', (client) => {
+    pool.on?.('acquire', (client: TimedClient) => {
       if (client[TIMED] === true) return;
       client[TIMED] = true;
       const query = client.query.bind(client);
@@ -207,12 +198,5 @@ export class MetricsService implements OnModuleInit {
 
   get contentType(): string {
     return this.registry.contentType;
-  }
-
-  /** The pg pool under TypeORM, when the driver has one. */
-  private pool(): PoolStats | null {
-    const master = (this.dataSource.driver as { master?: unknown }).master;
-    if (typeof master !== 'object' || master === null || !('totalCount' in master)) return null;
-    return master as PoolStats;
   }
 }

@@ -159,7 +159,7 @@ export class StatsPageService {
     const range = periodOf(choice ?? DEFAULT_STATS_RANGE, link.createdAt);
     const dayCount = Math.round((range.to.getTime() - range.from.getTime()) / DAY_MS) + 1;
     const [days, clicks, lists] = await Promise.all([
-      this.stats.query(link.id, 'clicks', range, { page: 1, perPage: dayCount }),
+      this.stats.pageReport(link.id, 'clicks', range, { page: 1, perPage: dayCount }),
       this.stats.total(link.id, range),
       this.dimensions(link, range),
     ]);
@@ -200,7 +200,7 @@ export class StatsPageService {
   private async dimensions(link: Link, range: StatsRange): Promise<StatsRow[][]> {
     const top = { page: 1, perPage: TOP };
     const lists = await Promise.all(
-      PAGE_DIMENSIONS.map((name) => this.stats.query(link.id, name, range, top)),
+      PAGE_DIMENSIONS.map((name) => this.stats.pageReport(link.id, name, range, top)),
     );
     return lists.map((list) => list.items);
   }

@@ -153,7 +153,7 @@ export class StatsService {
    * For the public stats page: clicks per day (every day of the range, oldest first), or counts per stored value
    * of a dimension (country `GB`, language `en`, city `London`; highest first).
    */
-  async query(
+  async pageReport(
     linkId: number,
     name: 'clicks' | StatsDimension,
     range: StatsRange,

@@ -2,8 +2,8 @@ import { ServiceUnavailableException } from '@nestjs/common';
 import { EventEmitter } from 'node:events';
 import type { Server } from 'node:http';
 import proxyAddr from 'proxy-addr';
-import type { DataSource } from 'typeorm';
 import { loadConfig } from '../config/app-config';
+import type { ConnectionPool } from '../database/connection-pool';
 import type { Domain } from '../domains/domain.entity';
 import type { VisitLink } from '../links/link-cache';
 import { MetricsService } from '../metrics/metrics.service';
@@ -65,7 +65,7 @@ describe('LeanRedirect', () => {
       pipeline as VisitPipeline,
       {} as OutcomeWriter,
       { enabled: false } as VisitorRateLimit,
-      new MetricsService({} as unknown as DataSource),
+      new MetricsService({} as ConnectionPool),
       config,
       config,
     );
