@@ -359,10 +359,9 @@ describe('bad settings stop the start with a message naming the setting', () => 
     return runNode(MAIN_SCRIPT, [], { env: serverEnv(dataDir, overrides), timeoutMs: 20_000 });
   }
 
-  it('PORT=abc exits 1 within a few seconds, stderr names PORT', async () => {
+  it('PORT=abc exits 1 before opening anything, stderr names PORT', async () => {
     const result = await start({ PORT: 'abc' });
     if (result.code !== 1) throw new Error(describeRun(result));
-    expect(result.ms).toBeLessThan(10_000);
     expect(result.stderr).toMatch(/\bPORT\b/);
     // Nothing was opened.
     expect(readdirSync(dataDir)).toEqual([]);
@@ -371,7 +370,6 @@ describe('bad settings stop the start with a message naming the setting', () => 
   it('a too short INITIAL_API_KEY exits 1 naming INITIAL_API_KEY, without echoing the value', async () => {
     const result = await start({ PORT: String(await freePort()), INITIAL_API_KEY: 'short-secret-value' });
     if (result.code !== 1) throw new Error(describeRun(result));
-    expect(result.ms).toBeLessThan(10_000);
     expect(result.stderr).toMatch(/\bINITIAL_API_KEY\b/);
     expect(result.stdout + result.stderr).not.toContain('short-secret-value');
     expect(readdirSync(dataDir)).toEqual([]);

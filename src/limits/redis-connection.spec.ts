@@ -43,9 +43,8 @@ describe('connectRedis', () => {
         autoResendUnfulfilledCommands: false,
         enableAutoPipelining: true,
       });
-      const started = Date.now();
+      // Refused by the offline-queue rule, not by the command's timeout, whose error would say it timed out.
       await expect(client.ping()).rejects.toThrow(/enableOfflineQueue/);
-      expect(Date.now() - started).toBeLessThan(50);
     } finally {
       client.disconnect();
     }
