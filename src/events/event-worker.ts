@@ -160,9 +160,12 @@ export class EventWorker implements OnApplicationBootstrap, BeforeApplicationShu
     this.schedule(soon);
   }
 
-  /** The delay of a woken pass: `WAKE_MS`, or what is left of `GATHER_MS` since the last pass started. */
+  /**
+   * The delay of a woken pass: `WAKE_MS`, or what is left of `GATHER_MS` since the last pass started, on the
+   * monotonic clock and rounded up, so that `Date.now()`'s whole milliseconds cannot start a pass early.
+   */
   private soonest(): number {
-    return Math.max(WAKE_MS, this.passAt + GATHER_MS - Date.now());
+    return Math.max(WAKE_MS, Math.ceil(this.passAt + GATHER_MS - performance.now()));
   }
 
   private schedule(delayMs: number): void {
@@ -170,7 +173,7 @@ export class EventWorker implements OnApplicationBootstrap, BeforeApplicationShu
     this.dueAt = Date.now() + delayMs;
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.passAt = Date.now();
+      this.passAt = performance.now();
       this.running = this.pass()
         .catch((error: unknown) => {
           this.logger.warn(`Event delivery paused: ${(error as Error).message}`);
