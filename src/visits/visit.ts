@@ -16,18 +16,10 @@ export interface VisitRequest {
   form: Readonly<Record<string, unknown>>;
 }
 
-/** What a visit carries through the password and consent forms: where they post, the query and the referrer. */
-export interface CarriedForm {
-  action: string;
-  query: string;
-  referrer: string;
-}
+// The facts the password and consent forms and the interstitials carry are the pages' own inputs, named once there.
+import type { CarriedForm, LeadsTo } from '../visitor-pages/views';
 
-/** Where a link leads, as its forms say it: the short link's domain, and the destination's host (null for several). */
-export interface LeadsTo {
-  domain: string;
-  host: string | null;
-}
+export type { CarriedForm, LeadsTo };
 
 /** What the preview of a link says of it. */
 export interface PreviewFacts {
