@@ -1,6 +1,8 @@
 import {
   catchUpListedClicks,
   foundPageQuery,
+  hasTrigrams,
+  searchPath,
   linkCountQuery,
   linkPageQuery,
   readsListedClicks,
@@ -98,10 +100,39 @@ describe('foundPageQuery', () => {
     expect(text).not.toMatch(/ORDER BY lower\(link\.title\)/);
   });
 
+  it('on the trigram path, compares the account so that no index of the account serves it, and never stops along the title', () => {
+    const { text, values } = foundPageQuery(search, BY_TITLE, 0, 10, 500, 'trigram');
+
+    expect(values).toEqual([7, '%sale 42%', 501, 10, 0]);
+    expect(text).toContain('WHERE link.account_id + 0 = $1 AND lower(link.title) LIKE lower($2)');
+    expect(text).not.toMatch(/ORDER BY lower\(link\.title\), link\.id/);
+    expect(text).toMatch(/ESCAPE '\\'\s+LIMIT \$3\)/);
+  });
+
   it('finds the links of a URL term by its trigram index alone: the URL index holds no text to match', () => {
     const { text } = foundPageQuery({ ...NONE, search: { by: 'url', term: '/p/7' } }, BY_ID, 0, 10, 500);
 
     expect(text).toMatch(/ESCAPE '\\'\s+LIMIT \$3\)/);
+  });
+});
+
+describe('searchPath', () => {
+  it.each([
+    ['sale 42', 20_001, 'trigram'],
+    ['Straße', 1_000_000, 'trigram'],
+    ['/p/777', 1_000_000, 'trigram'],
+    ['sale 42', 20_000, 'account'],
+    ['ab', 1_000_000, 'account'],
+    ['a b c', 1_000_000, 'account'],
+    ['%_%', 1_000_000, 'account'],
+  ])('searches for %j in an account of %i links on the %s path', (term, links, path) => {
+    expect(searchPath(term, links)).toBe(path);
+  });
+
+  it('reads a term by its runs of letters and digits in any script', () => {
+    expect(hasTrigrams('日本語')).toBe(true);
+    expect(hasTrigrams('42x')).toBe(true);
+    expect(hasTrigrams('4-2-x')).toBe(false);
   });
 });
 
@@ -171,6 +202,7 @@ describe('every statement', () => {
         statements.push(linkPageQuery({ ...NONE, ...filter }, order, 0, 10, { count: 1, links: 100 }));
         if (filter.search !== undefined && filter.status !== LinkStatus.Expired) {
           statements.push(foundPageQuery({ ...NONE, ...filter }, order, 0, 10, 100));
+          statements.push(foundPageQuery({ ...NONE, ...filter }, order, 0, 10, 100, 'trigram'));
         }
       }
       for (const { text, values } of statements) {

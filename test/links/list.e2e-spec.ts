@@ -394,6 +394,46 @@ describe('Links API', () => {
       );
 
       it.each([
+        ['title', 'sale', (term: string, n: number) => ({ title: `${term} ${n}` })],
+        // Aliases are unique on their domain, whoever holds them.
+        [
+          'alias',
+          `promo${randomBytes(4).toString('hex')}`,
+          (term: string, n: number) => ({ alias: `${term}-${n}` }),
+        ],
+        ['url', 'shop.example', (term: string, n: number) => ({ url: `https://${term}/${n}` })],
+      ])(
+        'finds an account of more links than a search reads at once by the trigram index, by %s, and only its own',
+        async (by, term, link) => {
+          const account = await createAccount(t);
+          const other = await createAccount(t);
+          const made = (n: number) => link(term, n);
+          const mine = await insertLinks(account, [1, 2, 3, 4].map(made));
+          await insertLinks(account, [{ title: 'other', url: 'https://elsewhere.example/' }]);
+          await insertLinks(other, [5, 6, 7].map(made));
+          const repository = t.app.get(LinkListRepository);
+          const foundPage = repository.foundPage.bind(repository);
+          const bounded = jest
+            .spyOn(repository, 'foundPage')
+            .mockImplementation((filter, order, offset, limit) => foundPage(filter, order, offset, limit, 4));
+          const statements = jest.spyOn(t.dataSource, 'query');
+
+          try {
+            const page = await list(account, `?search=${term}&search_by=${by}&sort_by=id&sort=asc`);
+
+            expect(ids(page)).toEqual(mine);
+            expect(page.body.meta.total).toBe(4);
+            expect(statements.mock.calls.map(([text]) => text).join('\n')).toMatch(
+              /link\.account_id \+ 0 = \$1/,
+            );
+          } finally {
+            statements.mockRestore();
+            bounded.mockRestore();
+          }
+        },
+      );
+
+      it.each([
         ['search_by', 'search=a&search_by=name', 'The selected search by is invalid.'],
         ['search_by', 'search=a&search_by=id', 'The selected search by is invalid.'],
         ['search', `search=${'s'.repeat(256)}`, 'The search field must not be greater than 255 characters.'],
