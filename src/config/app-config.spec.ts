@@ -472,7 +472,7 @@ describe('a secret read from <NAME>_FILE', () => {
   }
 
   const KEY = 'K3y_-.~'.repeat(6);
-  const SETTINGS: Record<(typeof SECRET_SETTINGS)[number], [string, Record<string, string>, object]> = {
+  const SETTINGS: Record<string, [string, Record<string, string>, object]> = {
     DATABASE_URL: [
       'postgres://user:pw@db:5432/links',
       {},

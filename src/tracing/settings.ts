@@ -1,14 +1,12 @@
 import type { IncomingMessage } from 'node:http';
 import { ALIAS_PATH } from '../links/alias';
 import { isReservedAlias } from '../links/reserved-aliases';
+import { setting } from '../config/settings';
 
 /**
  * When traces are on, and which requests are traced. Nothing here loads OpenTelemetry: main.ts asks `tracingWanted`
  * before anything else is required, and the SDK is loaded only when it says yes.
  */
-
-/** The share of visitor requests (`/:alias`) traced when no caller's trace says otherwise. */
-export const DEFAULT_REDIRECT_RATIO = 0.01;
 
 /**
  * On when an OTLP endpoint is set (`OTEL_EXPORTER_OTLP_ENDPOINT` or `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`), unless
@@ -23,15 +21,9 @@ export function tracingWanted(env: NodeJS.ProcessEnv): boolean {
   );
 }
 
-/** `TRACE_REDIRECT_RATIO`, a number from 0 to 1; the default when unset. */
+/** `TRACE_REDIRECT_RATIO`, the share of visitor requests (`/:alias`) traced when no caller's trace says otherwise. */
 export function redirectRatio(env: NodeJS.ProcessEnv): number {
-  const given = env.TRACE_REDIRECT_RATIO?.trim();
-  if (given === undefined || given === '') return DEFAULT_REDIRECT_RATIO;
-  const ratio = Number(given);
-  if (!Number.isFinite(ratio) || ratio < 0 || ratio > 1) {
-    throw new Error(`TRACE_REDIRECT_RATIO must be a number from 0 to 1, got "${given}"`);
-  }
-  return ratio;
+  return setting(env, 'TRACE_REDIRECT_RATIO');
 }
 
 /** A visit: GET or HEAD of `/:alias`, the requests the redirect's fast path answers. */
