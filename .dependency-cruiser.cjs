@@ -11,19 +11,20 @@
  *   imports nothing, so that `clicks/` states it in its claim as the lists do.
  * - `auth/` accounts, keys and the guards; `targeting/`, `metrics/`, `qr/`, `clicks/`, `limits/`: services the
  *   features use.
- * - the features (`spaces/`, `domains/`, `pixels/`, `links/`, `stats/`, `account/`, `health/`). Within each, a
+ * - the features (`spaces/`, `domains/`, `pixels/`, `links/`, `stats/`, `accounts/`, `health/`). Within each, a
  *   service holds the use case and its repository every query: services never import `typeorm`.
- * - `visitor-pages/` the pages visitors see (views, one catalogue per language, CSS, the pixels script);
- *   `visitor-limits/` the visitor routes' limits; `stats-page/` a link's public stats page.
- * - `visits/` the visit pipeline, its writer and the visitor routes, which nothing imports but the application's
- *   wiring (`src/*.ts`).
+ * - `events/` the outbox (`events/outbox/`), the worker, `webhooks/` and the stream sinks. The features reach it
+ *   through the outbox alone: the statement or function that records an event in their own transaction.
+ * - `visits/` the visitor side: the visit pipeline, its writer and the visitor routes, the pages visitors see
+ *   (`pages/`: views, one catalogue per language, CSS, the pixels script), the visitor routes' limits (`limits/`)
+ *   and a link's public stats page (`stats-page/`). Nothing imports it but the application's wiring (`src/*.ts`).
  * - `cli/` the commands of the CLI, which nothing imports but its wiring (`src/cli.ts`).
  * - `tracing/` the OpenTelemetry set-up, which main.ts imports first of all: it imports nothing of ours but the
  *   alias pattern (`links/alias.ts`, `links/reserved-aliases.ts`, which import nothing), so that it loads before the
  *   modules it patches.
  */
 const FEATURES =
-  'src/(account|domains|health|links|pixels|spaces|stats|visits|visitor-pages|visitor-limits|stats-page|qr|clicks|metrics|targeting|auth|limits)/';
+  'src/(accounts|domains|health|links|pixels|spaces|stats|visits|events|qr|clicks|metrics|targeting|auth|limits)/';
 
 module.exports = {
   forbidden: [
@@ -86,6 +87,15 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/[^/]+/', pathNot: '^src/visits/' },
       to: { path: '^src/visits/' },
+    },
+    {
+      name: 'features-reach-events-through-the-outbox',
+      comment:
+        'An event is recorded in the transaction of the change that makes it, through the outbox; the worker, ' +
+        'the webhooks and the sinks that deliver it are known to nothing but the wiring.',
+      severity: 'error',
+      from: { path: '^src/[^/]+/', pathNot: '^src/events/' },
+      to: { path: '^src/events/', pathNot: '^src/events/outbox/' },
     },
     {
       name: 'nothing-imports-cli',

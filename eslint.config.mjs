@@ -46,7 +46,7 @@ export default tseslint.config(
     rules: { '@typescript-eslint/consistent-type-imports': 'off' },
   },
   {
-    files: ['src/visitor-pages/assets/*.js'],
+    files: ['src/visits/pages/assets/*.js'],
     languageOptions: { globals: { ...globals.browser }, sourceType: 'script' },
   },
   {

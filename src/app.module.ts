@@ -2,7 +2,7 @@ import { Inject, Module, type MiddlewareConsumer, type NestModule } from '@nestj
 import { APP_FILTER, APP_INTERCEPTOR, APP_PIPE } from '@nestjs/core';
 import { ThrottlerModule } from '@nestjs/throttler';
 import type { Logger as Pino } from 'pino';
-import { AccountModule } from './account/account.module';
+import { AccountModule } from './accounts/account.module';
 import { AuthServerModule } from './auth/auth.module';
 import { BodyParserInterceptor } from './common/body-parser';
 import { HttpExceptionFilter } from './common/http-exception.filter';
@@ -13,7 +13,7 @@ import { createValidationPipe } from './common/validation.pipe';
 import { authConfig, type AuthConfig } from './config/app-config';
 import { AppConfigModule } from './config/config.module';
 import { ChangeFeedModule } from './database/change-feed';
-import { OutboxModule } from './outbox/outbox.module';
+import { OutboxModule } from './events/outbox/outbox.module';
 import { DatabaseModule } from './database/database.module';
 import { PreparedStatementsModule } from './database/prepared-statements';
 import { DomainsModule } from './domains/domains.module';
@@ -29,7 +29,7 @@ import { PixelsModule } from './pixels/pixels.module';
 import { VisitsModule } from './visits/visits.module';
 import { SpacesModule } from './spaces/spaces.module';
 import { StatsModule } from './stats/stats.module';
-import { WebhooksModule } from './webhooks/webhooks.module';
+import { WebhooksModule } from './events/webhooks/webhooks.module';
 
 @Module({
   imports: [

@@ -1,7 +1,7 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule, type OpenAPIObject } from '@nestjs/swagger';
 import { SCOPE_EXTENSION } from './auth/requires-scope.decorator';
-import { EVENT_SCHEMAS } from './webhooks/event-schemas';
+import { EVENT_SCHEMAS } from './events/webhooks/event-schemas';
 import { BODY_EXAMPLE_EXTENSION, RATE_LIMIT_HEADERS, registeredSchemas } from './common/openapi';
 import { MAX_ID } from './common/validation';
 

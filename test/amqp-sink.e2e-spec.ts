@@ -6,7 +6,7 @@ import {
   type Message,
   type Options,
 } from 'amqplib';
-import type { OutgoingEvent } from '../src/outbox/event';
+import type { OutgoingEvent } from '../src/events/outbox/event';
 import { AmqpSink, type AmqpSinkOptions } from '../src/events/sinks/amqp.sink';
 import {
   describeWithBroker,

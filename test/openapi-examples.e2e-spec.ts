@@ -5,7 +5,7 @@ import {
   DEFAULT_WEBHOOK_SEND_OPTIONS,
   WEBHOOK_SEND_OPTIONS,
   type WebhookSendOptions,
-} from '../src/webhooks/webhook-sender';
+} from '../src/events/webhooks/webhook-sender';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { apiClient } from './support/api';
 import { committedDocument } from './support/openapi-document';

@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import type { OutgoingEvent } from '../src/outbox/event';
+import type { OutgoingEvent } from '../src/events/outbox/event';
 import { RedisStreamSink, type RedisStreamSinkOptions } from '../src/events/sinks/redis-stream.sink';
 import {
   describeWithBroker,

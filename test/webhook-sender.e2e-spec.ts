@@ -13,8 +13,8 @@ import {
   WebhookSender,
   type DeliveryOutcome,
   type WebhookSendOptions,
-} from '../src/webhooks/webhook-sender';
-import { generateWebhookSecret, signatureHeaders } from '../src/webhooks/webhook-signature';
+} from '../src/events/webhooks/webhook-sender';
+import { generateWebhookSecret, signatureHeaders } from '../src/events/webhooks/webhook-signature';
 
 const EVENT_ID = 'evt_0123456789abcdef0123456789abcdef';
 const BODY = JSON.stringify({

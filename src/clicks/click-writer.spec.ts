@@ -3,7 +3,7 @@ import { loadConfig, type AppConfig } from '../config/app-config';
 import type { ConnectionPool } from '../database/connection-pool';
 import type { VisitorProfile } from '../targeting/visitor';
 import { MetricsService } from '../metrics/metrics.service';
-import type { EventInterest } from '../outbox/event-interest';
+import type { EventInterest } from '../events/outbox/event-interest';
 import { ClickWriter } from './click-writer';
 import {
   clickParameters,

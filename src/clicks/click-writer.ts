@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { clicksConfig, type ClicksConfig } from '../config/app-config';
 import { MetricsService } from '../metrics/metrics.service';
 import type { VisitorProfile } from '../targeting/visitor';
-import { EventInterest } from '../outbox/event-interest';
+import { EventInterest } from '../events/outbox/event-interest';
 import { ClickRepository, type EventsTaken, type PendingClick } from './click.repository';
 import type { ValueOrPromise } from '../common/value-or-promise';
 

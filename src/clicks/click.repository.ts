@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { limitedSql, openSql } from '../links/status/link-status.sql';
-import { takenSql } from '../outbox/outbox.repository';
+import { takenSql } from '../events/outbox/outbox.repository';
 import type { VisitorProfile } from '../targeting/visitor';
 
 /** A click waiting to be written: its link, when it was answered (ms since the epoch), and its visitor. */

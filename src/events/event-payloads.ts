@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { isoDate } from '../common/dates';
 import { LinkResponses } from '../links/link-responses';
-import type { EventType, OutgoingEvent } from '../outbox/event';
+import type { EventType, OutgoingEvent } from './outbox/event';
 import { EventsRepository, type ClickParts, type EventRow, type OutgoingRow } from './events.repository';
 
 /**

@@ -8,10 +8,10 @@ import {
 import { Counter, Gauge } from 'prom-client';
 import { CLOCK, type Clock } from '../common/clock';
 import { MetricsService } from '../metrics/metrics.service';
-import { DeliverySlots } from '../webhooks/delivery-slots';
-import { WebhookDeliveries } from '../webhooks/webhook-deliveries';
-import type { OutgoingEvent } from '../outbox/event';
-import { EventInterest } from '../outbox/event-interest';
+import { DeliverySlots } from './webhooks/delivery-slots';
+import { WebhookDeliveries } from './webhooks/webhook-deliveries';
+import type { OutgoingEvent } from './outbox/event';
+import { EventInterest } from './outbox/event-interest';
 import { EventPayloads } from './event-payloads';
 import { EventsRepository, Outcome, Sink, type ClaimedDelivery, type WebhookRow } from './events.repository';
 import { MAX_ATTEMPTS, nextStreamAttempt, nextWebhookAttempt } from './retry-schedule';

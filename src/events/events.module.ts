@@ -1,8 +1,8 @@
 import { Module } from '@nestjs/common';
 import { eventsConfig, webhooksConfig, type EventsConfig, type WebhooksConfig } from '../config/app-config';
 import { LinksModule } from '../links/links.module';
-import { DELIVERIES_PER_WEBHOOK } from '../webhooks/delivery-slots';
-import { WebhooksModule } from '../webhooks/webhooks.module';
+import { DELIVERIES_PER_WEBHOOK } from './webhooks/delivery-slots';
+import { WebhooksModule } from './webhooks/webhooks.module';
 import { EventPayloads } from './event-payloads';
 import { EVENT_SINKS, EVENT_WORKER_OPTIONS, EventWorker, type EventWorkerOptions } from './event-worker';
 import { EventsRepository } from './events.repository';

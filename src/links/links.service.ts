@@ -8,7 +8,7 @@ import { ClickWriter } from '../clicks/click-writer';
 import { quotasConfig, type QuotasConfig } from '../config/app-config';
 import { ChangeFeed } from '../database/change-feed';
 import { Transactions } from '../database/transactions';
-import { EventOutbox, type PendingEvents } from '../outbox/event-outbox';
+import { EventOutbox, type PendingEvents } from '../events/outbox/event-outbox';
 import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';
 import type { Pixel } from '../pixels/pixel.entity';

@@ -7,7 +7,7 @@ import type { ConnectionPool } from '../database/connection-pool';
 import type { Domain } from '../domains/domain.entity';
 import type { VisitLink } from '../links/link-cache';
 import { MetricsService } from '../metrics/metrics.service';
-import type { VisitorRateLimit } from '../visitor-limits/visitor-rate-limit.guard';
+import type { VisitorRateLimit } from './limits/visitor-rate-limit.guard';
 import { LeanRedirect, rememberedTrust } from './lean-redirect';
 import type { OutcomeWriter } from './outcome-writer';
 import type { VisitPipeline } from './visit-pipeline';

@@ -6,7 +6,7 @@ import { serverConfig, visitsConfig, type ServerConfig, type VisitsConfig } from
 import { ALIAS_PATH } from '../links/alias';
 import { isReservedAlias } from '../links/reserved-aliases';
 import { MetricsService, type RequestSeries } from '../metrics/metrics.service';
-import { VisitorRateLimit } from '../visitor-limits/visitor-rate-limit.guard';
+import { VisitorRateLimit } from './limits/visitor-rate-limit.guard';
 import { visitorQueryFits } from './destination';
 import { OutcomeWriter } from './outcome-writer';
 import type { VisitOutcome, VisitRequest } from './visit';

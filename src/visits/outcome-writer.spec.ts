@@ -1,5 +1,5 @@
 import type { MetricsService } from '../metrics/metrics.service';
-import { Pages } from '../visitor-pages/pages';
+import { Pages } from './pages/pages';
 import { OutcomeWriter } from './outcome-writer';
 import type { VisitOutcome } from './visit';
 

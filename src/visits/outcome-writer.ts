@@ -2,11 +2,11 @@ import { Injectable } from '@nestjs/common';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { trusted } from '../common/html';
 import { MetricsService, type RedirectOutcome } from '../metrics/metrics.service';
-import type { Page } from '../visitor-pages/page';
-import { Pages, retryAfter } from '../visitor-pages/pages';
-import { pixelMarkup } from '../visitor-pages/pixel-markup';
-import type { Translator } from '../visitor-pages/translator';
-import { views } from '../visitor-pages/views';
+import type { Page } from './pages/page';
+import { Pages, retryAfter } from './pages/pages';
+import { pixelMarkup } from './pages/pixel-markup';
+import type { Translator } from './pages/translator';
+import { views } from './pages/views';
 import type { VisitOutcome } from './visit';
 
 /** A page answer: its status, its view, and headers beyond the page's own. */

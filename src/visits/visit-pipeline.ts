@@ -16,7 +16,7 @@ import { countersOf, type Link } from '../links/link.entity';
 import { LinksService } from '../links/links.service';
 import { GeoIp } from '../targeting/geoip';
 import { asksNotToBeTracked, profileVisitor, type VisitorProfile } from '../targeting/visitor';
-import { AttemptLimiter } from '../visitor-limits/attempt-limiter';
+import { AttemptLimiter } from './limits/attempt-limiter';
 import { mergeQuery, visitorQueryFits } from './destination';
 import { redirectTo, type LeadsTo, type VisitOutcome, type VisitRequest } from './visit';
 import { destinationOf, firstStep, isCounted, rotates } from './visit-plan';

@@ -17,7 +17,7 @@ export interface VisitRequest {
 }
 
 // The facts the password and consent forms and the interstitials carry are the pages' own inputs, named once there.
-import type { CarriedForm, LeadsTo } from '../visitor-pages/views';
+import type { CarriedForm, LeadsTo } from './pages/views';
 
 export type { CarriedForm, LeadsTo };
 

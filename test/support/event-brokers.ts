@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { EVENT_TYPES } from '../../src/outbox/event';
-import type { OutgoingEvent } from '../../src/outbox/event';
+import { EVENT_TYPES } from '../../src/events/outbox/event';
+import type { OutgoingEvent } from '../../src/events/outbox/event';
 import { freePort } from './process';
 import { sleep } from './sleep';
 import { TcpProxy } from './tcp-proxy';

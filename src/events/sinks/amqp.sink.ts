@@ -1,5 +1,5 @@
 import type { ConfirmChannel } from 'amqplib';
-import type { OutgoingEvent } from '../../outbox/event';
+import type { OutgoingEvent } from '../outbox/event';
 import { AmqpLink } from './amqp-link';
 import { BrokerTimeoutError, withDeadline } from './deadline';
 import type { EventSink } from './event-sink';

@@ -1,4 +1,4 @@
-import type { OutgoingEvent } from '../../outbox/event';
+import type { OutgoingEvent } from '../outbox/event';
 
 /**
  * A broker that takes every event for pipelines (contract §10): a Redis stream, a RabbitMQ exchange. The outbox

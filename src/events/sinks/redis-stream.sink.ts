@@ -1,5 +1,5 @@
 import Redis from 'ioredis';
-import type { OutgoingEvent } from '../../outbox/event';
+import type { OutgoingEvent } from '../outbox/event';
 import { BrokerTimeoutError, withDeadline } from './deadline';
 import type { EventSink } from './event-sink';
 
