@@ -79,7 +79,7 @@ describe('loadConfig', () => {
       webhookBacklogMax: 100_000,
       eventRetentionDays: 7,
       eventsRedisUrl: undefined,
-      eventsRedisMaxLength: 1_000_000,
+      eventsRedisMaxlen: 1_000_000,
       eventsAmqpUrl: undefined,
       eventsStreamBacklogMax: 1_000_000,
     });
@@ -201,7 +201,7 @@ describe('loadConfig', () => {
       webhookBacklogMax: 500,
       eventRetentionDays: 30,
       eventsRedisUrl: 'rediss://:pw@cache:6380/2',
-      eventsRedisMaxLength: 1000,
+      eventsRedisMaxlen: 1000,
       eventsAmqpUrl: 'amqps://user:pw@mq/events',
       eventsStreamBacklogMax: 2000,
     });
@@ -384,7 +384,7 @@ describe('the event broker URLs', () => {
   it('are in a group of their own, off by default', () => {
     expect(eventsConfig.from({})).toEqual({
       eventsRedisUrl: undefined,
-      eventsRedisMaxLength: 1_000_000,
+      eventsRedisMaxlen: 1_000_000,
       eventsAmqpUrl: undefined,
       eventsStreamBacklogMax: 1_000_000,
     });

@@ -540,3 +540,19 @@ export function setting<N extends SettingName>(env: Env, name: N): SettingValue<
   const quoted = declared.secret === true ? '' : `, got "${value}"`;
   throw new ConfigError(name, `must be ${declared.expected}${quoted}`);
 }
+
+/** `MAX_LINKS_PER_ACCOUNT` as a property: `maxLinksPerAccount`. */
+type CamelCase<S extends string> = S extends `${infer Head}_${infer Tail}`
+  ? `${Lowercase<Head>}${Capitalize<CamelCase<Tail>>}`
+  : Lowercase<S>;
+
+export type SettingsOf<N extends SettingName> = { [K in N as CamelCase<K>]: SettingValue<K> };
+
+function camelCase(name: string): string {
+  return name.toLowerCase().replace(/_([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+}
+
+/** Several settings' values, each under its name as a property (`PORT` as `port`, `DATA_DIR` as `dataDir`). */
+export function settingsOf<const N extends SettingName>(env: Env, names: readonly N[]): SettingsOf<N> {
+  return Object.fromEntries(names.map((name) => [camelCase(name), setting(env, name)])) as SettingsOf<N>;
+}

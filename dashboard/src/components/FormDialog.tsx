@@ -8,8 +8,6 @@ import { FormAlert } from './Field';
 interface FormDialogProps {
   title: string;
   submission: Submission;
-  /** The fields the form shows beside their controls; the API's messages on other names are listed above. */
-  fields: readonly string[];
   onSave: () => Promise<void>;
   onClose: () => void;
   children: ReactNode;
@@ -17,18 +15,10 @@ interface FormDialogProps {
 }
 
 /** A small create or edit form in a dialog, the API's 422 messages beside its fields. */
-export function FormDialog({
-  title,
-  submission,
-  fields,
-  onSave,
-  onClose,
-  children,
-  saveLabel,
-}: FormDialogProps) {
+export function FormDialog({ title, submission, onSave, onClose, children, saveLabel }: FormDialogProps) {
   const t = useT();
   const formRef = useRef<HTMLFormElement>(null);
-  const { saving, errors, message, submit } = submission;
+  const { saving, errors, message, submit, fields } = submission;
 
   useEffect(() => {
     formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();

@@ -3,6 +3,7 @@ import { PerPageValues } from '../api/enums';
 import { useDebouncedValue } from '../hooks/useDebouncedValue';
 import { useT } from '../i18n/I18nProvider';
 import { Field } from './Field';
+import { FilterSelect, type Option } from './FilterSelect';
 
 const SEARCH_DELAY_MS = 300;
 
@@ -12,11 +13,6 @@ export interface ListValues {
   sort_by: string;
   sort: string;
   per_page: string;
-}
-
-interface Option {
-  value: string;
-  label: string;
 }
 
 interface ListControlsProps {
@@ -48,21 +44,13 @@ export function ListControls({ label, values, update, searchBy, sortBy, children
 
   // Their labels are the dashboard's own: each control is as wide as its longest one, in every language.
   const select = (name: keyof ListValues, text: string, options: Option[]) => (
-    <Field label={text} className="filter filter-fit">
-      {(control) => (
-        <select
-          {...control}
-          value={values[name]}
-          onChange={(event) => update({ [name]: event.target.value })}
-        >
-          {options.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </select>
-      )}
-    </Field>
+    <FilterSelect
+      label={text}
+      value={values[name]}
+      options={options}
+      onChange={(value) => update({ [name]: value })}
+      fit
+    />
   );
 
   return (

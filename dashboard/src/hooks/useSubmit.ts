@@ -13,9 +13,11 @@ export interface Submission {
   submit: (save: () => Promise<void>) => Promise<void>;
   /** A field's messages, and what forgets them once the field is changed: they spoke of the value sent. */
   field: (name: string) => { errors: string[] | undefined; onEdit: () => void };
+  /** The fields the form shows beside their controls; the API's messages on other names are listed above. */
+  fields: readonly string[];
 }
 
-export function useSubmit(): Submission {
+export function useSubmit(fields: readonly string[] = []): Submission {
   const t = useT();
   const [saving, setSaving] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -46,5 +48,5 @@ export function useSubmit(): Submission {
     [errors],
   );
 
-  return { saving, errors, message, submit, field };
+  return { saving, errors, message, submit, field, fields };
 }

@@ -1,5 +1,15 @@
 import type { Messages } from './en';
 
+/** What the screens of one kind of resource say of one of them: its edit title, notices and delete question. */
+function resource(noun: string, thisOne: string) {
+  return {
+    editTitle: (name: string) => `${noun} ${name} bearbeiten`,
+    saved: (name: string) => `${noun} gespeichert: ${name}`,
+    deleted: (name: string) => `${noun} gelöscht: ${name}`,
+    deleteTitle: `${thisOne} löschen?`,
+  };
+}
+
 export const de: Messages = {
   app: {
     name: 'Shortlink',
@@ -124,11 +134,8 @@ export const de: Messages = {
     qr: 'QR-Code',
     stats: 'Statistik',
     edit: 'Link bearbeiten',
-    editTitle: (alias) => `Link ${alias} bearbeiten`,
+    ...resource('Link', 'Diesen Link'),
     created: (url) => `Link erstellt: ${url}`,
-    saved: (url) => `Link gespeichert: ${url}`,
-    deleted: (url) => `Link gelöscht: ${url}`,
-    deleteTitle: 'Diesen Link löschen?',
     deleteConfirm: (url) =>
       `${url} funktioniert dann für Besucher nicht mehr, und seine Statistik ist weg. Das lässt sich nicht rückgängig machen.`,
   },
@@ -187,14 +194,6 @@ export const de: Messages = {
       languages: 'Sprache',
       devices: 'Gerät',
       rotations: 'Rotation (jeder Besuch geht zur nächsten URL)',
-    },
-    keyLabels: {
-      continents: 'Kontinent',
-      countries: 'Land',
-      operating_systems: 'Betriebssystem',
-      browsers: 'Browser',
-      languages: 'Sprache',
-      devices: 'Gerät',
     },
     rulesHint:
       'Die erste Regel, die auf einen Besucher passt, gilt; Besucher, auf die keine passt, gehen zur Ziel-URL.',
@@ -278,10 +277,7 @@ export const de: Messages = {
     linksIn: (name) => `Links in ${name}`,
     color: 'Farbe',
     colors: { 1: 'Blau', 2: 'Grün', 3: 'Gelb', 4: 'Rot', 5: 'Violett', 6: 'Grau' },
-    editTitle: (name) => `Bereich ${name} bearbeiten`,
-    saved: (name) => `Bereich gespeichert: ${name}`,
-    deleted: (name) => `Bereich gelöscht: ${name}`,
-    deleteTitle: 'Diesen Bereich löschen?',
+    ...resource('Bereich', 'Diesen Bereich'),
     deleteConfirm: (name) => `${name} wird gelöscht. Seine Links bleiben erhalten, ohne Bereich.`,
   },
   domains: {
@@ -299,10 +295,7 @@ export const de: Messages = {
     indexPageHint: 'Wohin Besucher des bloßen Hostnamens gehen.',
     notFoundPage: 'Seite „nicht gefunden“',
     notFoundPageHint: 'Wohin Besucher eines unbekannten Alias gehen.',
-    editTitle: (name) => `Domain ${name} bearbeiten`,
-    saved: (name) => `Domain gespeichert: ${name}`,
-    deleted: (name) => `Domain gelöscht: ${name}`,
-    deleteTitle: 'Diese Domain löschen?',
+    ...resource('Domain', 'Diese Domain'),
     deleteConfirm: (name) =>
       `${name} wird gelöscht. Eine Domain, die noch Links hat, lässt sich nicht löschen.`,
   },
@@ -315,10 +308,7 @@ export const de: Messages = {
     type: 'Typ',
     value: 'Pixel-ID',
     valueHint: 'Die Kennung des Anbieters: Buchstaben, Ziffern, - und _.',
-    editTitle: (name) => `Pixel ${name} bearbeiten`,
-    saved: (name) => `Pixel gespeichert: ${name}`,
-    deleted: (name) => `Pixel gelöscht: ${name}`,
-    deleteTitle: 'Dieses Pixel löschen?',
+    ...resource('Pixel', 'Dieses Pixel'),
     deleteConfirm: (name) => `${name} wird gelöscht und aus allen Links entfernt.`,
   },
   transfer: {
@@ -418,10 +408,7 @@ export const de: Messages = {
     rotateTitle: 'Geheimnis ersetzen?',
     rotateConfirm: (name) =>
       `${name} erhält ein neues Signaturgeheimnis, das alte signiert ab sofort nicht mehr. Aktualisieren Sie Ihren Empfänger.`,
-    editTitle: (name) => `Webhook ${name} bearbeiten`,
-    saved: (name) => `Webhook gespeichert: ${name}`,
-    deleted: (name) => `Webhook gelöscht: ${name}`,
-    deleteTitle: 'Diesen Webhook löschen?',
+    ...resource('Webhook', 'Diesen Webhook'),
     deleteConfirm: (name) => `${name} wird gelöscht; es werden keine Ereignisse mehr an ihn gesendet.`,
     secretTitle: (name) => `Signaturgeheimnis von ${name}`,
     secretWhat: 'Signaturgeheimnis',

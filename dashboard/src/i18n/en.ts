@@ -1,5 +1,17 @@
 // The English catalogue: the reference. Its type is every other catalogue's, so a key missing from one (or one it
 // has that English lacks) fails the type check.
+
+/** What the screens of one kind of resource say of one of them: its edit title, notices and delete question. */
+function resource(noun: string) {
+  const Noun = `${noun.charAt(0).toUpperCase()}${noun.slice(1)}`;
+  return {
+    editTitle: (name: string) => `Edit ${noun} ${name}`,
+    saved: (name: string) => `${Noun} saved: ${name}`,
+    deleted: (name: string) => `${Noun} deleted: ${name}`,
+    deleteTitle: `Delete this ${noun}?`,
+  };
+}
+
 export const en = {
   app: {
     name: 'Shortlink',
@@ -122,11 +134,8 @@ export const en = {
     qr: 'QR code',
     stats: 'Stats',
     edit: 'Edit link',
-    editTitle: (alias: string) => `Edit link ${alias}`,
+    ...resource('link'),
     created: (url: string) => `Link created: ${url}`,
-    saved: (url: string) => `Link saved: ${url}`,
-    deleted: (url: string) => `Link deleted: ${url}`,
-    deleteTitle: 'Delete this link?',
     deleteConfirm: (url: string) =>
       `${url} will stop working for visitors, and its stats will be gone. This cannot be undone.`,
   },
@@ -184,14 +193,6 @@ export const en = {
       languages: 'Language',
       devices: 'Device',
       rotations: 'Rotation (each visit goes to the next URL)',
-    },
-    keyLabels: {
-      continents: 'Continent',
-      countries: 'Country',
-      operating_systems: 'Operating system',
-      browsers: 'Browser',
-      languages: 'Language',
-      devices: 'Device',
     },
     rulesHint:
       'The first rule that matches a visitor wins; visitors no rule matches go to the destination URL.',
@@ -275,10 +276,7 @@ export const en = {
     linksIn: (name: string) => `links in ${name}`,
     color: 'Colour',
     colors: { 1: 'Blue', 2: 'Green', 3: 'Yellow', 4: 'Red', 5: 'Purple', 6: 'Grey' },
-    editTitle: (name: string) => `Edit space ${name}`,
-    saved: (name: string) => `Space saved: ${name}`,
-    deleted: (name: string) => `Space deleted: ${name}`,
-    deleteTitle: 'Delete this space?',
+    ...resource('space'),
     deleteConfirm: (name: string) => `${name} will be deleted. Its links stay, without a space.`,
   },
   domains: {
@@ -296,10 +294,7 @@ export const en = {
     indexPageHint: 'Where visitors of the bare host name go.',
     notFoundPage: 'Not-found page',
     notFoundPageHint: 'Where visitors of an unknown alias go.',
-    editTitle: (name: string) => `Edit domain ${name}`,
-    saved: (name: string) => `Domain saved: ${name}`,
-    deleted: (name: string) => `Domain deleted: ${name}`,
-    deleteTitle: 'Delete this domain?',
+    ...resource('domain'),
     deleteConfirm: (name: string) =>
       `${name} will be deleted. A domain that still has links cannot be deleted.`,
   },
@@ -312,10 +307,7 @@ export const en = {
     type: 'Type',
     value: 'Pixel ID',
     valueHint: 'The identifier the provider gives you: letters, digits, - and _.',
-    editTitle: (name: string) => `Edit pixel ${name}`,
-    saved: (name: string) => `Pixel saved: ${name}`,
-    deleted: (name: string) => `Pixel deleted: ${name}`,
-    deleteTitle: 'Delete this pixel?',
+    ...resource('pixel'),
     deleteConfirm: (name: string) => `${name} will be deleted and removed from every link.`,
   },
   transfer: {
@@ -412,10 +404,7 @@ export const en = {
     rotateTitle: 'Replace the secret?',
     rotateConfirm: (name: string) =>
       `${name} gets a new signing secret, and the old one stops signing at once. Update your receiver with the new one.`,
-    editTitle: (name: string) => `Edit webhook ${name}`,
-    saved: (name: string) => `Webhook saved: ${name}`,
-    deleted: (name: string) => `Webhook deleted: ${name}`,
-    deleteTitle: 'Delete this webhook?',
+    ...resource('webhook'),
     deleteConfirm: (name: string) => `${name} will be deleted; no more events will be sent to it.`,
     secretTitle: (name: string) => `Signing secret of ${name}`,
     secretWhat: 'signing secret',

@@ -1,5 +1,15 @@
 import type { Messages } from './en';
 
+/** What the screens of one kind of resource say of one of them: its edit title, notices and delete question. */
+function resource(noun: string, theOne: string, thisOne: string) {
+  return {
+    editTitle: (name: string) => `Editar ${theOne} ${name}`,
+    saved: (name: string) => `${noun} guardado: ${name}`,
+    deleted: (name: string) => `${noun} eliminado: ${name}`,
+    deleteTitle: `¿Eliminar ${thisOne}?`,
+  };
+}
+
 export const es: Messages = {
   app: {
     name: 'Shortlink',
@@ -122,11 +132,8 @@ export const es: Messages = {
     qr: 'Código QR',
     stats: 'Estadísticas',
     edit: 'Editar enlace',
-    editTitle: (alias) => `Editar el enlace ${alias}`,
+    ...resource('Enlace', 'el enlace', 'este enlace'),
     created: (url) => `Enlace creado: ${url}`,
-    saved: (url) => `Enlace guardado: ${url}`,
-    deleted: (url) => `Enlace eliminado: ${url}`,
-    deleteTitle: '¿Eliminar este enlace?',
     deleteConfirm: (url) =>
       `${url} dejará de funcionar para los visitantes y sus estadísticas desaparecerán. No se puede deshacer.`,
   },
@@ -183,14 +190,6 @@ export const es: Messages = {
       languages: 'Idioma',
       devices: 'Dispositivo',
       rotations: 'Rotación (cada visita va a la siguiente URL)',
-    },
-    keyLabels: {
-      continents: 'Continente',
-      countries: 'País',
-      operating_systems: 'Sistema operativo',
-      browsers: 'Navegador',
-      languages: 'Idioma',
-      devices: 'Dispositivo',
     },
     rulesHint:
       'Gana la primera regla que coincide con el visitante; quien no coincide con ninguna va a la URL de destino.',
@@ -273,10 +272,7 @@ export const es: Messages = {
     linksIn: (name) => `enlaces en ${name}`,
     color: 'Color',
     colors: { 1: 'Azul', 2: 'Verde', 3: 'Amarillo', 4: 'Rojo', 5: 'Morado', 6: 'Gris' },
-    editTitle: (name) => `Editar el espacio ${name}`,
-    saved: (name) => `Espacio guardado: ${name}`,
-    deleted: (name) => `Espacio eliminado: ${name}`,
-    deleteTitle: '¿Eliminar este espacio?',
+    ...resource('Espacio', 'el espacio', 'este espacio'),
     deleteConfirm: (name) => `Se eliminará ${name}. Sus enlaces se conservan, sin espacio.`,
   },
   domains: {
@@ -294,10 +290,7 @@ export const es: Messages = {
     indexPageHint: 'Adónde van quienes visitan el nombre de host sin más.',
     notFoundPage: 'Página de no encontrado',
     notFoundPageHint: 'Adónde van quienes visitan un alias desconocido.',
-    editTitle: (name) => `Editar el dominio ${name}`,
-    saved: (name) => `Dominio guardado: ${name}`,
-    deleted: (name) => `Dominio eliminado: ${name}`,
-    deleteTitle: '¿Eliminar este dominio?',
+    ...resource('Dominio', 'el dominio', 'este dominio'),
     deleteConfirm: (name) => `Se eliminará ${name}. Un dominio que aún tiene enlaces no se puede eliminar.`,
   },
   pixels: {
@@ -310,10 +303,7 @@ export const es: Messages = {
     type: 'Tipo',
     value: 'ID del píxel',
     valueHint: 'El identificador que te da el proveedor: letras, dígitos, - y _.',
-    editTitle: (name) => `Editar el píxel ${name}`,
-    saved: (name) => `Píxel guardado: ${name}`,
-    deleted: (name) => `Píxel eliminado: ${name}`,
-    deleteTitle: '¿Eliminar este píxel?',
+    ...resource('Píxel', 'el píxel', 'este píxel'),
     deleteConfirm: (name) => `Se eliminará ${name} y se quitará de todos los enlaces.`,
   },
   transfer: {
@@ -410,10 +400,7 @@ export const es: Messages = {
     rotateTitle: '¿Sustituir el secreto?',
     rotateConfirm: (name) =>
       `${name} recibe un nuevo secreto de firma y el anterior deja de firmar de inmediato. Actualiza tu receptor con el nuevo.`,
-    editTitle: (name) => `Editar el webhook ${name}`,
-    saved: (name) => `Webhook guardado: ${name}`,
-    deleted: (name) => `Webhook eliminado: ${name}`,
-    deleteTitle: '¿Eliminar este webhook?',
+    ...resource('Webhook', 'el webhook', 'este webhook'),
     deleteConfirm: (name) => `Se eliminará ${name}; no se le enviarán más eventos.`,
     secretTitle: (name) => `Secreto de firma de ${name}`,
     secretWhat: 'secreto de firma',

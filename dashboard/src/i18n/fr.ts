@@ -1,5 +1,15 @@
 import type { Messages } from './en';
 
+/** What the screens of one kind of resource say of one of them: its edit title, notices and delete question. */
+function resource(noun: string, theOne: string, thisOne: string) {
+  return {
+    editTitle: (name: string) => `Modifier ${theOne} ${name}`,
+    saved: (name: string) => `${noun} enregistré : ${name}`,
+    deleted: (name: string) => `${noun} supprimé : ${name}`,
+    deleteTitle: `Supprimer ${thisOne} ?`,
+  };
+}
+
 export const fr: Messages = {
   app: {
     name: 'Shortlink',
@@ -122,11 +132,8 @@ export const fr: Messages = {
     qr: 'Code QR',
     stats: 'Statistiques',
     edit: 'Modifier le lien',
-    editTitle: (alias) => `Modifier le lien ${alias}`,
+    ...resource('Lien', 'le lien', 'ce lien'),
     created: (url) => `Lien créé : ${url}`,
-    saved: (url) => `Lien enregistré : ${url}`,
-    deleted: (url) => `Lien supprimé : ${url}`,
-    deleteTitle: 'Supprimer ce lien ?',
     deleteConfirm: (url) =>
       `${url} ne fonctionnera plus pour les visiteurs et ses statistiques disparaîtront. C’est irréversible.`,
   },
@@ -184,14 +191,6 @@ export const fr: Messages = {
       languages: 'Langue',
       devices: 'Appareil',
       rotations: 'Rotation (chaque visite va à l’URL suivante)',
-    },
-    keyLabels: {
-      continents: 'Continent',
-      countries: 'Pays',
-      operating_systems: 'Système d’exploitation',
-      browsers: 'Navigateur',
-      languages: 'Langue',
-      devices: 'Appareil',
     },
     rulesHint:
       'La première règle qui correspond au visiteur l’emporte ; les visiteurs sans règle correspondante vont à l’URL de destination.',
@@ -274,10 +273,7 @@ export const fr: Messages = {
     linksIn: (name) => `liens dans ${name}`,
     color: 'Couleur',
     colors: { 1: 'Bleu', 2: 'Vert', 3: 'Jaune', 4: 'Rouge', 5: 'Violet', 6: 'Gris' },
-    editTitle: (name) => `Modifier l’espace ${name}`,
-    saved: (name) => `Espace enregistré : ${name}`,
-    deleted: (name) => `Espace supprimé : ${name}`,
-    deleteTitle: 'Supprimer cet espace ?',
+    ...resource('Espace', 'l’espace', 'cet espace'),
     deleteConfirm: (name) => `${name} sera supprimé. Ses liens restent, sans espace.`,
   },
   domains: {
@@ -295,10 +291,7 @@ export const fr: Messages = {
     indexPageHint: 'Là où vont les visiteurs du nom d’hôte seul.',
     notFoundPage: 'Page introuvable',
     notFoundPageHint: 'Là où vont les visiteurs d’un alias inconnu.',
-    editTitle: (name) => `Modifier le domaine ${name}`,
-    saved: (name) => `Domaine enregistré : ${name}`,
-    deleted: (name) => `Domaine supprimé : ${name}`,
-    deleteTitle: 'Supprimer ce domaine ?',
+    ...resource('Domaine', 'le domaine', 'ce domaine'),
     deleteConfirm: (name) =>
       `${name} sera supprimé. Un domaine qui a encore des liens ne peut pas être supprimé.`,
   },
@@ -312,10 +305,7 @@ export const fr: Messages = {
     type: 'Type',
     value: 'ID du pixel',
     valueHint: 'L’identifiant fourni par le service : lettres, chiffres, - et _.',
-    editTitle: (name) => `Modifier le pixel ${name}`,
-    saved: (name) => `Pixel enregistré : ${name}`,
-    deleted: (name) => `Pixel supprimé : ${name}`,
-    deleteTitle: 'Supprimer ce pixel ?',
+    ...resource('Pixel', 'le pixel', 'ce pixel'),
     deleteConfirm: (name) => `${name} sera supprimé et retiré de tous les liens.`,
   },
   transfer: {
@@ -414,10 +404,7 @@ export const fr: Messages = {
     rotateTitle: 'Remplacer le secret ?',
     rotateConfirm: (name) =>
       `${name} reçoit un nouveau secret de signature, et l’ancien cesse aussitôt de signer. Mettez à jour votre récepteur.`,
-    editTitle: (name) => `Modifier le webhook ${name}`,
-    saved: (name) => `Webhook enregistré : ${name}`,
-    deleted: (name) => `Webhook supprimé : ${name}`,
-    deleteTitle: 'Supprimer ce webhook ?',
+    ...resource('Webhook', 'le webhook', 'ce webhook'),
     deleteConfirm: (name) => `${name} sera supprimé ; plus aucun événement ne lui sera envoyé.`,
     secretTitle: (name) => `Secret de signature de ${name}`,
     secretWhat: 'secret de signature',

@@ -7,7 +7,7 @@ import { RedisStreamSink } from './redis-stream.sink';
 export function eventSinks(config: EventsConfig): EventSink[] {
   const sinks: EventSink[] = [];
   if (config.eventsRedisUrl !== undefined) {
-    sinks.push(new RedisStreamSink({ url: config.eventsRedisUrl, maxLength: config.eventsRedisMaxLength }));
+    sinks.push(new RedisStreamSink({ url: config.eventsRedisUrl, maxLength: config.eventsRedisMaxlen }));
   }
   if (config.eventsAmqpUrl !== undefined) sinks.push(new AmqpSink({ url: config.eventsAmqpUrl }));
   return sinks;

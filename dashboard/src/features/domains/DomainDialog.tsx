@@ -18,7 +18,8 @@ interface DomainDialogProps {
 /** A new domain takes a host name; afterwards only its two pages can change. */
 export function DomainDialog({ domain, onClose, onSaved }: DomainDialogProps) {
   const { t } = useI18n();
-  const submission = useSubmit();
+  const submission = useSubmit(DOMAIN_FIELDS);
+  const title = domain ? t.domains.editTitle(domain.name) : t.domains.new;
   const [name, setName] = useState(domain?.name ?? '');
   const [indexPage, setIndexPage] = useState(domain?.index_page ?? '');
   const [notFoundPage, setNotFoundPage] = useState(domain?.not_found_page ?? '');
@@ -35,13 +36,7 @@ export function DomainDialog({ domain, onClose, onSaved }: DomainDialogProps) {
   };
 
   return (
-    <FormDialog
-      title={domain ? t.domains.editTitle(domain.name) : t.domains.new}
-      submission={submission}
-      fields={DOMAIN_FIELDS}
-      onSave={save}
-      onClose={onClose}
-    >
+    <FormDialog title={title} submission={submission} onSave={save} onClose={onClose}>
       <Field
         label={t.domains.hostname}
         {...submission.field('name')}

@@ -33,7 +33,8 @@ interface KeyDialogProps {
 
 export function KeyDialog({ apiKey, grantable, spaces, onClose, onSaved }: KeyDialogProps) {
   const { t } = useI18n();
-  const submission = useSubmit();
+  const submission = useSubmit(KEY_FIELDS);
+  const title = apiKey ? t.keys.editTitle(apiKey.name) : t.keys.new;
   const [name, setName] = useState(apiKey?.name ?? '');
   const [scopes, setScopes] = useState<Scope[]>(apiKey?.scopes ?? []);
   const [spaceIds, setSpaceIds] = useState<number[]>(apiKey?.space_ids ?? []);
@@ -73,13 +74,7 @@ export function KeyDialog({ apiKey, grantable, spaces, onClose, onSaved }: KeyDi
     .flatMap(([, messages]) => messages);
 
   return (
-    <FormDialog
-      title={apiKey ? t.keys.editTitle(apiKey.name) : t.keys.new}
-      submission={submission}
-      fields={KEY_FIELDS}
-      onSave={save}
-      onClose={onClose}
-    >
+    <FormDialog title={title} submission={submission} onSave={save} onClose={onClose}>
       <NameField field={submission.field('name')} value={name} onChange={setName} maxLength={100} />
       <fieldset className="checks scope-grid">
         <legend>{t.keys.scopes}</legend>

@@ -5,7 +5,7 @@ import {
   PerPageValues,
   SortDirectionValues,
 } from '../../api/enums';
-import { Field } from '../../components/Field';
+import { FilterSelect, namedOptions, type Option } from '../../components/FilterSelect';
 import { oneOf, positiveInt } from '../../hooks/useListParams';
 import { useT } from '../../i18n/I18nProvider';
 import { useChoices } from './useChoices';
@@ -53,27 +53,14 @@ export function LinkFilters({ values, update }: LinkFiltersProps) {
   const { spaces, domains, pixels } = useChoices();
 
   // A filter of the dashboard's own labels fits the longest; one of the account's names (spaces...) may be cut.
-  const filterSelect = (
-    label: string,
-    name: keyof typeof LINK_DEFAULTS,
-    options: { value: string; label: string }[],
-    fit = false,
-  ) => (
-    <Field label={label} className={fit ? 'filter filter-fit' : 'filter'}>
-      {(control) => (
-        <select
-          {...control}
-          value={values[name]}
-          onChange={(event) => update({ [name]: event.target.value })}
-        >
-          {options.map((option) => (
-            <option key={option.value} value={option.value}>
-              {option.label}
-            </option>
-          ))}
-        </select>
-      )}
-    </Field>
+  const filterSelect = (label: string, name: keyof typeof LINK_DEFAULTS, options: Option[], fit = false) => (
+    <FilterSelect
+      label={label}
+      value={values[name]}
+      options={options}
+      onChange={(value) => update({ [name]: value })}
+      fit={fit}
+    />
   );
 
   return (
@@ -91,17 +78,17 @@ export function LinkFilters({ values, update }: LinkFiltersProps) {
         filterSelect(t.links.space, 'space_id', [
           { value: '', label: t.common.all },
           { value: '0', label: t.links.noSpace },
-          ...spaces.map((space) => ({ value: String(space.id), label: space.name })),
+          ...namedOptions(spaces),
         ])}
       {domains.length > 1 &&
         filterSelect(t.links.domain, 'domain_id', [
           { value: '', label: t.common.all },
-          ...domains.map((domain) => ({ value: String(domain.id), label: domain.name })),
+          ...namedOptions(domains),
         ])}
       {pixels.length > 0 &&
         filterSelect(t.links.pixel, 'pixel_id', [
           { value: '', label: t.common.all },
-          ...pixels.map((pixel) => ({ value: String(pixel.id), label: pixel.name })),
+          ...namedOptions(pixels),
         ])}
     </>
   );

@@ -5,6 +5,7 @@ import { LinkPrivacyValues } from '../../api/enums';
 import { isApiError, withoutFields, type FieldErrors } from '../../api/errors';
 import type { Link, LinkPrivacy } from '../../api/types';
 import { Checkbox, Field, FieldErrors as ErrorList, FormAlert } from '../../components/Field';
+import { namedOptions, Options } from '../../components/FilterSelect';
 import { UrlInput } from '../../components/UrlInput';
 import { useT } from '../../i18n/I18nProvider';
 import {
@@ -125,14 +126,7 @@ export function LinkForm({ link, onSaved, onCancel }: LinkFormProps) {
                 onChange={(event) => set('domainId', event.target.value)}
               >
                 {!editing && <option value="">{t.linkForm.defaultDomain}</option>}
-                {editing && link && !domains.some((domain) => domain.id === link.domain.id) && (
-                  <option value={String(link.domain.id)}>{link.domain.name}</option>
-                )}
-                {domains.map((domain) => (
-                  <option key={domain.id} value={String(domain.id)}>
-                    {domain.name}
-                  </option>
-                ))}
+                <Options options={namedOptions(domains, editing ? link?.domain : null)} />
               </select>
             )}
           </Field>
@@ -163,14 +157,7 @@ export function LinkForm({ link, onSaved, onCancel }: LinkFormProps) {
                 onChange={(event) => set('spaceId', event.target.value)}
               >
                 <option value="">{t.linkForm.noSpace}</option>
-                {link?.space && !spaces.some((space) => space.id === link.space?.id) && (
-                  <option value={String(link.space.id)}>{link.space.name}</option>
-                )}
-                {spaces.map((space) => (
-                  <option key={space.id} value={String(space.id)}>
-                    {space.name}
-                  </option>
-                ))}
+                <Options options={namedOptions(spaces, link?.space)} />
               </select>
             )}
           </Field>

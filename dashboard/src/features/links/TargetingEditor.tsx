@@ -9,6 +9,7 @@ import {
 import type { FieldErrors } from '../../api/errors';
 import type { TargetsType } from '../../api/types';
 import { Field, FieldErrors as ErrorList } from '../../components/Field';
+import { Options } from '../../components/FilterSelect';
 import { UrlInput } from '../../components/UrlInput';
 import type { Messages } from '../../i18n/en';
 import { useI18n } from '../../i18n/I18nProvider';
@@ -100,7 +101,7 @@ export function TargetingEditor({ value, onChange, errors }: TargetingEditorProp
                   removeLabel={t.targeting.remove}
                 >
                   {!rotations && (
-                    <Field label={t.targeting.keyLabels[type]} errors={errors[`targets.${index}.key`]}>
+                    <Field label={t.targeting.types[type]} errors={errors[`targets.${index}.key`]}>
                       {(control) => (
                         <select
                           {...control}
@@ -112,11 +113,7 @@ export function TargetingEditor({ value, onChange, errors }: TargetingEditorProp
                           {row.key !== '' && !options.some((option) => option.value === row.key) && (
                             <option value={row.key}>{row.key}</option>
                           )}
-                          {options.map((option) => (
-                            <option key={option.value} value={option.value}>
-                              {option.label}
-                            </option>
-                          ))}
+                          <Options options={options} />
                         </select>
                       )}
                     </Field>

@@ -17,7 +17,8 @@ interface PixelDialogProps {
 
 export function PixelDialog({ pixel, onClose, onSaved }: PixelDialogProps) {
   const { t } = useI18n();
-  const submission = useSubmit();
+  const submission = useSubmit(PIXEL_FIELDS);
+  const title = pixel ? t.pixels.editTitle(pixel.name) : t.pixels.new;
   const [name, setName] = useState(pixel?.name ?? '');
   const [type, setType] = useState<PixelType>(pixel?.type ?? 'google-analytics');
   const [value, setValue] = useState(pixel?.value ?? '');
@@ -31,13 +32,7 @@ export function PixelDialog({ pixel, onClose, onSaved }: PixelDialogProps) {
   };
 
   return (
-    <FormDialog
-      title={pixel ? t.pixels.editTitle(pixel.name) : t.pixels.new}
-      submission={submission}
-      fields={PIXEL_FIELDS}
-      onSave={save}
-      onClose={onClose}
-    >
+    <FormDialog title={title} submission={submission} onSave={save} onClose={onClose}>
       <NameField field={submission.field('name')} value={name} onChange={setName} />
       <Field label={t.pixels.type} {...submission.field('type')}>
         {(control) => (

@@ -17,7 +17,8 @@ interface SpaceDialogProps {
 
 export function SpaceDialog({ space, onClose, onSaved }: SpaceDialogProps) {
   const { t } = useI18n();
-  const submission = useSubmit();
+  const submission = useSubmit(SPACE_FIELDS);
+  const title = space ? t.spaces.editTitle(space.name) : t.spaces.new;
   const [name, setName] = useState(space?.name ?? '');
   const [color, setColor] = useState<SpaceColor>(space?.color ?? 1);
 
@@ -30,13 +31,7 @@ export function SpaceDialog({ space, onClose, onSaved }: SpaceDialogProps) {
   };
 
   return (
-    <FormDialog
-      title={space ? t.spaces.editTitle(space.name) : t.spaces.new}
-      submission={submission}
-      fields={SPACE_FIELDS}
-      onSave={save}
-      onClose={onClose}
-    >
+    <FormDialog title={title} submission={submission} onSave={save} onClose={onClose}>
       <NameField field={submission.field('name')} value={name} onChange={setName} />
       <fieldset className="colors">
         <legend>{t.spaces.color}</legend>

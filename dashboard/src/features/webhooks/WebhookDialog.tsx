@@ -19,7 +19,8 @@ interface WebhookDialogProps {
 
 export function WebhookDialog({ webhook, onClose, onSaved }: WebhookDialogProps) {
   const { t } = useI18n();
-  const submission = useSubmit();
+  const submission = useSubmit(WEBHOOK_FIELDS);
+  const title = webhook ? t.webhooks.editTitle(webhook.name) : t.webhooks.new;
   const [name, setName] = useState(webhook?.name ?? '');
   const [url, setUrl] = useState(webhook?.url ?? '');
   const [events, setEvents] = useState<EventType[]>(webhook?.events ?? ['link.created']);
@@ -48,13 +49,7 @@ export function WebhookDialog({ webhook, onClose, onSaved }: WebhookDialogProps)
     .flatMap(([, messages]) => messages);
 
   return (
-    <FormDialog
-      title={webhook ? t.webhooks.editTitle(webhook.name) : t.webhooks.new}
-      submission={submission}
-      fields={WEBHOOK_FIELDS}
-      onSave={save}
-      onClose={onClose}
-    >
+    <FormDialog title={title} submission={submission} onSave={save} onClose={onClose}>
       <NameField field={submission.field('name')} value={name} onChange={setName} />
       <Field label={t.webhooks.url} {...submission.field('url')} hint={t.webhooks.urlHint}>
         {(control) => <UrlInput {...control} required maxLength={2048} value={url} onChange={setUrl} />}
