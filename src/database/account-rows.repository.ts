@@ -1,8 +1,10 @@
-import type { DeepPartial, ObjectLiteral, Repository, SelectQueryBuilder } from 'typeorm';
+import { Injectable } from '@nestjs/common';
+import { InjectRepository } from '@nestjs/typeorm';
+import { Repository, type DeepPartial, type ObjectLiteral, type SelectQueryBuilder } from 'typeorm';
 import type { QuotaKind } from '../common/account-quota';
 import type { Page } from '../common/pagination';
 import { listed, type ListColumns, type ListRequest } from './list';
-import { rowQuota, type CountedQuota, type QuotaRepository } from './quota.repository';
+import { QuotaRepository, rowQuota, type CountedQuota } from './quota.repository';
 import type { Transaction } from './transactions';
 
 /** A row an account holds: spaces, domains, pixels, keys, webhooks. */
@@ -61,4 +63,19 @@ export abstract class AccountRowsRepository<T extends AccountRow> {
     const { kind, table, noun, where } = this.quota;
     return rowQuota(kind, limit, table, { noun, where });
   }
+}
+
+/**
+ * The base of the repository of one kind of an account's rows, wired: `class PixelsRepository extends
+ * AccountRows(Pixel, { kind: QuotaKind.Pixels, table: 'pixels' })` gets the entity's ORM repository as `this.rows`
+ * and the quota's checks, without a constructor of its own.
+ */
+export function AccountRows<T extends AccountRow>(entity: new () => T, quota: RowQuota) {
+  @Injectable()
+  abstract class Rows extends AccountRowsRepository<T> {
+    constructor(@InjectRepository(entity) rows: Repository<T>, quotas: QuotaRepository) {
+      super(rows, quotas, quota);
+    }
+  }
+  return Rows;
 }

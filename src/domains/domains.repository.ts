@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Brackets, Repository } from 'typeorm';
+import { Brackets } from 'typeorm';
 import { QuotaKind } from '../common/account-quota';
 import type { Page } from '../common/pagination';
-import { AccountRowsRepository } from '../database/account-rows.repository';
+import { AccountRows } from '../database/account-rows.repository';
 import type { ListColumns } from '../database/list';
-import { QuotaRepository } from '../database/quota.repository';
 import { Domain } from './domain.entity';
 import type { DomainListQueryDto } from './dto/domain-list-query.dto';
 
@@ -24,32 +22,25 @@ function usableByAccount(accountId: number): Brackets {
 
 /** Domains: the system's (no account) and the accounts' own. */
 @Injectable()
-export class DomainsRepository extends AccountRowsRepository<Domain> {
-  constructor(
-    @InjectRepository(Domain) private readonly domains: Repository<Domain>,
-    quotas: QuotaRepository,
-  ) {
-    super(domains, quotas, { kind: QuotaKind.Domains, table: 'domains' });
-  }
-
+export class DomainsRepository extends AccountRows(Domain, { kind: QuotaKind.Domains, table: 'domains' }) {
   /** Makes the system domain `name` unless it is there: idempotent, and safe when replicas start together. */
   async ensureSystemDomain(name: string): Promise<void> {
-    await this.domains.createQueryBuilder().insert().values({ name, accountId: null }).orIgnore().execute();
+    await this.rows.createQueryBuilder().insert().values({ name, accountId: null }).orIgnore().execute();
   }
 
   /** The domain of this (canonical) name, or null. */
   async findByName(name: string): Promise<Domain | null> {
-    return this.domains.findOneBy({ name });
+    return this.rows.findOneBy({ name });
   }
 
   /** The domain of this name, which must be there (the system domain, made at start). */
   async findByNameOrFail(name: string): Promise<Domain> {
-    return this.domains.findOneByOrFail({ name });
+    return this.rows.findOneByOrFail({ name });
   }
 
   /** A domain the account may put links on, or null. */
   async usableBy(accountId: number, id: number): Promise<Domain | null> {
-    return this.domains
+    return this.rows
       .createQueryBuilder('domain')
       .where('domain.id = :id', { id })
       .andWhere(usableByAccount(accountId))
@@ -58,7 +49,7 @@ export class DomainsRepository extends AccountRowsRepository<Domain> {
 
   /** The domains among `ids` that the account may put links on, in one query. */
   async usableByIds(accountId: number, ids: number[]): Promise<Domain[]> {
-    return this.domains
+    return this.rows
       .createQueryBuilder('domain')
       .where('domain.id IN (:...ids)', { ids })
       .andWhere(usableByAccount(accountId))
@@ -66,18 +57,18 @@ export class DomainsRepository extends AccountRowsRepository<Domain> {
   }
 
   async findByIds(ids: number[]): Promise<Domain[]> {
-    return this.domains.createQueryBuilder('domain').whereInIds(ids).getMany();
+    return this.rows.createQueryBuilder('domain').whereInIds(ids).getMany();
   }
 
   /** A page of the domains the account may use, and their total. */
   async list(accountId: number, query: DomainListQueryDto): Promise<Page<Domain>> {
-    const builder = this.domains.createQueryBuilder('domain').where(usableByAccount(accountId));
+    const builder = this.rows.createQueryBuilder('domain').where(usableByAccount(accountId));
     return this.page(builder, DOMAIN_COLUMNS, query);
   }
 
   /** Whether any link is on the domain. */
   async hasLinks(id: number): Promise<boolean> {
-    return this.domains
+    return this.rows
       .createQueryBuilder('domain')
       .innerJoin('domain.links', 'link')
       .where('domain.id = :id', { id })
@@ -85,6 +76,6 @@ export class DomainsRepository extends AccountRowsRepository<Domain> {
   }
 
   async delete(id: number): Promise<void> {
-    await this.domains.delete({ id });
+    await this.rows.delete({ id });
   }
 }

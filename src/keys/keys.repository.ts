@@ -1,13 +1,11 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Brackets, Repository, type SelectQueryBuilder } from 'typeorm';
+import { Brackets, type SelectQueryBuilder } from 'typeorm';
 import { ApiKey } from '../auth/api-key.entity';
 import type { ApiCaller } from '../auth/owner';
 import { QuotaKind } from '../common/account-quota';
 import type { Page } from '../common/pagination';
-import { AccountRowsRepository } from '../database/account-rows.repository';
+import { AccountRows } from '../database/account-rows.repository';
 import type { ListColumns } from '../database/list';
-import { QuotaRepository } from '../database/quota.repository';
 import type { KeyListQueryDto } from './dto/key.dto';
 
 const KEY_COLUMNS: ListColumns<'name' | 'prefix', 'id' | 'name' | 'last_used_at'> = {
@@ -17,20 +15,13 @@ const KEY_COLUMNS: ListColumns<'name' | 'prefix', 'id' | 'name' | 'last_used_at'
 
 /** An account's API keys as its keys manage them; a key's lookup at every request is the accounts'. */
 @Injectable()
-export class KeysRepository extends AccountRowsRepository<ApiKey> {
-  constructor(
-    @InjectRepository(ApiKey) private readonly keys: Repository<ApiKey>,
-    quotas: QuotaRepository,
-  ) {
-    // Revoked keys are kept, and count for nothing.
-    super(keys, quotas, {
-      kind: QuotaKind.Keys,
-      table: 'api_keys',
-      noun: 'keys',
-      where: 'revoked_at IS NULL',
-    });
-  }
-
+export class KeysRepository extends AccountRows(ApiKey, {
+  kind: QuotaKind.Keys,
+  table: 'api_keys',
+  noun: 'keys',
+  // Revoked keys are kept, and count for nothing.
+  where: 'revoked_at IS NULL',
+}) {
   /** A page of the live keys the caller may see, and their total. */
   async list(caller: ApiCaller, query: KeyListQueryDto): Promise<Page<ApiKey>> {
     return this.page(this.visible(caller), KEY_COLUMNS, query);
@@ -42,12 +33,12 @@ export class KeysRepository extends AccountRowsRepository<ApiKey> {
   }
 
   async update(accountId: number, id: number, changes: Partial<ApiKey>): Promise<void> {
-    await this.keys.update({ id, accountId }, changes);
+    await this.rows.update({ id, accountId }, changes);
   }
 
   /** Revokes the key: the lookup of every request refuses it from then on. */
   async revoke(accountId: number, id: number): Promise<void> {
-    await this.keys.update({ id, accountId }, { revokedAt: () => 'now()' });
+    await this.rows.update({ id, accountId }, { revokedAt: () => 'now()' });
   }
 
   /**
@@ -55,7 +46,7 @@ export class KeysRepository extends AccountRowsRepository<ApiKey> {
    * restricted to spaces, itself and the keys restricted to some of those spaces (it learns of no other space).
    */
   private visible(caller: ApiCaller): SelectQueryBuilder<ApiKey> {
-    const builder = this.keys
+    const builder = this.rows
       .createQueryBuilder('key')
       .where('key.account_id = :accountId AND key.revoked_at IS NULL', { accountId: caller.account.id });
     const spaceIds = caller.owner.spaceIds;

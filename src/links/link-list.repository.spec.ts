@@ -117,6 +117,7 @@ describe('foundPageQuery', () => {
 });
 
 describe('searchPath', () => {
+  const unanalysed = (accountLinks: number) => ({ accountLinks, unanalysed: true });
   it.each([
     ['sale 42', 20_001, 'trigram'],
     ['Straße', 1_000_000, 'trigram'],
@@ -125,8 +126,12 @@ describe('searchPath', () => {
     ['ab', 1_000_000, 'account'],
     ['a b c', 1_000_000, 'account'],
     ['%_%', 1_000_000, 'account'],
-  ])('searches for %j in an account of %i links on the %s path', (term, links, path) => {
-    expect(searchPath(term, links)).toBe(path);
+  ])('searches for %j in an account of %i links, statistics stale, on the %s path', (term, links, path) => {
+    expect(searchPath(term, unanalysed(links))).toBe(path);
+  });
+
+  it("leaves the path to the planner where the table's statistics are fresh", () => {
+    expect(searchPath('sale 42', { accountLinks: 1_000_000, unanalysed: false })).toBe('account');
   });
 
   it('reads a term by its runs of letters and digits in any script', () => {

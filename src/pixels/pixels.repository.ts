@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository } from 'typeorm';
+import { In } from 'typeorm';
 import { QuotaKind } from '../common/account-quota';
 import type { Page } from '../common/pagination';
-import { AccountRowsRepository } from '../database/account-rows.repository';
+import { AccountRows } from '../database/account-rows.repository';
 import type { ListColumns } from '../database/list';
-import { QuotaRepository } from '../database/quota.repository';
 import type { PixelListQueryDto } from './dto/pixel-list-query.dto';
 import { Pixel } from './pixel.entity';
 
@@ -16,17 +14,10 @@ const PIXEL_COLUMNS: ListColumns<'name' | 'value', 'id' | 'name'> = {
 
 /** An account's tracking pixels. */
 @Injectable()
-export class PixelsRepository extends AccountRowsRepository<Pixel> {
-  constructor(
-    @InjectRepository(Pixel) private readonly pixels: Repository<Pixel>,
-    quotas: QuotaRepository,
-  ) {
-    super(pixels, quotas, { kind: QuotaKind.Pixels, table: 'pixels' });
-  }
-
+export class PixelsRepository extends AccountRows(Pixel, { kind: QuotaKind.Pixels, table: 'pixels' }) {
   /** A page of the account's pixels, of one type when the query names it, and their total. */
   async list(accountId: number, query: PixelListQueryDto): Promise<Page<Pixel>> {
-    const builder = this.pixels
+    const builder = this.rows
       .createQueryBuilder('pixel')
       .where('pixel.account_id = :accountId', { accountId });
     if (query.type !== undefined && query.type !== null)
@@ -35,17 +26,17 @@ export class PixelsRepository extends AccountRowsRepository<Pixel> {
   }
 
   async findOwned(accountId: number, id: number): Promise<Pixel | null> {
-    return this.pixels.findOneBy({ id, accountId });
+    return this.rows.findOneBy({ id, accountId });
   }
 
   /** The account's pixels among `ids`. */
   async findByIds(accountId: number, ids: number[]): Promise<Pixel[]> {
-    return this.pixels.findBy({ accountId, id: In(ids) });
+    return this.rows.findBy({ accountId, id: In(ids) });
   }
 
   /** Whether the account's pixel was there to delete. */
   async delete(accountId: number, id: number): Promise<boolean> {
-    const result = await this.pixels.delete({ id, accountId });
+    const result = await this.rows.delete({ id, accountId });
     return (result.affected ?? 0) > 0;
   }
 }

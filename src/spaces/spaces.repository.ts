@@ -1,12 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { In, Repository, type SelectQueryBuilder } from 'typeorm';
+import { In, type SelectQueryBuilder } from 'typeorm';
 import type { Owner } from '../auth/owner';
 import { QuotaKind } from '../common/account-quota';
 import type { Page } from '../common/pagination';
-import { AccountRowsRepository } from '../database/account-rows.repository';
+import { AccountRows } from '../database/account-rows.repository';
 import { listed, type ListColumns } from '../database/list';
-import { QuotaRepository } from '../database/quota.repository';
 import type { SpaceListQueryDto } from './dto/space-list-query.dto';
 import { Space } from './space.entity';
 
@@ -17,14 +15,7 @@ const SPACE_COLUMNS: ListColumns<'name', 'id' | 'name'> = {
 
 /** Spaces, each read with the number of links filed under it. */
 @Injectable()
-export class SpacesRepository extends AccountRowsRepository<Space> {
-  constructor(
-    @InjectRepository(Space) private readonly spaces: Repository<Space>,
-    quotas: QuotaRepository,
-  ) {
-    super(spaces, quotas, { kind: QuotaKind.Spaces, table: 'spaces' });
-  }
-
+export class SpacesRepository extends AccountRows(Space, { kind: QuotaKind.Spaces, table: 'spaces' }) {
   /** A page of the owner's spaces and their total. */
   async list(owner: Owner, query: SpaceListQueryDto): Promise<Page<Space>> {
     const builder = listed(this.owned(owner), SPACE_COLUMNS, query);
@@ -42,7 +33,7 @@ export class SpacesRepository extends AccountRowsRepository<Space> {
 
   /** The account's spaces among `ids`, counted. */
   async findByIds(accountId: number, ids: number[]): Promise<Space[]> {
-    const builder = this.spaces
+    const builder = this.rows
       .createQueryBuilder('space')
       .where('space.account_id = :accountId AND space.id IN (:...ids)', { accountId, ids });
     return this.withLinksCount(await builder.getMany());
@@ -50,19 +41,19 @@ export class SpacesRepository extends AccountRowsRepository<Space> {
 
   /** The ids among `ids` of the account's spaces, in one query. */
   async idsAmong(accountId: number, ids: number[]): Promise<number[]> {
-    const rows = await this.spaces.find({ select: { id: true }, where: { accountId, id: In(ids) } });
+    const rows = await this.rows.find({ select: { id: true }, where: { accountId, id: In(ids) } });
     return rows.map((space) => space.id);
   }
 
   /** Whether the account's space was there to delete. */
   async delete(accountId: number, id: number): Promise<boolean> {
-    const result = await this.spaces.delete({ id, accountId });
+    const result = await this.rows.delete({ id, accountId });
     return (result.affected ?? 0) > 0;
   }
 
   /** The owner's spaces: the account's, within the key's restriction. */
   private owned(owner: Owner): SelectQueryBuilder<Space> {
-    const builder = this.spaces
+    const builder = this.rows
       .createQueryBuilder('space')
       .where('space.account_id = :accountId', { accountId: owner.accountId });
     if (owner.spaceIds !== null) builder.andWhere('space.id = ANY(:spaceIds)', { spaceIds: owner.spaceIds });
@@ -77,7 +68,7 @@ export class SpacesRepository extends AccountRowsRepository<Space> {
    */
   private async withLinksCount(spaces: Space[]): Promise<Space[]> {
     if (spaces.length === 0) return spaces;
-    const rows = await this.spaces.query<{ space_id: number; links: number }[]>(
+    const rows = await this.rows.query<{ space_id: number; links: number }[]>(
       `SELECT space_id, sum(links)::int AS links FROM link_counts
         WHERE account_id = ANY($1::int[]) AND space_id = ANY($2::int[]) GROUP BY space_id`,
       [[...new Set(spaces.map((space) => space.accountId))], spaces.map((space) => space.id)],

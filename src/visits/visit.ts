@@ -17,20 +17,9 @@ export interface VisitRequest {
 }
 
 // The facts the password and consent forms and the interstitials carry are the pages' own inputs, named once there.
-import type { CarriedForm, LeadsTo } from './pages/views';
+import type { CarriedForm, LeadsTo, PreviewFacts } from './pages/views';
 
-export type { CarriedForm, LeadsTo };
-
-/** What the preview of a link says of it. */
-export interface PreviewFacts {
-  alias: string;
-  shortUrl: string;
-  title: string | null;
-  destination: string;
-  /** A password keeps the destination to those who know it: only its host is shown. */
-  hidden: boolean;
-  active: boolean;
-}
+export type { CarriedForm, LeadsTo, PreviewFacts };
 
 /**
  * What a visitor gets, decided by the visit pipeline: plain data, a kind and its facts. {@link OutcomeWriter} picks

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from '../support/app';
 import { apiClient, expectEmptyList, listPath, metaLinks, UNKNOWN_ID } from '../support/api';
 import { invalid } from '../support/contract';
-import { LinkListRepository } from '../../src/links/link-list.repository';
+import { LinkListRepository, type SearchFacts } from '../../src/links/link-list.repository';
 import { LINKS, expectLinkFields, ids, linkFixtures, type LinkData, type LinkRow } from '../support/links';
 
 /** The links list: its envelope, pages, search, filters, sort, and the status each link is listed with. */
@@ -403,7 +403,7 @@ describe('Links API', () => {
         ],
         ['url', 'shop.example', (term: string, n: number) => ({ url: `https://${term}/${n}` })],
       ])(
-        'finds an account of more links than a search reads at once by the trigram index, by %s, and only its own',
+        'finds the links of an account of more links than a search reads at once, by %s, and only its own, statistics fresh or stale',
         async (by, term, link) => {
           const account = await createAccount(t);
           const other = await createAccount(t);
@@ -416,22 +416,49 @@ describe('Links API', () => {
           const bounded = jest
             .spyOn(repository, 'foundPage')
             .mockImplementation((filter, order, offset, limit) => foundPage(filter, order, offset, limit, 4));
+          // The statistics' state as the server's counters would give it: stale right after a bulk load.
+          const facts = repository as unknown as { searchFacts: (accountId: number) => Promise<SearchFacts> };
+          const searchFacts = facts.searchFacts.bind(repository);
           const statements = jest.spyOn(t.dataSource, 'query');
 
           try {
-            const page = await list(account, `?search=${term}&search_by=${by}&sort_by=id&sort=asc`);
+            for (const unanalysed of [true, false]) {
+              const stated = jest
+                .spyOn(facts, 'searchFacts')
+                .mockImplementation(async (accountId) => ({ ...(await searchFacts(accountId)), unanalysed }));
+              statements.mockClear();
 
-            expect(ids(page)).toEqual(mine);
-            expect(page.body.meta.total).toBe(4);
-            expect(statements.mock.calls.map(([text]) => text).join('\n')).toMatch(
-              /link\.account_id \+ 0 = \$1/,
-            );
+              const page = await list(account, `?search=${term}&search_by=${by}&sort_by=id&sort=asc`);
+
+              expect(stated).toHaveBeenCalled();
+              stated.mockRestore();
+              expect(ids(page)).toEqual(mine);
+              expect(page.body.meta.total).toBe(4);
+              // The trigram index is forced (the account compared so that no index of its serves) only when stale.
+              const sent = statements.mock.calls.map(([text]) => text).join('\n');
+              expect({ unanalysed, forced: /link\.account_id \+ 0 = \$1/.test(sent) }).toEqual({
+                unanalysed,
+                forced: unanalysed,
+              });
+            }
           } finally {
             statements.mockRestore();
             bounded.mockRestore();
           }
         },
       );
+
+      it("reads the account's links and the table's statistics' state from the server", async () => {
+        const account = await createAccount(t);
+        await insertLinks(account, [{}, {}, {}]);
+        const repository: unknown = t.app.get(LinkListRepository);
+        const { searchFacts } = repository as { searchFacts: (accountId: number) => Promise<SearchFacts> };
+
+        const facts = await searchFacts.call(repository, account.id);
+
+        expect(facts.accountLinks).toBe(3);
+        expect(typeof facts.unanalysed).toBe('boolean');
+      });
 
       it.each([
         ['search_by', 'search=a&search_by=name', 'The selected search by is invalid.'],

@@ -1,11 +1,9 @@
 import { Injectable } from '@nestjs/common';
-import { InjectRepository } from '@nestjs/typeorm';
-import { Repository, type SelectQueryBuilder } from 'typeorm';
+import type { SelectQueryBuilder } from 'typeorm';
 import { QuotaKind } from '../../common/account-quota';
 import type { Page } from '../../common/pagination';
-import { AccountRowsRepository } from '../../database/account-rows.repository';
+import { AccountRows } from '../../database/account-rows.repository';
 import type { ListColumns } from '../../database/list';
-import { QuotaRepository } from '../../database/quota.repository';
 import type { WebhookListQueryDto } from './dto/webhook.dto';
 import { Webhook } from './webhook.entity';
 
@@ -16,14 +14,10 @@ const WEBHOOK_COLUMNS: ListColumns<'name' | 'url', 'id' | 'name'> = {
 
 /** An account's webhooks; their delivery log is {@link WebhookAttempts}'. */
 @Injectable()
-export class WebhooksRepository extends AccountRowsRepository<Webhook> {
-  constructor(
-    @InjectRepository(Webhook) private readonly webhooks: Repository<Webhook>,
-    quotas: QuotaRepository,
-  ) {
-    super(webhooks, quotas, { kind: QuotaKind.Webhooks, table: 'webhooks' });
-  }
-
+export class WebhooksRepository extends AccountRows(Webhook, {
+  kind: QuotaKind.Webhooks,
+  table: 'webhooks',
+}) {
   /** A page of the account's webhooks and their total. */
   async list(accountId: number, query: WebhookListQueryDto): Promise<Page<Webhook>> {
     return this.page(this.owned(accountId), WEBHOOK_COLUMNS, query);
@@ -34,16 +28,14 @@ export class WebhooksRepository extends AccountRowsRepository<Webhook> {
   }
 
   async update(accountId: number, id: number, changes: Partial<Webhook>): Promise<void> {
-    await this.webhooks.update({ id, accountId }, changes);
+    await this.rows.update({ id, accountId }, changes);
   }
 
   async delete(accountId: number, id: number): Promise<void> {
-    await this.webhooks.delete({ id, accountId });
+    await this.rows.delete({ id, accountId });
   }
 
   private owned(accountId: number): SelectQueryBuilder<Webhook> {
-    return this.webhooks
-      .createQueryBuilder('webhook')
-      .where('webhook.account_id = :accountId', { accountId });
+    return this.rows.createQueryBuilder('webhook').where('webhook.account_id = :accountId', { accountId });
   }
 }

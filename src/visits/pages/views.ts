@@ -15,6 +15,17 @@ export interface CarriedForm {
  * Where a link leads, as its interstitials say it: the host of the destination, never its path, or null when it
  * leads to one of several sites (a rotation).
  */
+/** What the preview of a link says of it. */
+export interface PreviewFacts {
+  alias: string;
+  shortUrl: string;
+  title: string | null;
+  destination: string;
+  /** A password keeps the destination's address to those who know it: only its host is shown. */
+  hidden: boolean;
+  active: boolean;
+}
+
 export interface LeadsTo {
   /** The short link's domain. */
   domain: string;
@@ -148,18 +159,7 @@ export const views = {
     };
   },
 
-  preview(
-    t: Translator,
-    input: {
-      alias: string;
-      shortUrl: string;
-      title: string | null;
-      destination: string;
-      /** A password keeps the destination's address to those who know it: only its host is shown. */
-      hidden: boolean;
-      active: boolean;
-    },
-  ): Page {
+  preview(t: Translator, input: PreviewFacts): Page {
     const host = hostOf(input.destination);
     const destination = input.hidden
       ? t.text('previewHidden', { host: host ?? '' })
