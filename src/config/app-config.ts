@@ -1,5 +1,5 @@
 import { registerAs, type ConfigType } from '@nestjs/config';
-import { ConfigError, setting, settingsOf, type Env, type RedirectStatus } from './settings';
+import { ConfigError, setting, settingsNamed, settingsOf, type Env, type RedirectStatus } from './settings';
 
 export {
   CLICK_DURABILITIES,
@@ -80,14 +80,10 @@ export const authConfig = settings('auth', (env) =>
 export type AuthConfig = ConfigType<typeof authConfig>;
 
 /** Where the API, visitor and password-attempt limits are counted: one Redis for all instances, or memory. */
-export const limitsConfig = settings('limits', (env) =>
-  settingsOf(env, ['REDIS_URL', 'REDIS_KEY_PREFIX', 'REDIS_TIMEOUT_MS']),
-);
+export const limitsConfig = settings('limits', (env) => settingsNamed(env, 'REDIS_'));
 export type LimitsConfig = ConfigType<typeof limitsConfig>;
 
-export const clicksConfig = settings('clicks', (env) =>
-  settingsOf(env, ['CLICK_FLUSH_MS', 'CLICK_DURABILITY', 'CLICK_BUFFER_MAX', 'CLICK_RETENTION_DAYS']),
-);
+export const clicksConfig = settings('clicks', (env) => settingsNamed(env, 'CLICK_'));
 export type ClicksConfig = ConfigType<typeof clicksConfig>;
 
 export const visitsConfig = settings('visits', (env) => ({
@@ -105,33 +101,20 @@ export type VisitsConfig = ConfigType<typeof visitsConfig>;
 export const targetingConfig = settings('targeting', (env) => settingsOf(env, ['GEOIP_CITY_DATABASE']));
 export type TargetingConfig = ConfigType<typeof targetingConfig>;
 
-export const metricsConfig = settings('metrics', (env) =>
-  settingsOf(env, ['METRICS_TOKEN', 'METRICS_PORT', 'METRICS_HOST']),
-);
+export const metricsConfig = settings('metrics', (env) => settingsNamed(env, 'METRICS_'));
 export type MetricsConfig = ConfigType<typeof metricsConfig>;
 
 /** What one account may hold at most; 0 sets no limit. */
-export const quotasConfig = settings('quotas', (env) =>
-  settingsOf(env, [
-    'MAX_LINKS_PER_ACCOUNT',
-    'MAX_SPACES_PER_ACCOUNT',
-    'MAX_DOMAINS_PER_ACCOUNT',
-    'MAX_PIXELS_PER_ACCOUNT',
-    'MAX_KEYS_PER_ACCOUNT',
-    'MAX_WEBHOOKS_PER_ACCOUNT',
-  ]),
-);
+export const quotasConfig = settings('quotas', (env) => settingsNamed(env, 'MAX_'));
 export type QuotasConfig = ConfigType<typeof quotasConfig>;
 
 /** The background reads of link targets' titles: how many at once, overall and per host, and how many wait. */
-export const titlesConfig = settings('titles', (env) =>
-  settingsOf(env, ['TITLE_FETCH_CONCURRENCY', 'TITLE_FETCH_PER_HOST', 'TITLE_FETCH_QUEUE']),
-);
+export const titlesConfig = settings('titles', (env) => settingsNamed(env, 'TITLE_FETCH_'));
 export type TitlesConfig = ConfigType<typeof titlesConfig>;
 
 /** CSV downloads: each holds a database connection (a cursor) for as long as its client reads. */
 export const exportsConfig = settings('exports', (env) => {
-  const read = settingsOf(env, ['EXPORT_SLOTS', 'EXPORT_SLOTS_PER_ACCOUNT', 'EXPORT_STALL_TIMEOUT_MS']);
+  const read = settingsNamed(env, 'EXPORT_');
   if (read.exportSlotsPerAccount > read.exportSlots) {
     throw new ConfigError(
       'EXPORT_SLOTS_PER_ACCOUNT',
@@ -143,26 +126,14 @@ export const exportsConfig = settings('exports', (env) => {
 export type ExportsConfig = ConfigType<typeof exportsConfig>;
 
 /** Webhook deliveries (contract §10): how many this instance sends at once, and where they may go. */
-export const webhooksConfig = settings('webhooks', (env) =>
-  settingsOf(env, [
-    'WEBHOOK_CONCURRENCY',
-    'WEBHOOK_ALLOW_PRIVATE_ADDRESSES',
-    'WEBHOOK_TIMEOUT_MS',
-    'WEBHOOK_BACKLOG_MAX',
-    'EVENT_RETENTION_DAYS',
-  ]),
-);
+export const webhooksConfig = settings('webhooks', (env) => ({
+  ...settingsNamed(env, 'WEBHOOK_'),
+  eventRetentionDays: setting(env, 'EVENT_RETENTION_DAYS'),
+}));
 export type WebhooksConfig = ConfigType<typeof webhooksConfig>;
 
 /** Event streams for pipelines (contract §10): each broker gets every event when its URL is set. */
-export const eventsConfig = settings('events', (env) =>
-  settingsOf(env, [
-    'EVENTS_REDIS_URL',
-    'EVENTS_REDIS_MAXLEN',
-    'EVENTS_AMQP_URL',
-    'EVENTS_STREAM_BACKLOG_MAX',
-  ]),
-);
+export const eventsConfig = settings('events', (env) => settingsNamed(env, 'EVENTS_'));
 export type EventsConfig = ConfigType<typeof eventsConfig>;
 
 /** Every group, as @nestjs/config loads them. */

@@ -57,6 +57,13 @@ function integer(fallback: number, min: number, max: number, options: Options): 
   };
 }
 
+/** How many of a kind one account may hold, `0` for no limit; `past` is what a create past it gets. */
+function perAccount(fallback: number, kind: string, past = 'a create is a 422 on `name`'): Setting<number> {
+  return integer(fallback, 0, 1_000_000_000, {
+    meaning: `${kind} one account may hold; past it ${past}; \`0\`: no limit`,
+  });
+}
+
 /** `true` or `false` (`1` and `0` too, in any case), as the API reads its flags. */
 function flag(fallback: boolean, options: Options): Setting<boolean> {
   return {
@@ -414,27 +421,20 @@ export const SETTINGS = {
     meaning:
       'with traces on, the share of visits (`GET /:alias`) traced when the caller sends no `traceparent`',
   }),
-  MAX_LINKS_PER_ACCOUNT: integer(100_000, 0, 1_000_000_000, {
-    meaning:
-      'links one account may hold; a create or bulk past it is a 422 (`url`, or `links` for a bulk or import); ' +
-      '`0`: no limit',
-  }),
-  MAX_SPACES_PER_ACCOUNT: integer(1000, 0, 1_000_000_000, {
-    meaning: 'spaces one account may hold; past it a create is a 422 on `name`; `0`: no limit',
-  }),
-  MAX_DOMAINS_PER_ACCOUNT: integer(100, 0, 1_000_000_000, {
-    meaning:
-      'domains one account may hold (system domains aside); past it a create is a 422 on `name`; `0`: no limit',
-  }),
-  MAX_PIXELS_PER_ACCOUNT: integer(100, 0, 1_000_000_000, {
-    meaning: 'pixels one account may hold; past it a create is a 422 on `name`; `0`: no limit',
-  }),
-  MAX_KEYS_PER_ACCOUNT: integer(100, 0, 1_000_000_000, {
-    meaning: 'live API keys one account may hold; past it a create is a 422 on `name`; `0`: no limit',
-  }),
-  MAX_WEBHOOKS_PER_ACCOUNT: integer(20, 0, 1_000_000_000, {
-    meaning: 'webhooks one account may hold; past it a create is a 422 on `name`; `0`: no limit',
-  }),
+  MAX_LINKS_PER_ACCOUNT: perAccount(
+    100_000,
+    'links',
+    'a create or bulk is a 422 (`url`, or `links` for a bulk or import)',
+  ),
+  MAX_SPACES_PER_ACCOUNT: perAccount(1000, 'spaces'),
+  MAX_DOMAINS_PER_ACCOUNT: perAccount(
+    100,
+    'domains',
+    'a create is a 422 on `name` (system domains do not count)',
+  ),
+  MAX_PIXELS_PER_ACCOUNT: perAccount(100, 'pixels'),
+  MAX_KEYS_PER_ACCOUNT: perAccount(100, 'live API keys'),
+  MAX_WEBHOOKS_PER_ACCOUNT: perAccount(20, 'webhooks'),
   WEBHOOK_CONCURRENCY: integer(16, 1, 1000, {
     meaning: 'webhook deliveries under way at once per instance; at most two of them to one webhook',
   }),
@@ -555,4 +555,13 @@ function camelCase(name: string): string {
 /** Several settings' values, each under its name as a property (`PORT` as `port`, `DATA_DIR` as `dataDir`). */
 export function settingsOf<const N extends SettingName>(env: Env, names: readonly N[]): SettingsOf<N> {
   return Object.fromEntries(names.map((name) => [camelCase(name), setting(env, name)])) as SettingsOf<N>;
+}
+
+/** Every setting whose name starts with `prefix` (`'CLICK_'`), read as `settingsOf` reads them: a group by its name. */
+export function settingsNamed<const P extends string>(
+  env: Env,
+  prefix: P,
+): SettingsOf<Extract<SettingName, `${P}${string}`>> {
+  const names = (Object.keys(SETTINGS) as SettingName[]).filter((name) => name.startsWith(prefix));
+  return settingsOf(env, names);
 }

@@ -6,8 +6,7 @@ import { useT } from '../i18n/I18nProvider';
 import { useCan } from '../session/SessionProvider';
 import { NAV_ITEMS } from './navigation';
 
-// Each screen is its own chunk, loaded when first opened: the first load carries only the frame and sign-in.
-const LinksPage = lazy(() => import('../features/links/LinksPage'));
+// The screens below the navigation's own, each its own chunk as theirs are (see NAV_ITEMS).
 const NewLinkPage = lazy(() =>
   import('../features/links/LinkEditPage').then((m) => ({ default: m.NewLinkPage })),
 );
@@ -15,14 +14,7 @@ const EditLinkPage = lazy(() =>
   import('../features/links/LinkEditPage').then((m) => ({ default: m.EditLinkPage })),
 );
 const StatsPage = lazy(() => import('../features/stats/StatsPage'));
-const SpacesPage = lazy(() => import('../features/spaces/SpacesPage'));
-const DomainsPage = lazy(() => import('../features/domains/DomainsPage'));
-const PixelsPage = lazy(() => import('../features/pixels/PixelsPage'));
-const TransferPage = lazy(() => import('../features/transfer/TransferPage'));
-const KeysPage = lazy(() => import('../features/keys/KeysPage'));
-const WebhooksPage = lazy(() => import('../features/webhooks/WebhooksPage'));
 const DeliveriesPage = lazy(() => import('../features/webhooks/DeliveriesPage'));
-const AccountPage = lazy(() => import('../features/account/AccountPage'));
 
 /** A route whose `:id` is a positive whole number; anything else is not a page. */
 function withId(Page: LazyExoticComponent<ComponentType<{ id: number }>>) {
@@ -45,18 +37,13 @@ export function AppRoutes() {
         <Route path="/">
           <Redirect to={home} replace />
         </Route>
-        <Route path="/links" component={LinksPage} />
+        {NAV_ITEMS.map((item) => (
+          <Route key={item.href} path={item.href} component={item.page} />
+        ))}
         <Route path="/links/new" component={NewLinkPage} />
         <Route path="/links/:id/edit" component={EditLinkRoute} />
         <Route path="/links/:id/stats" component={StatsRoute} />
-        <Route path="/spaces" component={SpacesPage} />
-        <Route path="/domains" component={DomainsPage} />
-        <Route path="/pixels" component={PixelsPage} />
-        <Route path="/transfer" component={TransferPage} />
-        <Route path="/keys" component={KeysPage} />
-        <Route path="/webhooks" component={WebhooksPage} />
         <Route path="/webhooks/:id/deliveries" component={DeliveriesRoute} />
-        <Route path="/account" component={AccountPage} />
         <Route component={NotFound} />
       </Switch>
     </Suspense>

@@ -1,3 +1,4 @@
+import { lazy, type ComponentType } from 'react';
 import type { Scope } from '../api/types';
 import type { Messages } from '../i18n/en';
 
@@ -6,15 +7,26 @@ export interface NavItem {
   label: keyof Messages['nav'];
   /** The scope without which the screen has nothing to show: its entry is left out. */
   scope: Scope;
+  /** The screen, its own chunk loaded when first opened: the first load carries only the frame and sign-in. */
+  page: ComponentType;
+}
+
+/** The screen at `/<name>`, its label `nav.<name>`. */
+function screen(
+  name: NavItem['label'],
+  scope: Scope,
+  load: () => Promise<{ default: ComponentType }>,
+): NavItem {
+  return { href: `/${name}`, label: name, scope, page: lazy(load) };
 }
 
 export const NAV_ITEMS: readonly NavItem[] = [
-  { href: '/links', label: 'links', scope: 'links.read' },
-  { href: '/spaces', label: 'spaces', scope: 'spaces.read' },
-  { href: '/domains', label: 'domains', scope: 'domains.read' },
-  { href: '/pixels', label: 'pixels', scope: 'pixels.read' },
-  { href: '/transfer', label: 'transfer', scope: 'links.read' },
-  { href: '/keys', label: 'keys', scope: 'keys.read' },
-  { href: '/webhooks', label: 'webhooks', scope: 'webhooks.read' },
-  { href: '/account', label: 'account', scope: 'account.read' },
+  screen('links', 'links.read', () => import('../features/links/LinksPage')),
+  screen('spaces', 'spaces.read', () => import('../features/spaces/SpacesPage')),
+  screen('domains', 'domains.read', () => import('../features/domains/DomainsPage')),
+  screen('pixels', 'pixels.read', () => import('../features/pixels/PixelsPage')),
+  screen('transfer', 'links.read', () => import('../features/transfer/TransferPage')),
+  screen('keys', 'keys.read', () => import('../features/keys/KeysPage')),
+  screen('webhooks', 'webhooks.read', () => import('../features/webhooks/WebhooksPage')),
+  screen('account', 'account.read', () => import('../features/account/AccountPage')),
 ];

@@ -1,8 +1,10 @@
 import type { ReactNode } from 'react';
+
 import type { ResourceList } from '../hooks/useResourceList';
 import { useT } from '../i18n/I18nProvider';
 import type { Messages } from '../i18n/en';
 import { ConfirmDialog } from './ConfirmDialog';
+import { DataTable, type Column } from './DataTable';
 import { EmptyList } from './EmptyList';
 import { ListControls, type ListValues } from './ListControls';
 import { LoadError, Loading } from './LoadState';
@@ -11,16 +13,6 @@ import { PageTitle } from './PageTitle';
 import { Pagination } from './Pagination';
 import { RowButton } from './RowButton';
 import { SecretDialog } from './SecretDialog';
-
-/** A column of the table: its heading and what a row shows in it. The first column names the row. */
-export interface Column<T> {
-  label: string;
-  cell: (row: T) => ReactNode;
-  /** The cell's class; `number` also aligns the heading. */
-  className?: string;
-  /** The cell's tooltip. */
-  title?: (row: T) => string;
-}
 
 /** What a resource's page says, most of it from its catalogue section. */
 export interface ResourceTexts {
@@ -116,7 +108,6 @@ export function ResourceListPage<T extends Row>(props: ResourceListPageProps<T>)
     props.actions ??
     ((row, open) => <EditAndRemove name={nameOf(row)} open={open} removeLabel={removal.label} />);
   const showActions = mayWrite || props.actionsForReaders === true;
-  const [first, ...rest] = columns;
   const deleting = list.deleting;
 
   return (
@@ -158,49 +149,17 @@ export function ResourceListPage<T extends Row>(props: ResourceListPageProps<T>)
               onClear={() => update(cleared)}
             />
           ) : (
-            <table className={props.tableClassName ? `table ${props.tableClassName}` : 'table'}>
-              <caption className="sr-only">{texts.title}</caption>
-              <thead>
-                <tr>
-                  {columns.map((column) => (
-                    <th key={column.label} scope="col" className={headClass(column)}>
-                      {column.label}
-                    </th>
-                  ))}
-                  {showActions && (
-                    <th scope="col">
-                      <span className="sr-only">{t.common.actions}</span>
-                    </th>
-                  )}
-                </tr>
-              </thead>
-              <tbody>
-                {page.data.data.map((row) => (
-                  <tr key={row.id}>
-                    {first && (
-                      <th scope="row" className={first.className} data-label={first.label}>
-                        {first.cell(row)}
-                      </th>
-                    )}
-                    {rest.map((column) => (
-                      <td
-                        key={column.label}
-                        data-label={column.label}
-                        className={column.className}
-                        title={column.title?.(row)}
-                      >
-                        {column.cell(row)}
-                      </td>
-                    ))}
-                    {showActions && (
-                      <td className="row-actions">
-                        {actions(row, { edit: () => list.edit(row), remove: () => list.remove(row) })}
-                      </td>
-                    )}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable
+              caption={texts.title}
+              columns={columns}
+              rows={page.data.data}
+              className={props.tableClassName}
+              actions={
+                showActions
+                  ? (row) => actions(row, { edit: () => list.edit(row), remove: () => list.remove(row) })
+                  : undefined
+              }
+            />
           )}
           <Pagination
             meta={page.data.meta}
@@ -232,10 +191,6 @@ export function ResourceListPage<T extends Row>(props: ResourceListPageProps<T>)
       )}
     </section>
   );
-}
-
-function headClass(column: { className?: string }): string | undefined {
-  return column.className === 'number' ? 'number' : undefined;
 }
 
 /** A row's usual buttons: Edit, and its removal (Delete, Revoke). */

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { api, call } from '../../api/client';
 import { describeError } from '../../api/describe';
 import { LinkPrivacyValues } from '../../api/enums';
@@ -47,6 +47,17 @@ export function LinkForm({ link, onSaved, onCancel }: LinkFormProps) {
     setValues((previous) => ({ ...previous, [name]: value }));
     setErrors((previous) => withoutFields(previous, API_FIELDS[name]));
   };
+
+  /** A text control's value and change, bound to one of the form's text values. */
+  const bound = (name: NamesOf<string>) => ({
+    value: values[name],
+    onChange: (event: ChangeEvent<HTMLInputElement | HTMLSelectElement>) => set(name, event.target.value),
+  });
+  /** A checkbox's state and change, bound to one of the form's yes-or-no values. */
+  const ticked = (name: NamesOf<boolean>) => ({
+    checked: values[name],
+    onChange: (checked: boolean) => set(name, checked),
+  });
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
@@ -99,14 +110,7 @@ export function LinkForm({ link, onSaved, onCancel }: LinkFormProps) {
           )}
         </Field>
         <Field label={t.linkForm.title} errors={errors.title} hint={t.linkForm.titleHint}>
-          {(control) => (
-            <input
-              {...control}
-              maxLength={255}
-              value={values.title}
-              onChange={(event) => set('title', event.target.value)}
-            />
-          )}
+          {(control) => <input {...control} maxLength={255} {...bound('title')} />}
         </Field>
       </fieldset>
 
@@ -119,12 +123,7 @@ export function LinkForm({ link, onSaved, onCancel }: LinkFormProps) {
             hint={editing ? t.linkForm.domainFixed : undefined}
           >
             {(control) => (
-              <select
-                {...control}
-                disabled={editing}
-                value={values.domainId}
-                onChange={(event) => set('domainId', event.target.value)}
-              >
+              <select {...control} disabled={editing} {...bound('domainId')}>
                 {!editing && <option value="">{t.linkForm.defaultDomain}</option>}
                 <Options options={namedOptions(domains, editing ? link?.domain : null)} />
               </select>
@@ -139,8 +138,7 @@ export function LinkForm({ link, onSaved, onCancel }: LinkFormProps) {
               pattern="[A-Za-z0-9_\-]+"
               autoCapitalize="off"
               spellCheck={false}
-              value={values.alias}
-              onChange={(event) => set('alias', event.target.value)}
+              {...bound('alias')}
             />
           )}
         </Field>
@@ -151,11 +149,7 @@ export function LinkForm({ link, onSaved, onCancel }: LinkFormProps) {
           <legend>{t.linkForm.organise}</legend>
           <Field label={t.linkForm.space} errors={errors.space_id}>
             {(control) => (
-              <select
-                {...control}
-                value={values.spaceId}
-                onChange={(event) => set('spaceId', event.target.value)}
-              >
+              <select {...control} {...bound('spaceId')}>
                 <option value="">{t.linkForm.noSpace}</option>
                 <Options options={namedOptions(spaces, link?.space)} />
               </select>
@@ -195,35 +189,26 @@ export function LinkForm({ link, onSaved, onCancel }: LinkFormProps) {
           {(control) => (
             <input
               {...control}
-              type="password"
-              autoComplete="new-password"
-              maxLength={128}
+              {...NEW_PASSWORD}
               disabled={values.removeRedirectPassword}
-              value={values.redirectPassword}
-              onChange={(event) => set('redirectPassword', event.target.value)}
+              {...bound('redirectPassword')}
             />
           )}
         </Field>
         {values.hasRedirectPassword && (
-          <Checkbox
-            label={t.linkForm.removeRedirectPassword}
-            checked={values.removeRedirectPassword}
-            onChange={(checked) => set('removeRedirectPassword', checked)}
-          />
+          <Checkbox label={t.linkForm.removeRedirectPassword} {...ticked('removeRedirectPassword')} />
         )}
         <Checkbox
           label={t.linkForm.sensitive}
           hint={t.linkForm.sensitiveHint}
-          checked={values.sensitive}
+          {...ticked('sensitive')}
           errors={errors.sensitive_content}
-          onChange={(checked) => set('sensitive', checked)}
         />
         <Checkbox
           label={t.linkForm.disabled}
           hint={t.linkForm.disabledHint}
-          checked={values.disabled}
+          {...ticked('disabled')}
           errors={errors.disabled}
-          onChange={(checked) => set('disabled', checked)}
         />
       </fieldset>
 
@@ -253,12 +238,9 @@ export function LinkForm({ link, onSaved, onCancel }: LinkFormProps) {
             {(control) => (
               <input
                 {...control}
-                type="password"
-                autoComplete="new-password"
-                maxLength={128}
+                {...NEW_PASSWORD}
                 required={!values.hasStatsPassword}
-                value={values.statsPassword}
-                onChange={(event) => set('statsPassword', event.target.value)}
+                {...bound('statsPassword')}
               />
             )}
           </Field>
@@ -270,31 +252,20 @@ export function LinkForm({ link, onSaved, onCancel }: LinkFormProps) {
         <p className="hint">{t.linkForm.expiryHint}</p>
         <p className="hint">{t.linkForm.activePeriodHint}</p>
         <div className="field-row">
-          <Field label={t.linkForm.activeStart} errors={errors.active_period_start_at}>
-            {(control) => (
-              <input
-                {...control}
-                ref={bothDates(values.activeStart, values.activeEnd)}
-                type="datetime-local"
-                required={values.activeEnd !== ''}
-                value={values.activeStart}
-                onChange={(event) => set('activeStart', event.target.value)}
-              />
-            )}
-          </Field>
-          <Field label={t.linkForm.activeEnd} errors={errors.active_period_end_at}>
-            {(control) => (
-              <input
-                {...control}
-                ref={bothDates(values.activeEnd, values.activeStart)}
-                type="datetime-local"
-                required={values.activeStart !== ''}
-                min={values.activeStart || undefined}
-                value={values.activeEnd}
-                onChange={(event) => set('activeEnd', event.target.value)}
-              />
-            )}
-          </Field>
+          {ACTIVE_PERIOD.map(({ own, other, field }) => (
+            <Field key={own} label={t.linkForm[own]} errors={errors[field]}>
+              {(control) => (
+                <input
+                  {...control}
+                  ref={bothDates(values[own], values[other])}
+                  type="datetime-local"
+                  required={values[other] !== ''}
+                  min={own === 'activeEnd' ? values.activeStart || undefined : undefined}
+                  {...bound(own)}
+                />
+              )}
+            </Field>
+          ))}
         </div>
         <Field label={t.linkForm.clicksLimit} errors={errors.clicks_limit} hint={t.linkForm.clicksLimitHint}>
           {(control) => (
@@ -305,8 +276,7 @@ export function LinkForm({ link, onSaved, onCancel }: LinkFormProps) {
               min={0}
               max={999999999}
               step={1}
-              value={values.clicksLimit}
-              onChange={(event) => set('clicksLimit', event.target.value)}
+              {...bound('clicksLimit')}
             />
           )}
         </Field>
@@ -343,6 +313,20 @@ export function LinkForm({ link, onSaved, onCancel }: LinkFormProps) {
     </form>
   );
 }
+
+/** A password the form sets (the link's or its stats'), as long as the API takes. */
+const NEW_PASSWORD = { type: 'password', autoComplete: 'new-password', maxLength: 128 } as const;
+
+/** The active period's two ends, each required once the other is given. */
+const ACTIVE_PERIOD = [
+  { own: 'activeStart', other: 'activeEnd', field: 'active_period_start_at' },
+  { own: 'activeEnd', other: 'activeStart', field: 'active_period_end_at' },
+] as const;
+
+/** The form's values that hold a `V`. */
+type NamesOf<V> = {
+  [K in keyof LinkFormValues]: LinkFormValues[K] extends V ? K : never;
+}[keyof LinkFormValues];
 
 /** The API's fields that each value of the form is sent as, whose messages a change of the value makes stale. */
 const API_FIELDS: Record<keyof LinkFormValues, readonly string[]> = {

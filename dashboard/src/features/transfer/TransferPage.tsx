@@ -1,9 +1,11 @@
-import { useId, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { api, call } from '../../api/client';
 import { saveBlob } from '../../download';
 import { describeError } from '../../api/describe';
 import { isApiError, type FieldErrors } from '../../api/errors';
 import type { Link } from '../../api/types';
+import { DataTable } from '../../components/DataTable';
+import { Field } from '../../components/Field';
 import { PageTitle } from '../../components/PageTitle';
 import { useI18n } from '../../i18n/I18nProvider';
 import { useCan } from '../../session/SessionProvider';
@@ -28,7 +30,6 @@ function rowsOf(fields: FieldErrors) {
 export default function TransferPage() {
   const { t } = useI18n();
   const can = useCan();
-  const fileId = useId();
   const [file, setFile] = useState<File | null>(null);
   const [busy, setBusy] = useState(false);
   const [outcome, setOutcome] = useState<ImportOutcome | null>(null);
@@ -98,19 +99,20 @@ export default function TransferPage() {
           <h2 id="import-heading">{t.transfer.importTitle}</h2>
           <p>{t.transfer.importIntro}</p>
           <form className="form" onSubmit={(event) => void importFile(event)} aria-busy={busy}>
-            <div className="field">
-              <label htmlFor={fileId}>{t.transfer.file}</label>
-              <input
-                id={fileId}
-                type="file"
-                accept=".csv,text/csv"
-                required
-                onChange={(event) => {
-                  setFile(event.target.files?.[0] ?? null);
-                  setOutcome(null);
-                }}
-              />
-            </div>
+            <Field label={t.transfer.file}>
+              {(control) => (
+                <input
+                  {...control}
+                  type="file"
+                  accept=".csv,text/csv"
+                  required
+                  onChange={(event) => {
+                    setFile(event.target.files?.[0] ?? null);
+                    setOutcome(null);
+                  }}
+                />
+              )}
+            </Field>
             <div className="form-actions">
               <button type="submit" className="primary" disabled={busy || file === null}>
                 {busy ? t.transfer.importing : t.transfer.importButton}
@@ -121,23 +123,14 @@ export default function TransferPage() {
             <div role="status" className="result">
               <p>{t.transfer.created(outcome.links.length)}</p>
               {outcome.links.length > 0 && (
-                <table className="table">
-                  <caption className="sr-only">{t.transfer.createdCaption}</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">{t.transfer.shortUrl}</th>
-                      <th scope="col">{t.transfer.destination}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {outcome.links.map((link) => (
-                      <tr key={link.id}>
-                        <th scope="row">{link.short_url}</th>
-                        <td className="url-cell">{link.url}</td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
+                <DataTable
+                  caption={t.transfer.createdCaption}
+                  columns={[
+                    { label: t.transfer.shortUrl, cell: (link) => link.short_url },
+                    { label: t.transfer.destination, cell: (link) => link.url, className: 'url-cell' },
+                  ]}
+                  rows={outcome.links}
+                />
               )}
             </div>
           )}

@@ -1,6 +1,7 @@
 import { Link as RouteLink } from 'wouter';
 import { api, call } from '../../api/client';
 import { PerPageValues, SortDirectionValues } from '../../api/enums';
+import { DataTable, type Column } from '../../components/DataTable';
 import { Field } from '../../components/Field';
 import { LoadError, Loading } from '../../components/LoadState';
 import { PageTitle } from '../../components/PageTitle';
@@ -8,6 +9,7 @@ import { Pagination } from '../../components/Pagination';
 import { oneOf, positiveInt, useListParams } from '../../hooks/useListParams';
 import { useLoad } from '../../hooks/useLoad';
 import { useI18n } from '../../i18n/I18nProvider';
+import type { Delivery } from '../../api/types';
 import { delivered } from './delivery';
 
 const DEFAULTS = { sort: 'desc', per_page: '25', page: '1' } as const;
@@ -29,6 +31,34 @@ export default function DeliveriesPage({ id }: { id: number }) {
   );
   const name = webhook.data?.data.name ?? `#${id}`;
   const page = deliveries.data;
+  const columns: Column<Delivery>[] = [
+    { label: t.webhooks.when, cell: (delivery) => dateTime(delivery.created_at) },
+    {
+      label: t.webhooks.event,
+      cell: (delivery) => (
+        <>
+          <code>{delivery.type}</code> <span className="muted">{delivery.event_id}</span>
+        </>
+      ),
+    },
+    { label: t.webhooks.attempt, cell: (delivery) => number(delivery.attempt), className: 'number' },
+    {
+      label: t.webhooks.result,
+      cell: (delivery) => (
+        <>
+          <span className={`badge ${delivered(delivery) ? 'badge-active' : 'badge-expired'}`}>
+            {delivery.status ?? t.webhooks.noAnswer}
+          </span>
+          {delivery.error && <span className="muted"> {delivery.error}</span>}
+        </>
+      ),
+    },
+    {
+      label: t.webhooks.duration,
+      cell: (delivery) => t.webhooks.ms(number(delivery.duration_ms)),
+      className: 'number',
+    },
+  ];
 
   return (
     <section className="page">
@@ -76,46 +106,7 @@ export default function DeliveriesPage({ id }: { id: number }) {
           {page.data.length === 0 ? (
             <p className="empty">{t.webhooks.noDeliveries}</p>
           ) : (
-            <table className="table">
-              <caption className="sr-only">{t.webhooks.deliveries}</caption>
-              <thead>
-                <tr>
-                  <th scope="col">{t.webhooks.when}</th>
-                  <th scope="col">{t.webhooks.event}</th>
-                  <th scope="col" className="number">
-                    {t.webhooks.attempt}
-                  </th>
-                  <th scope="col">{t.webhooks.result}</th>
-                  <th scope="col" className="number">
-                    {t.webhooks.duration}
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {page.data.map((delivery) => (
-                  <tr key={delivery.id}>
-                    <th scope="row" data-label={t.webhooks.when}>
-                      {dateTime(delivery.created_at)}
-                    </th>
-                    <td data-label={t.webhooks.event}>
-                      <code>{delivery.type}</code> <span className="muted">{delivery.event_id}</span>
-                    </td>
-                    <td className="number" data-label={t.webhooks.attempt}>
-                      {number(delivery.attempt)}
-                    </td>
-                    <td data-label={t.webhooks.result}>
-                      <span className={`badge ${delivered(delivery) ? 'badge-active' : 'badge-expired'}`}>
-                        {delivery.status ?? t.webhooks.noAnswer}
-                      </span>
-                      {delivery.error && <span className="muted"> {delivery.error}</span>}
-                    </td>
-                    <td className="number" data-label={t.webhooks.duration}>
-                      {t.webhooks.ms(number(delivery.duration_ms))}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
+            <DataTable caption={t.webhooks.deliveries} columns={columns} rows={page.data} />
           )}
           <Pagination
             meta={page.meta}
