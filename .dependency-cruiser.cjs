@@ -24,7 +24,7 @@
  *   modules it patches.
  */
 const FEATURES =
-  'src/(accounts|domains|health|links|pixels|spaces|stats|visits|events|qr|clicks|metrics|targeting|auth|limits)/';
+  'src/(accounts|domains|health|links|pixels|spaces|stats|visits|events|qr|clicks|metrics|targeting|auth|limits|people|audit)/';
 
 module.exports = {
   forbidden: [

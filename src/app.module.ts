@@ -20,7 +20,9 @@ import { DomainsModule } from './domains/domains.module';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { KeysModule } from './keys/keys.module';
-import { SessionsModule } from './sessions/sessions.module';
+import { PeopleModule } from './people/people.module';
+import { FirstStartModule } from './people/first-start.service';
+import { AuditModule } from './audit/audit.module';
 import { LimitsModule } from './limits/limits.module';
 import { LimitsStorage } from './limits/limits-storage';
 import { LinksModule } from './links/links.module';
@@ -52,7 +54,9 @@ import { WebhooksModule } from './events/webhooks/webhooks.module';
     AuthServerModule,
     AccountModule,
     KeysModule,
-    SessionsModule,
+    PeopleModule,
+    FirstStartModule,
+    AuditModule,
     HealthModule,
     SpacesModule,
     DomainsModule,

@@ -6,6 +6,7 @@ import type { Express, NextFunction, Request, Response } from 'express';
 import helmet from 'helmet';
 import { dirname } from 'node:path';
 import { AppModule } from './app.module';
+import { actorScopeMiddleware } from './common/actor';
 import { AppLogger, requestIdMiddleware } from './common/logger';
 import { APP_LOG } from './common/logging.module';
 import { requestPath } from './common/pagination';
@@ -28,6 +29,7 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   app.set('query parser', 'simple');
   app.disable('x-powered-by');
   app.use(requestIdMiddleware);
+  app.use(actorScopeMiddleware);
   app.use(app.get(MetricsService).middleware());
   if (config.trustProxy === false) app.use(warnOfUntrustedProxy());
   // Served over plain HTTP too (behind a TLS proxy or on a laptop): do not tell browsers to upgrade.

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { CommandContext } from './cli/command-context';
+import { actingAs } from './common/actor';
 import { commandLine, EXIT_FAILED, EXIT_OK, failureReport, usage } from './cli/command-line';
 import { COMMANDS } from './cli/commands';
 
@@ -7,7 +8,8 @@ import { COMMANDS } from './cli/commands';
 async function main(): Promise<number> {
   const program = commandLine(COMMANDS, new CommandContext());
   try {
-    await program.parseAsync(process.argv);
+    // What a command changes is recorded in the audit log as the CLI's.
+    await actingAs({ type: 'cli', id: null, name: null, ip: null }, () => program.parseAsync(process.argv));
     return EXIT_OK;
   } catch (error) {
     // A command's error, or the command line's, is reported once, here.

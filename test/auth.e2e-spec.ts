@@ -34,6 +34,12 @@ const PUBLIC_ALLOW_LIST = [
   'GET /:alias/stats',
   'POST /:alias/stats',
   'GET /assets/pixels.js',
+  // Contract section 11: the ways in of a person who has no session yet, each limited per email and address.
+  'POST /api/v1/session',
+  'POST /api/v1/users',
+  'POST /api/v1/password/forgot',
+  'POST /api/v1/password/reset',
+  'POST /api/v1/invitations/accept',
 ];
 /**
  * Express routes that are no Nest controller's, so outside the guard: the OpenAPI UI and document, and the

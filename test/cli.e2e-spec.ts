@@ -1,3 +1,4 @@
+import { SCOPES } from '../src/auth/scopes';
 import { hashApiKey } from '../src/auth/api-key';
 import { DomainsService } from '../src/domains/domains.service';
 import { readdirSync } from 'node:fs';
@@ -172,7 +173,7 @@ describe('cli (dist/cli.js)', () => {
         scopes: ['links.read', 'stats.read'],
         expires_at: `${expires.replace(' ', 'T')}:00.000000Z`,
       });
-      expect(keys.slice(1).map((key) => key.scopes.length)).toEqual(keys.slice(1).map(() => 14));
+      expect(keys.slice(1).map((key) => key.scopes.length)).toEqual(keys.slice(1).map(() => SCOPES.length));
     });
 
     it('key:revoke --key KEY exits 0; that key then gets 401 and the other still works', async () => {
@@ -219,6 +220,142 @@ describe('cli (dist/cli.js)', () => {
         name: 'Acme Ltd',
         email: 'ops@acme.example',
       });
+    });
+  });
+
+  describe('people', () => {
+    const password = 'a long cli password';
+    let workspace: Issued;
+    const signIn = (email: string, secret = password) =>
+      t.http().post('/api/v1/session').send({ email, password: secret });
+
+    beforeAll(async () => {
+      workspace = issued(await runCli(['account:create', '--name', 'People Inc']));
+    });
+
+    it('user:create --account --role makes a person who signs in with that role, recorded as the CLI', async () => {
+      const email = `cli-owner-${process.pid}@example.com`;
+      const result = await runCli([
+        'user:create',
+        '--email',
+        email.toUpperCase(),
+        '--password',
+        password,
+        '--name',
+        'Olive',
+        '--account',
+        String(workspace.id),
+        '--role',
+        'owner',
+      ]);
+      expectCode(result, 0);
+      const made = JSON.parse(lastLine(result.stdout)) as Record<string, unknown>;
+      expect(made).toEqual({
+        id: expect.any(Number),
+        name: 'Olive',
+        email,
+        created: true,
+        account: workspace.id,
+        role: 'owner',
+      });
+      // The password is the operator's own: it is never echoed.
+      expect(result.stdout + result.stderr).not.toContain(password);
+      const session = await signIn(email);
+      expect(session.status).toBe(201);
+      expect(session.body.data.workspace).toEqual({ id: workspace.id, name: 'People Inc', role: 'owner' });
+      const log = await t
+        .http()
+        .get('/api/v1/audit-log?action=member.created')
+        .set('Authorization', `Bearer ${workspace.api_key}`);
+      expect(log.body.data[0]).toMatchObject({
+        actor: { type: 'cli', id: null, name: null },
+        target: { type: 'member', id: made.id },
+        changes: { role: [null, 'owner'] },
+        ip: null,
+      });
+    });
+
+    it('user:invite prints a link that makes the member; member:set-role changes their role', async () => {
+      const email = `cli-invited-${process.pid}@example.com`;
+      const result = await runCli([
+        'user:invite',
+        '--account',
+        String(workspace.id),
+        '--email',
+        email,
+        '--role',
+        'viewer',
+      ]);
+      expectCode(result, 0);
+      const invitation = JSON.parse(lastLine(result.stdout)) as { accept_url: string; role: string };
+      expect(invitation.role).toBe('viewer');
+      const token = new URL(invitation.accept_url).searchParams.get('token');
+      const accepted = await t
+        .http()
+        .post('/api/v1/invitations/accept')
+        .send({ token, name: 'Vi', password });
+      expect(accepted.status).toBe(201);
+
+      const changed = await runCli([
+        'member:set-role',
+        '--account',
+        String(workspace.id),
+        '--email',
+        email,
+        '--role',
+        'owner',
+      ]);
+      expectCode(changed, 0);
+      expect(JSON.parse(lastLine(changed.stdout))).toMatchObject({ email, role: 'owner' });
+      expect((await signIn(email)).body.data.workspace.role).toBe('owner');
+    });
+
+    it('user:reset-password sets a password, or prints a one-time link to choose one', async () => {
+      const email = `cli-owner-${process.pid}@example.com`;
+      const set = await runCli([
+        'user:reset-password',
+        '--email',
+        email,
+        '--password',
+        'another cli password',
+      ]);
+      expectCode(set, 0);
+      expect((await signIn(email, 'another cli password')).status).toBe(201);
+      const link = await runCli(['user:reset-password', '--email', email]);
+      expectCode(link, 0);
+      const { reset_url: url } = JSON.parse(lastLine(link.stdout)) as { reset_url: string };
+      const reset = await t
+        .http()
+        .post('/api/v1/password/reset')
+        .send({ token: new URL(url).searchParams.get('token'), password: 'a third cli password' });
+      expect(reset.status).toBe(200);
+      expect((await signIn(email, 'a third cli password')).status).toBe(201);
+    });
+
+    it('refuses an unknown user, a bad role and a short password', async () => {
+      expectFailure(
+        await runCli(['user:reset-password', '--email', 'nobody@example.com']),
+        1,
+        /No user with email/,
+      );
+      expectFailure(
+        await runCli([
+          'member:set-role',
+          '--account',
+          String(workspace.id),
+          '--email',
+          'x@example.com',
+          '--role',
+          'king',
+        ]),
+        64,
+        /--role must be one of owner, admin, editor, viewer/,
+      );
+      expectFailure(
+        await runCli(['user:create', '--email', 'x@example.com', '--password', 'short']),
+        64,
+        /--password must be 10 to 256 characters/,
+      );
     });
   });
 

@@ -6,6 +6,8 @@ import {
   WEBHOOK_SEND_OPTIONS,
   type WebhookSendOptions,
 } from '../src/events/webhooks/webhook-sender';
+import { MembersService } from '../src/people/members.service';
+import { UsersService } from '../src/people/users.service';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { apiClient } from './support/api';
 import { committedDocument } from './support/openapi-document';
@@ -96,6 +98,16 @@ function hasExample(document: OpenAPIObject, schema: Node): boolean {
 
 type Media = { schema?: Node; example?: unknown; examples?: Node };
 
+/**
+ * What no document can give an example of: a one-time token the service made (an invitation's, a reset's), the
+ * email of a new user (each is made once), a workspace of the person who asks. A generator's run gets them the
+ * way a person does, from a mail or an earlier answer; the test puts its own in their place.
+ */
+type Own = (body: Node) => Promise<Node>;
+
+/** The person's own routes: a key, which is no person, is refused them; the test sends a person's session. */
+const PERSON_OPERATIONS = new Set(['updateUser', 'replaceUser', 'switchWorkspace']);
+
 /** Where a body comes from: the media type's own example, or its schema's fields' examples. */
 type Source = 'its example' | 'its fields’ examples';
 
@@ -181,6 +193,10 @@ describe('The OpenAPI document’s examples', () => {
   const document = committedDocument();
   /** The test's own resources, by path segment, whose ids stand in for a path's `{id}`. */
   const ids: Record<string, number> = {};
+  /** The session of a person (an owner of the account), for the person's own routes. */
+  let cookie = '';
+  let own: Record<string, Own> = {};
+  const PASSWORD = 'correct horse battery';
 
   beforeAll(async () => {
     // The examples name public hosts (example.com): they resolve to a public address here, with no DNS.
@@ -190,7 +206,7 @@ describe('The OpenAPI document’s examples', () => {
       timeoutMs: 1000,
     };
     t = await createTestApp(
-      { RATE_LIMIT_PER_MINUTE: '0' },
+      { RATE_LIMIT_PER_MINUTE: '0', REGISTRATION: 'open' },
       { override: (builder) => builder.overrideProvider(WEBHOOK_SEND_OPTIONS).useValue(send) },
     );
     account = await createAccount(t, 'OpenAPI examples');
@@ -205,6 +221,38 @@ describe('The OpenAPI document’s examples', () => {
     await made('links', { url: 'https://example.com/' });
     await made('keys', { name: 'Examples', scopes: ['links.read'] });
     await made('webhooks', { name: 'Examples', url: 'https://example.com/hook', events: ['link.created'] });
+    await made('invitations', { email: 'examples@example.com', role: 'viewer' });
+    const users = t.app.get(UsersService);
+    const members = t.app.get(MembersService);
+    const { user } = await users.createOrSetPassword({ email: 'member@examples.test', password: PASSWORD });
+    await members.add(account.id, user.id, 'viewer');
+    ids.members = user.id;
+    const { user: person } = await users.createOrSetPassword({
+      email: 'person@examples.test',
+      password: PASSWORD,
+    });
+    await members.add(account.id, person.id, 'owner');
+    const signedIn = await t
+      .http()
+      .post('/api/v1/session')
+      .send({ email: 'person@examples.test', password: PASSWORD });
+    cookie = String(([] as string[]).concat(signedIn.headers['set-cookie'] ?? [])[0]).split(';')[0];
+    let serial = 0;
+    own = {
+      acceptInvitation: async (body) => {
+        const invited = await members.invite(null, account.id, {
+          email: `invited-${++serial}@examples.test`,
+          role: 'viewer',
+        });
+        return { ...body, token: new URL(invited.accept_url).searchParams.get('token') };
+      },
+      resetPassword: async (body) => {
+        const link = await users.resetLink('member@examples.test');
+        return { ...body, token: new URL(link!).searchParams.get('token') };
+      },
+      register: (body) => Promise.resolve({ ...body, email: `registered-${++serial}@examples.test` }),
+      switchWorkspace: (body) => Promise.resolve({ ...body, workspace_id: account.id }),
+    };
   });
   afterAll(async () => {
     await t?.close();
@@ -302,7 +350,9 @@ describe('The OpenAPI document’s examples', () => {
 
   it.each(requests.map((request) => [request.name, request] as const))(
     'are accepted: %s',
-    async (_name, { method, path, type, body, query }) => {
+    async (name, { method, path, type, query, ...request }) => {
+      const operation = name.split(' ')[0];
+      const body = own[operation] === undefined ? request.body : await own[operation](request.body as Node);
       const url = path.replace(/\{\w+\}/g, () => String(ids[resourceOf(path)]));
       const search = qs.stringify(
         Object.fromEntries(
@@ -312,7 +362,10 @@ describe('The OpenAPI document’s examples', () => {
           ]),
         ),
       );
-      let test = call(account, method, search === '' ? url : `${url}?${search}`);
+      const target = search === '' ? url : `${url}?${search}`;
+      let test = PERSON_OPERATIONS.has(operation)
+        ? t.http()[method](target).set('Cookie', cookie).set('X-Shortlink-Session', '1')
+        : call(account, method, target);
       if (type !== undefined) test = withBody(test, type, body);
       const response = await test;
       const message = (response.body as { message?: unknown }).message;

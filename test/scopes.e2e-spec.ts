@@ -1,6 +1,8 @@
 import { AccountsService } from '../src/auth/accounts.service';
 import { Account } from '../src/auth/account.entity';
 import { isScope, SCOPES, type Scope } from '../src/auth/scopes';
+import { MembersService } from '../src/people/members.service';
+import { UsersService } from '../src/people/users.service';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { apiClient, type Verb } from './support/api';
 import { nestRoutes, type NestRoute } from './support/routes';
@@ -15,7 +17,7 @@ import { unique } from './support/visitors';
 
 const UNAUTHORIZED = { message: 'This action is unauthorized.', status: 403 };
 
-type Kind = 'spaces' | 'domains' | 'pixels' | 'links' | 'keys' | 'webhooks';
+type Kind = 'spaces' | 'domains' | 'pixels' | 'links' | 'keys' | 'webhooks' | 'members' | 'invitations';
 
 /** The kind of resource a path's id names, by the path's resource segment (`stats` takes a link's id). */
 const PATH_KINDS: Record<string, Kind> = {
@@ -26,7 +28,28 @@ const PATH_KINDS: Record<string, Kind> = {
   stats: 'links',
   keys: 'keys',
   webhooks: 'webhooks',
+  members: 'members',
+  invitations: 'invitations',
 };
+
+/** The ways in of a person without a session (contract §11): public, each limited per email and address. */
+const PUBLIC_API = [
+  'POST /api/v1/session',
+  'POST /api/v1/users',
+  'POST /api/v1/password/forgot',
+  'POST /api/v1/password/reset',
+  'POST /api/v1/invitations/accept',
+];
+
+/** A person's own routes: any session may reach them, and a key, which is no person, is refused whatever it holds. */
+const PERSON_ONLY = [
+  'PUT /api/v1/session',
+  'GET /api/v1/user',
+  'PATCH /api/v1/user',
+  'PUT /api/v1/user',
+  'GET /api/v1/user/sessions',
+  'DELETE /api/v1/user/sessions/:id',
+];
 
 /** The routes that need no key, by what they are: the visitor's, the probes', the metrics' (own token). */
 const PUBLIC_PREFIXES = ['/health', '/metrics', '/:alias', '/assets', '/'];
@@ -80,14 +103,30 @@ describe('scopes on every route', () => {
         return post('/api/v1/keys', { name: unique('Key'), scopes: ['keys.read'] });
       case 'webhooks':
         return post('/api/v1/webhooks', webhookBody());
+      case 'invitations':
+        return post('/api/v1/invitations', { email: `${unique('invited')}@example.com`, role: 'viewer' });
+      case 'members':
+        return freshMember();
     }
+  }
+
+  /** A viewer of `full`'s account, made as the CLI makes one: their user's id. */
+  async function freshMember(): Promise<number> {
+    const { user } = await t.app
+      .get(UsersService)
+      .createOrSetPassword({ email: `${unique('member')}@example.com`, password: 'a fine password' });
+    await t.app.get(MembersService).add(full.id, user.id, 'viewer');
+    return user.id;
   }
 
   /** A body the route accepts from a key that holds its scope alone. */
   function bodyFor(route: NestRoute, kind: Kind | undefined): { type: string; body: unknown } | undefined {
     if (!['POST', 'PUT', 'PATCH'].includes(route.method)) return undefined;
-    // The dashboard's sign-in reads no body: the key is its credential.
-    if (route.path === '/api/v1/session') return undefined;
+    // A switch of workspace names one; the key's own sign-in reads no body.
+    if (route.path === '/api/v1/session') {
+      return route.method === 'PUT' ? { type: 'json', body: { workspace_id: full.id } } : undefined;
+    }
+    if (route.path === '/api/v1/user') return { type: 'json', body: { name: unique('Person') } };
     const create = route.method === 'POST';
     if (route.path === '/api/v1/links/import') {
       return { type: 'text/csv', body: `url,alias\nhttps://example.com/imported,${unique('imported')}\n` };
@@ -114,6 +153,10 @@ describe('scopes on every route', () => {
         };
       case 'webhooks':
         return { type: 'json', body: create ? webhookBody() : { name: unique('Hook') } };
+      case 'members':
+        return { type: 'json', body: { role: 'editor' } };
+      case 'invitations':
+        return { type: 'json', body: { email: `${unique('invited')}@example.com`, role: 'viewer' } };
       case undefined:
         throw new Error(`No body known for ${route.route}: add one here`);
     }
@@ -123,7 +166,8 @@ describe('scopes on every route', () => {
   async function request(route: NestRoute, account: TestAccount) {
     const kind = PATH_KINDS[route.path.split('/')[3]];
     let path = route.path;
-    if (/:\w+/.test(path)) path = path.replace(/:\w+/, String(await fresh(kind)));
+    // An id of no resource of the account's (a person's own session) is any id: it is refused before it is read.
+    if (/:\w+/.test(path)) path = path.replace(/:\w+/, kind === undefined ? '1' : String(await fresh(kind)));
     const verb = route.method.toLowerCase() as Verb;
     const body = bodyFor(route, kind);
     const test = call(account, verb, path);
@@ -156,7 +200,7 @@ describe('scopes on every route', () => {
       .map((route) => `${route.route}: ${String(route.scope)}`);
     expect(unscoped).toEqual([]);
     const publicApi = routes.filter((route) => route.isPublic && route.path.startsWith('/api/'));
-    expect(publicApi.map((route) => route.route)).toEqual([]);
+    expect(publicApi.map((route) => route.route).sort()).toEqual([...PUBLIC_API].sort());
     const elsewhere = routes.filter(
       (route) => route.isPublic && !PUBLIC_PREFIXES.some((prefix) => route.path.startsWith(prefix)),
     );
@@ -172,13 +216,24 @@ describe('scopes on every route', () => {
     expect(scopeOf('GET /api/v1/stats/:linkId/export')).toBe('stats.read');
     expect(scopeOf('GET /api/v1/account')).toBe('account.read');
     expect(scopeOf('PATCH /api/v1/keys/:id')).toBe('keys.write');
-    expect(scopeOf('POST /api/v1/session')).toBe('any');
+    expect(scopeOf('GET /api/v1/session')).toBe('any');
+    expect(scopeOf('GET /api/v1/members')).toBe('members.read');
+    expect(scopeOf('DELETE /api/v1/members/:id')).toBe('members.write');
+    expect(scopeOf('GET /api/v1/audit-log')).toBe('audit.read');
   });
 
   it('refuses every route to a key without its scope (403, nothing changed) and serves a key with it alone', async () => {
     const guarded = routes.filter((route) => !route.isPublic);
     expect(guarded.length).toBeGreaterThan(30);
     for (const route of guarded) {
+      if (PERSON_ONLY.includes(route.route)) {
+        const refused = await request(route, await keyWith([...SCOPES]));
+        expect(`${route.route} with every scope: ${refused.status}`).toBe(
+          `${route.route} with every scope: 403`,
+        );
+        cells.push(`${route.route}: a person`);
+        continue;
+      }
       if (route.scope === 'any') {
         // Nothing to lack: a key with one scope unrelated to it is served.
         const served = await request(route, await keyWith(['pixels.read']));
@@ -198,7 +253,7 @@ describe('scopes on every route', () => {
       // The refused request made nothing: the totals are as before, but for what `request` itself made.
       const after = await totals();
       const kind = PATH_KINDS[route.path.split('/')[3]];
-      if (/:\w+/.test(route.path)) after[kind] -= 1;
+      if (/:\w+/.test(route.path) && kind in after) after[kind] -= 1;
       expect(`${route.route}: ${JSON.stringify(after)}`).toBe(`${route.route}: ${JSON.stringify(before)}`);
 
       const served = await request(route, await keyWith([scope]));

@@ -57,6 +57,10 @@ describe('dashboard sessions', () => {
         space_ids: [],
         expires_at: expect.stringMatching(/^\d{4}-\d\d-\d\d/),
         key: { id: key.id, name: 'Key links.write stats.read', prefix: key.key.slice(0, 8) },
+        // A key's session is no person's: its workspace is the key's account, without a role.
+        user: null,
+        workspace: { id: owner.id, name: owner.name, role: null },
+        workspaces: [],
       },
       status: 200,
     });
@@ -146,15 +150,18 @@ describe('dashboard sessions', () => {
       .set(PROOF);
     expect(madeUp.status).toBe(401);
     expect(madeUp.body).toEqual(UNAUTHENTICATED);
+    // Without a key, a sign-in is a person's: its email and password are missing.
     const nothing = await t.http().post('/api/v1/session');
-    expect(nothing.status).toBe(401);
+    expect(nothing.status).toBe(422);
+    expect(Object.keys(nothing.body.message as object).sort()).toEqual(['email', 'password']);
+    expect(nothing.headers['set-cookie']).toBeUndefined();
   });
 
-  it('lets only a key sign in: a session cannot make another', async () => {
+  it('lets a key sign in, not a session: its cookie alone is a sign-in without credentials', async () => {
     const { cookie } = await signIn(owner.auth);
     const again = await t.http().post('/api/v1/session').set('Cookie', cookie).set(PROOF);
-    expect(again.status).toBe(403);
-    expect(again.body).toEqual(FORBIDDEN);
+    expect(again.status).toBe(422);
+    expect(again.headers['set-cookie']).toBeUndefined();
   });
 
   it('ends at sign-out: the cookie is removed and no longer works', async () => {

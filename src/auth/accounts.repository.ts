@@ -5,13 +5,16 @@ import { PreparedStatements, type PreparedStatement } from '../database/prepared
 import type { Transaction } from '../database/transactions';
 import { Account } from './account.entity';
 import { ApiKey } from './api-key.entity';
+import type { Role } from './roles';
 import type { Scope } from './scopes';
 
 /** A live key's account and the key's columns that the lookup of every request reads beside it. */
 export interface CallerRow {
   account: Account;
-  key_id: number;
-  key_scopes: Scope[];
+  /** Null for a user's session, as are the key's other columns. */
+  key_id: number | null;
+  key_name: string | null;
+  key_scopes: Scope[] | null;
   key_space_ids: number[] | null;
   key_expires_at: Date | null;
   /** When the dashboard session the request came with ends; null for the key itself. */
@@ -20,6 +23,11 @@ export interface CallerRow {
   key_used_stale: boolean;
   /** The dashboard session the request came with; null for the key itself. */
   session_id: number | null;
+  /** A user's session: the user and their role in the session's workspace; null otherwise. */
+  user_id: number | null;
+  user_name: string | null;
+  user_email: string | null;
+  role: Role | null;
 }
 
 /** A key's columns as it is made. */
@@ -58,20 +66,28 @@ export class AccountsRepository {
   ) {
     this.accountMetadata = dataSource.getMetadata(Account);
     const columns = this.accountMetadata.columns.map((column) => `a."${column.databaseName}"`);
-    const selected = `${columns.join(', ')}, k.id AS key_id, k.scopes AS key_scopes, k.space_ids AS key_space_ids,
-                      k.expires_at AS key_expires_at, (k.last_used_at IS NULL OR k.last_used_at < date_trunc('minute', now())) AS key_used_stale`;
     const live = `k.revoked_at IS NULL AND (k.expires_at IS NULL OR k.expires_at > now())`;
+    const key = `k.id AS key_id, k.name AS key_name, k.scopes AS key_scopes, k.space_ids AS key_space_ids,
+                 k.expires_at AS key_expires_at,
+                 (k.last_used_at IS NULL OR k.last_used_at < date_trunc('minute', now())) AS key_used_stale`;
     this.callerOfKey = {
       name: 'caller_of_api_key',
-      text: `SELECT ${selected}, NULL::int AS session_id, NULL::timestamptz AS session_expires_at
+      text: `SELECT ${columns.join(', ')}, ${key}, NULL::int AS session_id, NULL::timestamptz AS session_expires_at,
+                    NULL::int AS user_id, NULL AS user_name, NULL AS user_email, NULL AS role
                FROM accounts a JOIN api_keys k ON k.account_id = a.id
               WHERE k.key_hash = $1 AND ${live}`,
     };
+    // A key's session ends with its key; a user's, with their membership of the session's workspace.
     this.callerOfSession = {
       name: 'caller_of_session',
-      text: `SELECT ${selected}, s.id AS session_id, s.expires_at AS session_expires_at
-               FROM api_sessions s JOIN api_keys k ON k.id = s.key_id JOIN accounts a ON a.id = k.account_id
-              WHERE s.token_hash = $1 AND s.expires_at > now() AND ${live}`,
+      text: `SELECT ${columns.join(', ')}, ${key}, s.id AS session_id, s.expires_at AS session_expires_at,
+                    u.id AS user_id, u.name AS user_name, u.email AS user_email, m.role AS role
+               FROM api_sessions s
+               LEFT JOIN api_keys k ON k.id = s.key_id
+               LEFT JOIN memberships m ON m.user_id = s.user_id AND m.account_id = s.account_id
+               LEFT JOIN users u ON u.id = m.user_id
+               JOIN accounts a ON a.id = coalesce(k.account_id, m.account_id)
+              WHERE s.token_hash = $1 AND s.expires_at > now() AND (s.key_id IS NULL OR ${live})`,
     };
   }
 

@@ -5,6 +5,7 @@ import { AccountsRepository, type CallerRow } from './accounts.repository';
 import type { ApiKey } from './api-key.entity';
 import { generateApiKey, hashApiKey, keyPrefix } from './api-key';
 import type { ApiCaller } from './owner';
+import { ROLE_SCOPES } from './roles';
 import { grantedScopes, SCOPES, type Scope } from './scopes';
 
 export interface IssuedKey {
@@ -49,12 +50,18 @@ export class AccountsService {
   private async callerOf(row: CallerRow | null): Promise<ApiCaller | null> {
     if (row === null) return null;
     const { account } = row;
-    if (row.key_used_stale) await this.touch(row.key_id);
+    if (row.key_id !== null && row.key_used_stale) await this.touch(row.key_id);
+    const user =
+      row.user_id !== null && row.role !== null
+        ? { id: row.user_id, name: row.user_name ?? '', email: row.user_email ?? '', role: row.role }
+        : null;
     return {
       account,
       keyId: row.key_id,
-      granted: grantedScopes(row.key_scopes),
-      owner: { accountId: account.id, spaceIds: row.key_space_ids },
+      keyName: row.key_name,
+      user,
+      granted: grantedScopes(user !== null ? ROLE_SCOPES[user.role] : (row.key_scopes ?? [])),
+      owner: { accountId: account.id, spaceIds: user !== null ? null : row.key_space_ids },
       expiresAt: row.key_expires_at,
       sessionId: row.session_id,
       sessionExpiresAt: row.session_expires_at,
@@ -79,6 +86,11 @@ export class AccountsService {
       const account = await this.repository.insertAccount({ name, email }, tx);
       return this.storeKey(account, generateApiKey(), {}, tx);
     });
+  }
+
+  /** A new workspace without a key (a person's, who signs in), in `tx`. */
+  async createWorkspace(name: string, tx: Transaction): Promise<Account> {
+    return this.repository.insertAccount({ name }, tx);
   }
 
   /** A new key of the account: a full key unless `grant` narrows it; in the transaction `tx` when given. */

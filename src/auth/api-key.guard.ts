@@ -2,6 +2,7 @@ import { Injectable, UnauthorizedException, type ExecutionContext } from '@nestj
 import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
+import { setActor } from '../common/actor';
 import { UnauthorizedActionException } from '../common/exceptions';
 import type { ApiCaller } from './owner';
 import { IS_PUBLIC } from './public.decorator';
@@ -37,6 +38,13 @@ export class ApiKeyGuard extends AuthGuard('bearer') {
       request.user = caller;
     }
     const caller = request.user;
+    // Whatever the request changes is recorded as this caller's (audit/).
+    setActor({
+      type: caller.user === null ? 'key' : 'user',
+      id: caller.user?.id ?? caller.keyId,
+      name: caller.user?.name ?? caller.keyName,
+      ip: request.ip ?? null,
+    });
     if (this.reflector.getAllAndOverride<boolean>(ANY_SCOPE, targets) === true) return true;
     const scope = this.reflector.getAllAndOverride<Scope | undefined>(REQUIRED_SCOPE, targets);
     if (scope === undefined || !caller.granted.has(scope)) throw new UnauthorizedActionException();

@@ -9,7 +9,6 @@ import { AccountsRepository } from './accounts.repository';
 import { AccountsService } from './accounts.service';
 import { ApiKeyGuard } from './api-key.guard';
 import { ApiThrottlerGuard } from './api-throttler.guard';
-import { BootstrapService } from './bootstrap.service';
 import { BearerStrategy } from './bearer.strategy';
 import { RequestAccount } from './request-account';
 
@@ -22,13 +21,12 @@ export class AuthModule {}
 
 /**
  * Accounts and keys as the HTTP server uses them: every route guarded (rate limit first, so that refused keys are
- * counted and every API response has the headers; then the key), and the first account made on the first start.
+ * counted and every API response has the headers; then the key). The first start's account is people/'s.
  * The CLI imports {@link AuthModule} alone: its commands make no account of their own accord.
  */
 @Module({
   imports: [AuthModule],
   providers: [
-    BootstrapService,
     { provide: APP_GUARD, useClass: ApiThrottlerGuard },
     { provide: APP_GUARD, useClass: ApiKeyGuard },
   ],

@@ -1,5 +1,6 @@
 import type { Scope } from './scopes';
 import type { Account } from './account.entity';
+import type { Role } from './roles';
 
 /**
  * Whose resources a request may reach: one account's, and, for a key restricted to spaces, only those spaces and
@@ -22,15 +23,31 @@ export function reachesSpace(owner: Owner, spaceId: number | null): boolean {
   return owner.spaceIds === null || (spaceId !== null && owner.spaceIds.includes(spaceId));
 }
 
-/** The key a request was authenticated with, and what it may do. */
+/** The person behind a user's session. */
+export interface CallerUser {
+  readonly id: number;
+  readonly name: string;
+  readonly email: string;
+  /** Their role in the session's workspace. */
+  readonly role: Role;
+}
+
+/**
+ * Who a request was authenticated as, and what it may do: a key (itself, or the dashboard session it was exchanged
+ * for), or a user's session in one of their workspaces, whose scopes are their role's.
+ */
 export interface ApiCaller {
   readonly account: Account;
-  readonly keyId: number;
+  /** The key; null for a user's session. */
+  readonly keyId: number | null;
+  readonly keyName: string | null;
+  /** The person; null for a key. */
+  readonly user: CallerUser | null;
   /** Its scopes with the reads its writes include. */
   readonly granted: ReadonlySet<Scope>;
   readonly owner: Owner;
   /**
-   * When its key stops working; null for never. A session's own end is not folded in: the no-escalation rule
+   * When its key stops working; null for never (and for a person). A session's own end is not folded in: the no-escalation rule
    * compares keys with keys, and a session's end bounds that session alone.
    */
   readonly expiresAt: Date | null;

@@ -32,6 +32,12 @@ export class RequestAccount {
     return lookup;
   }
 
+  /** The caller looked up again, past what this request already found (after its session changed). */
+  fresh(headers: IncomingHttpHeaders): Promise<ApiCaller | null> {
+    this.lookups.delete(headers);
+    return this.of(headers);
+  }
+
   /**
    * Whether the request comes with a session cookie but neither a key nor the dashboard's proof: a request another
    * site made the browser send, refused as such rather than as a missing key.

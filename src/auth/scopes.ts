@@ -1,5 +1,5 @@
 /**
- * What a key may do, route by route (contract §9). A `.write` scope includes its `.read`: a key that may change
+ * What a key or a member may do, route by route (contract §9, §11). A `.write` scope includes its `.read`: a key that may change
  * links may read them.
  */
 export const SCOPES = [
@@ -17,6 +17,9 @@ export const SCOPES = [
   'webhooks.write',
   'keys.read',
   'keys.write',
+  'members.read',
+  'members.write',
+  'audit.read',
 ] as const;
 
 export type Scope = (typeof SCOPES)[number];

@@ -1,5 +1,6 @@
 import { Module, type DynamicModule, type INestApplicationContext } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
+import { ThrottlerModule } from '@nestjs/throttler';
 import type { Account } from '../auth/account.entity';
 import { AccountsService } from '../auth/accounts.service';
 import { AuthModule } from '../auth/auth.module';
@@ -7,6 +8,7 @@ import { ClickStore } from '../clicks/click-store.repository';
 import { AppConfigModule } from '../config/config.module';
 import { DatabaseModule } from '../database/database.module';
 import { PreparedStatementsModule } from '../database/prepared-statements';
+import { PeopleModule } from '../people/people.module';
 import { accountIdOf } from './options';
 import { CommandFailedError, StderrLogger } from './output';
 
@@ -20,6 +22,24 @@ export class AccountsWorkModule {
     return {
       module: AccountsWorkModule,
       imports: [AppConfigModule, database(), PreparedStatementsModule, AuthModule],
+    };
+  }
+}
+
+/** What the people commands work with: users, members and invitations, and the accounts they belong to. */
+@Module({})
+export class PeopleWorkModule {
+  static forCommand(): DynamicModule {
+    return {
+      module: PeopleWorkModule,
+      // The sign-in limits' storage, in memory: a command signs nobody in, and counts nothing anyone shares.
+      imports: [
+        AppConfigModule,
+        database(),
+        PreparedStatementsModule,
+        ThrottlerModule.forRoot([]),
+        PeopleModule,
+      ],
     };
   }
 }

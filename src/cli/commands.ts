@@ -2,6 +2,7 @@ import { accountCreate, accountUpdate } from './account.commands';
 import type { CliCommand } from './command-line';
 import { keyCreate, keyList, keyRevoke } from './key.commands';
 import { migrationRevert, migrationRun, migrationShow } from './migration.commands';
+import { memberSetRole, userCreate, userInvite, userResetPassword } from './people.commands';
 import { statsRebuild } from './stats.commands';
 
 /**
@@ -14,6 +15,10 @@ export const COMMANDS: readonly CliCommand[] = [
   keyCreate,
   keyList,
   keyRevoke,
+  userCreate,
+  userInvite,
+  userResetPassword,
+  memberSetRole,
   migrationRun,
   migrationRevert,
   migrationShow,

@@ -1,3 +1,4 @@
+import { isRole, ROLES, type Role } from '../auth/roles';
 import { isScope, SCOPES, type Scope } from '../auth/scopes';
 import { MAX_ID, parseDateTime } from '../common/validation';
 import { UsageError } from './output';
@@ -111,4 +112,22 @@ export function expiry(value: string): Date {
   if (date === null) throw new UsageError('--expires must be a date and time: Y-m-d H:i (UTC)');
   if (date.getTime() <= Date.now()) throw new UsageError('--expires must be in the future');
   return date;
+}
+
+/** A person's password: 10 to 256 characters, taken as given. */
+export function password(value: string): string {
+  if (value.length < 10 || value.length > 256)
+    throw new UsageError('--password must be 10 to 256 characters');
+  return value;
+}
+
+/** A member's role. */
+export function role(value: string): Role {
+  if (!isRole(value)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
+  return value;
+}
+
+/** A person's email, in lower case as users are kept. */
+export function userEmail(value: string): string {
+  return emailAddress(value).toLowerCase();
 }

@@ -247,7 +247,7 @@ const STATUS_200: SchemaObject = { type: 'integer', enum: [200], description: 'A
 /** `{"data": ..., "status": 200}` around one `model`, or a list of them with `isArray`. */
 export function ApiDataResponse(
   model: Type,
-  options: { status?: 200 | 201; isArray?: boolean; description?: string } = {},
+  options: { status?: 200 | 201 | 202; isArray?: boolean; description?: string } = {},
 ): MethodDecorator {
   const status = options.status ?? 200;
   return applyDecorators(

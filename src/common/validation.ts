@@ -280,9 +280,10 @@ export function FormUrl(options: FieldDocs = {}): PropertyDecorator {
 
 const MAX_SECRET_LENGTH = 128;
 
-/** A secret (password): 1..128 characters, taken as sent, never trimmed. */
-export function FormSecret(options: FieldDocs = {}): PropertyDecorator {
-  const schema = { type: 'string', format: 'password', minLength: 1, maxLength: MAX_SECRET_LENGTH };
+/** A secret (password): 1..`max` characters (128 unless told), taken as sent, never trimmed. */
+export function FormSecret(options: FieldDocs & { max?: number } = {}): PropertyDecorator {
+  const max = options.max ?? MAX_SECRET_LENGTH;
+  const schema = { type: 'string', format: 'password', minLength: 1, maxLength: max };
   return documented({ ...schema, ...docs(options) }, (target, key) => {
     Transform(({ value }: { value: unknown }) => (value === '' ? null : value))(target, key);
     IsString({ message: (args) => `The ${label(args)} field must be a string.` })(target, key);
@@ -290,14 +291,10 @@ export function FormSecret(options: FieldDocs = {}): PropertyDecorator {
       {
         name: 'secretLength',
         validator: {
-          validate: (value) =>
-            typeof value === 'string' && value.length >= 1 && characterCount(value) <= MAX_SECRET_LENGTH,
+          validate: (value) => typeof value === 'string' && value.length >= 1 && characterCount(value) <= max,
         },
       },
-      {
-        message: (args) =>
-          `The ${label(args)} field must not be greater than ${MAX_SECRET_LENGTH} characters.`,
-      },
+      { message: (args) => `The ${label(args)} field must not be greater than ${max} characters.` },
     )(target, key);
   });
 }
@@ -448,4 +445,72 @@ export function flattenValidationErrors(errors: ValidationError[], prefix = ''):
     }
   }
   return fields;
+}
+
+/** `Y-m-d` as a UTC midnight; an impossible day (Feb 30) stays a string and is refused. */
+export function parseDay(value: unknown): unknown {
+  if (typeof value !== 'string') return value;
+  const day = value.trim();
+  if (day === '') return null;
+  // The link dates' calendar check, at midnight.
+  return (/^\d{4}-\d{2}-\d{2}$/.test(day) ? parseDateTime(`${day} 00:00`) : null) ?? value;
+}
+
+/** A day, `Y-m-d` (UTC), read as its midnight; the field's description given. */
+export function FormDay(description: string): PropertyDecorator {
+  return (target, key) => {
+    ApiProperty({ type: 'string', format: 'date', required: false, description })(target, key);
+    Transform(({ value }) => parseDay(value))(target, key);
+    ValidateBy(
+      { name: 'day', validator: { validate: (value) => value instanceof Date } },
+      { message: (args) => `The ${args.property} field must be a valid date in the format Y-m-d.` },
+    )(target, key);
+  };
+}
+
+/** A password a person signs in with: 10 to 256 characters, taken as sent, never trimmed (contract §11). */
+export function FormPassword(options: FieldDocs = {}): PropertyDecorator {
+  const schema = {
+    type: 'string',
+    format: 'password',
+    minLength: 10,
+    maxLength: 256,
+    example: 'correct horse battery',
+  };
+  return documented({ ...schema, ...docs(options) }, (target, key) => {
+    Transform(({ value }: { value: unknown }) => (value === '' ? null : value))(target, key);
+    IsString({ message: messages.string })(target, key);
+    ValidateBy(
+      {
+        name: 'passwordLength',
+        validator: {
+          validate: (value) =>
+            typeof value === 'string' && characterCount(value) >= 10 && characterCount(value) <= 256,
+        },
+      },
+      { message: (args) => `The ${label(args)} field must be between 10 and 256 characters.` },
+    )(target, key);
+  });
+}
+
+/** An email address: trimmed, in lower case, at most 255 characters, `name@host.tld` without spaces. */
+export function FormEmail(options: FieldDocs = {}): PropertyDecorator {
+  const schema = { type: 'string', format: 'email', maxLength: 255, example: 'ann@example.com' };
+  return documented({ ...schema, ...docs(options) }, (target, key) => {
+    Transform(({ value }) => {
+      const nulled = emptyToNull(value);
+      return typeof nulled === 'string' ? nulled.trim().toLowerCase() : nulled;
+    })(target, key);
+    IsString({ message: messages.string })(target, key);
+    ValidateBy(
+      {
+        name: 'email',
+        validator: {
+          validate: (value) =>
+            typeof value === 'string' && value.length <= 255 && /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/.test(value),
+        },
+      },
+      { message: (args) => `The ${label(args)} field must be a valid email address.` },
+    )(target, key);
+  });
 }

@@ -33,6 +33,9 @@ describe('loadConfig', () => {
       port: 3000,
       appUrl: 'http://localhost:3000',
       appName: 'localhost:3000',
+      auditRetentionDays: 365,
+      mailFrom: 'no-reply@localhost',
+      registration: 'closed',
       databaseUrl: undefined,
       databaseStatementTimeoutMs: 3000,
       databasePoolTimeoutMs: 3000,
@@ -155,6 +158,9 @@ describe('loadConfig', () => {
       port: 8080,
       appUrl: 'https://sho.rt',
       appName: 'Sho.rt links',
+      auditRetentionDays: 365,
+      mailFrom: 'no-reply@sho.rt',
+      registration: 'closed',
       databaseUrl: 'postgresql://user:pw@db:5432/links',
       databaseStatementTimeoutMs: 15000,
       databasePoolTimeoutMs: 2000,
@@ -488,6 +494,12 @@ describe('a secret read from <NAME>_FILE', () => {
     METRICS_TOKEN: ['t0ken-of-sixteen+', {}, { metricsToken: 't0ken-of-sixteen+' }],
     EVENTS_REDIS_URL: ['redis://:pw@cache:6379', {}, { eventsRedisUrl: 'redis://:pw@cache:6379' }],
     EVENTS_AMQP_URL: ['amqps://user:pw@mq/events', {}, { eventsAmqpUrl: 'amqps://user:pw@mq/events' }],
+    INITIAL_ADMIN_PASSWORD: [
+      'a long admin password',
+      { INITIAL_ADMIN_EMAIL: 'admin@sho.rt' },
+      { initialAdminPassword: 'a long admin password' },
+    ],
+    SMTP_URL: ['smtps://mailer:pw@smtp.sho.rt:465', {}, { smtpUrl: 'smtps://mailer:pw@smtp.sho.rt:465' }],
   };
 
   it('is offered for every setting that may hold a password, a key or a token, and those only', () => {

@@ -79,6 +79,27 @@ export const authConfig = settings('auth', (env) =>
 );
 export type AuthConfig = ConfigType<typeof authConfig>;
 
+/** People (contract §11): the first owner, registration, the mail of invitations and resets, the audit log's age. */
+export const peopleConfig = settings('people', (env) => {
+  const read = settingsOf(env, [
+    'INITIAL_ADMIN_EMAIL',
+    'INITIAL_ADMIN_PASSWORD',
+    'REGISTRATION',
+    'SMTP_URL',
+    'AUDIT_RETENTION_DAYS',
+  ]);
+  if ((read.initialAdminEmail === undefined) !== (read.initialAdminPassword === undefined)) {
+    throw new ConfigError(
+      read.initialAdminEmail === undefined ? 'INITIAL_ADMIN_EMAIL' : 'INITIAL_ADMIN_PASSWORD',
+      'must be set with ' +
+        (read.initialAdminEmail === undefined ? 'INITIAL_ADMIN_PASSWORD' : 'INITIAL_ADMIN_EMAIL'),
+    );
+  }
+  const host = new URL(setting(env, 'APP_URL')).hostname;
+  return { ...read, mailFrom: setting(env, 'MAIL_FROM') ?? `no-reply@${host}` };
+});
+export type PeopleConfig = ConfigType<typeof peopleConfig>;
+
 /** Where the API, visitor and password-attempt limits are counted: one Redis for all instances, or memory. */
 export const limitsConfig = settings('limits', (env) => settingsNamed(env, 'REDIS_'));
 export type LimitsConfig = ConfigType<typeof limitsConfig>;
@@ -141,6 +162,7 @@ export const CONFIG_SECTIONS = [
   serverConfig,
   databaseConfig,
   authConfig,
+  peopleConfig,
   limitsConfig,
   clicksConfig,
   visitsConfig,

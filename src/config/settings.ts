@@ -243,6 +243,13 @@ const REDIS_URL_EXPECTED =
   '(a password with / # @ : % or spaces in it must be percent-encoded)';
 const brokerExpected = (schemes: string) =>
   `a URL with a host, starting with ${schemes} (a password with / # @ : % ? or spaces in it percent-encoded)`;
+/** Whether text holds a control character (U+0000 to U+001F, U+007F): one line of printable text has none. */
+function hasControlCharacter(value: string): boolean {
+  return [...value].some((character) => character < ' ' || character === '\u007f');
+}
+
+/** An address as the sign-in takes it: something@host.tld, without spaces. */
+export const EMAIL = /^[^\s@]{1,64}@[^\s@]+\.[^\s@]+$/;
 const PRINTABLE = (min: number, max: number) => new RegExp(`^[\\x21-\\x7e]{${min},${max}}$`);
 
 /** The settings, in the order of the docs' table. */
@@ -254,7 +261,7 @@ export const SETTINGS = {
   APP_NAME: text(
     'at most 100 characters, without control characters',
     // Shown in page titles and headings: one line of printable text.
-    (name) => name.length <= 100 && ![...name].some((character) => character < ' ' || character === '\u007f'),
+    (name) => name.length <= 100 && !hasControlCharacter(name),
     {
       shown: 'the host of `APP_URL`',
       meaning: "the service's name, on the root page of a domain and in the title of `/docs`",
@@ -287,6 +294,39 @@ export const SETTINGS = {
     /^[A-Za-z0-9_\-.~]{32,512}$/,
     { secret: true, meaning: "the first account's key on the first start (else one is printed once)" },
   ),
+  INITIAL_ADMIN_EMAIL: text('an email address', (value) => EMAIL.test(value), {
+    meaning:
+      "the first owner's email on the first start, with `INITIAL_ADMIN_PASSWORD`; unset, a one-time sign-in link " +
+      'is printed instead',
+  }),
+  INITIAL_ADMIN_PASSWORD: text(
+    '10 to 256 characters, without control characters',
+    (value) => value.length >= 10 && value.length <= 256 && !hasControlCharacter(value),
+    {
+      secret: true,
+      untrimmed: true,
+      meaning: "the first owner's password (with `INITIAL_ADMIN_EMAIL`)",
+    },
+  ),
+  REGISTRATION: oneOf(['closed', 'open'], 'closed', {
+    meaning:
+      '`closed`: users come by invitation or `user:create`; `open`: anyone may make a user and a workspace they own',
+  }),
+  SMTP_URL: serverUrl(['smtp', 'smtps'], 'an smtp:// or smtps:// URL', {
+    meaning:
+      'where invitations and password resets are sent (`smtp://user:password@host:587`); unset, nothing is mailed ' +
+      '(an invitation is still answered with its link)',
+  }),
+  MAIL_FROM: text(
+    'an address, or a name and <address>, without control characters',
+    (value) => value.length <= 320 && value.includes('@') && !hasControlCharacter(value),
+    {
+      meaning: 'the sender of those mails; unset, `no-reply@` and the host of `APP_URL`',
+    },
+  ),
+  AUDIT_RETENTION_DAYS: integer(365, 1, 36_500, {
+    meaning: 'days audit log entries are kept',
+  }),
   RATE_LIMIT_PER_MINUTE: integer(120, 0, 1_000_000, {
     meaning: 'requests per minute per API key or dashboard session; `0` turns it off',
   }),

@@ -59,6 +59,14 @@ export abstract class AccountRowsRepository<T extends AccountRow> {
     await this.rows.save(row);
   }
 
+  /**
+   * A change of rows in a transaction of its own, which names its actor to the database first, so that the audit
+   * log records it (audit/): a bare update or delete would run outside any transaction and go unrecorded.
+   */
+  protected changed<R>(work: (rows: Repository<T>) => Promise<R>): Promise<R> {
+    return this.rows.manager.transaction((manager) => work(manager.getRepository<T>(this.rows.target)));
+  }
+
   private counted(limit: number): CountedQuota {
     const { kind, table, noun, where } = this.quota;
     return rowQuota(kind, limit, table, { noun, where });

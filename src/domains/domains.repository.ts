@@ -76,6 +76,6 @@ export class DomainsRepository extends AccountRows(Domain, { kind: QuotaKind.Dom
   }
 
   async delete(id: number): Promise<void> {
-    await this.rows.delete({ id });
+    await this.changed((rows) => rows.delete({ id }));
   }
 }

@@ -33,12 +33,12 @@ export class KeysRepository extends AccountRows(ApiKey, {
   }
 
   async update(accountId: number, id: number, changes: Partial<ApiKey>): Promise<void> {
-    await this.rows.update({ id, accountId }, changes);
+    await this.changed((rows) => rows.update({ id, accountId }, changes));
   }
 
   /** Revokes the key: the lookup of every request refuses it from then on. */
   async revoke(accountId: number, id: number): Promise<void> {
-    await this.rows.update({ id, accountId }, { revokedAt: () => 'now()' });
+    await this.changed((rows) => rows.update({ id, accountId }, { revokedAt: () => 'now()' }));
   }
 
   /**

@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { currentActor } from '../common/actor';
 import { InjectRepository } from '@nestjs/typeorm';
 import { In, QueryFailedError, Repository, type FindOptionsWhere } from 'typeorm';
 import type { Owner } from '../auth/owner';
@@ -19,6 +20,12 @@ export interface InsertedLink {
   id: number;
   createdAt: Date;
   updatedAt: Date;
+}
+
+/** The actor of the work under way, as the audit log's triggers read it; empty for none (nothing is recorded). */
+function auditActor(): string {
+  const actor = currentActor();
+  return actor === null ? '' : JSON.stringify(actor);
 }
 
 /** The columns a new link is written with; `id`, `created_at` and `updated_at` come from the database. */
@@ -46,7 +53,8 @@ const QUOTA_EXCEEDED = 'LQ001';
  * the links are in.
  *
  * `checked`: the statement also checks the quota once it has inserted a link, so that alone it is a whole create:
- * the quota lock is taken there and held to the commit that follows at once.
+ * the quota lock is taken there and held to the commit that follows at once; and it names the actor of the work
+ * under way to the audit log's triggers (audit/), as a transaction's start does.
  */
 function insertLinks(checked: boolean): string {
   return `
@@ -57,7 +65,13 @@ function insertLinks(checked: boolean): string {
           title varchar, targets_type varchar, targets jsonb, sensitive_content boolean, privacy smallint,
           password_hash varchar, redirect_password_hash varchar, active_period_start_at timestamptz,
           active_period_end_at timestamptz, clicks_limit integer, expiration_url varchar, disabled boolean,
-          pixel_ids integer[])
+          pixel_ids integer[])${
+            checked
+              ? `
+       -- A statement that is its own transaction names its actor to the audit log's triggers itself.
+       CROSS JOIN (SELECT set_config('shortlink.actor', $5, true)) AS actor`
+              : ''
+          }
     ), inserted AS (
       INSERT INTO links (id, ${COLUMNS})
       SELECT id, ${COLUMNS} FROM input ORDER BY item
@@ -186,6 +200,7 @@ export class LinksRepository {
         quota.lock,
         quota.accountId,
         quota.limit,
+        auditActor(),
       ]),
     );
   }

@@ -36,7 +36,7 @@ export class PixelsRepository extends AccountRows(Pixel, { kind: QuotaKind.Pixel
 
   /** Whether the account's pixel was there to delete. */
   async delete(accountId: number, id: number): Promise<boolean> {
-    const result = await this.rows.delete({ id, accountId });
+    const result = await this.changed((rows) => rows.delete({ id, accountId }));
     return (result.affected ?? 0) > 0;
   }
 }

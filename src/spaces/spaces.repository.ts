@@ -47,7 +47,7 @@ export class SpacesRepository extends AccountRows(Space, { kind: QuotaKind.Space
 
   /** Whether the account's space was there to delete. */
   async delete(accountId: number, id: number): Promise<boolean> {
-    const result = await this.rows.delete({ id, accountId });
+    const result = await this.changed((rows) => rows.delete({ id, accountId }));
     return (result.affected ?? 0) > 0;
   }
 

@@ -1,5 +1,5 @@
 import { ValidationFailedException } from '../common/exceptions';
-import { parseDay } from './dto/stats-query.dto';
+import { parseDay } from '../common/validation';
 import { clickBucket, dayOf, DEFAULT_RANGE_DAYS, defaultOrder, statsRange } from './stats.service';
 
 const DAY_MS = 86_400_000;

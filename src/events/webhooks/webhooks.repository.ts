@@ -28,11 +28,11 @@ export class WebhooksRepository extends AccountRows(Webhook, {
   }
 
   async update(accountId: number, id: number, changes: Partial<Webhook>): Promise<void> {
-    await this.rows.update({ id, accountId }, changes);
+    await this.changed((rows) => rows.update({ id, accountId }, changes));
   }
 
   async delete(accountId: number, id: number): Promise<void> {
-    await this.rows.delete({ id, accountId });
+    await this.changed((rows) => rows.delete({ id, accountId }));
   }
 
   private owned(accountId: number): SelectQueryBuilder<Webhook> {

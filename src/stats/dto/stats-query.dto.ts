@@ -1,8 +1,5 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { Transform } from 'class-transformer';
-import { ValidateBy } from 'class-validator';
 import { ListQueryDto } from '../../common/list-query.dto';
-import { FormEnum, FormString, Nullable, parseDateTime } from '../../common/validation';
+import { FormDay, FormEnum, FormString, Nullable } from '../../common/validation';
 
 /** What a click records of its visitor, phpShort's stats names (with `continent`, which phpShort lacks). */
 export const STATS_DIMENSIONS = [
@@ -30,26 +27,6 @@ export const STATS_SEARCH_BY = ['value'] as const;
 export const STATS_SORT_BY = ['count', 'value'] as const;
 export type StatsSortBy = (typeof STATS_SORT_BY)[number];
 
-/** `Y-m-d` as a UTC midnight; an impossible day (Feb 30) stays a string and is refused. */
-export function parseDay(value: unknown): unknown {
-  if (typeof value !== 'string') return value;
-  const day = value.trim();
-  if (day === '') return null;
-  // The link dates' calendar check, at midnight.
-  return (/^\d{4}-\d{2}-\d{2}$/.test(day) ? parseDateTime(`${day} 00:00`) : null) ?? value;
-}
-
-function Day(description: string): PropertyDecorator {
-  return (target, key) => {
-    ApiProperty({ type: 'string', format: 'date', required: false, description })(target, key);
-    Transform(({ value }) => parseDay(value))(target, key);
-    ValidateBy(
-      { name: 'day', validator: { validate: (value) => value instanceof Date } },
-      { message: (args) => `The ${args.property} field must be a valid date in the format Y-m-d.` },
-    )(target, key);
-  };
-}
-
 /**
  * phpShort's stats parameters: a list's `sort`, `per_page` and `page`, which a dimension's answer is paged by and
  * clicks over time, one whole list, does not read; and what the values are searched and sorted by.
@@ -62,11 +39,11 @@ export class StatsQueryDto extends ListQueryDto {
   name?: StatsName | null;
 
   @Nullable()
-  @Day('First day, `Y-m-d` (UTC); the day the link was made when absent.')
+  @FormDay('First day, `Y-m-d` (UTC); the day the link was made when absent.')
   from?: Date | null;
 
   @Nullable()
-  @Day('Last day, included; today when absent.')
+  @FormDay('Last day, included; today when absent.')
   to?: Date | null;
 
   @Nullable()

@@ -1,4 +1,4 @@
-import { firstKeyMessage } from './bootstrap.service';
+import { firstKeyMessage } from './first-start.service';
 
 describe('the first key as the first start prints it', () => {
   const message = firstKeyMessage({ id: 1, name: 'Default' }, 'lsk_secret', 'https://sho.rt');

@@ -1,0 +1,205 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+/** The scopes every key had before people came: a key holding them all was a full key, and stays one. */
+const FULL_KEY_BEFORE = [
+  'account.read',
+  'links.read',
+  'links.write',
+  'spaces.read',
+  'spaces.write',
+  'domains.read',
+  'domains.write',
+  'pixels.read',
+  'pixels.write',
+  'stats.read',
+  'webhooks.read',
+  'webhooks.write',
+  'keys.read',
+  'keys.write',
+];
+
+/** The tables whose changes the audit log records, as the type of their target. */
+const AUDITED: Record<string, string> = {
+  accounts: 'account',
+  links: 'link',
+  spaces: 'space',
+  domains: 'domain',
+  pixels: 'pixel',
+  api_keys: 'key',
+  webhooks: 'webhook',
+};
+
+/**
+ * People (contract §11): users who sign in, their memberships of workspaces (the accounts) with a role,
+ * invitations and password resets (tokens stored hashed), dashboard sessions of users beside those of keys, and
+ * the audit log.
+ *
+ * The audit log is written by triggers, in the transaction of the change, for every change of an audited table made
+ * while the transaction names its actor (`shortlink.actor`, set by the service at the transaction's start): the API,
+ * the dashboard and the CLI name one; the click writer, title fetches and webhook deliveries do not, and are not
+ * audited. A column whose name ends in `_hash`, or `secret`, is shown as "[redacted]", under its name without the
+ * suffix (`password_hash` as `password`).
+ */
+export class PeopleAndAudit1765400000000 implements MigrationInterface {
+  name = 'PeopleAndAudit1765400000000';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
+      CREATE TABLE "users" (
+        "id" SERIAL NOT NULL,
+        "name" character varying(255) NOT NULL,
+        "email" character varying(255) NOT NULL,
+        "password_hash" character varying(255),
+        "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
+        "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
+        CONSTRAINT "PK_users" PRIMARY KEY ("id")
+      )`);
+    await queryRunner.query(`CREATE UNIQUE INDEX "UQ_users_email" ON "users" ("email")`);
+    await queryRunner.query(`
+      CREATE TABLE "memberships" (
+        "account_id" integer NOT NULL,
+        "user_id" integer NOT NULL,
+        "role" character varying(16) NOT NULL,
+        "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
+        CONSTRAINT "PK_memberships" PRIMARY KEY ("account_id", "user_id"),
+        CONSTRAINT "FK_memberships_account" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE,
+        CONSTRAINT "FK_memberships_user" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE
+      )`);
+    await queryRunner.query(`CREATE INDEX "IDX_memberships_user" ON "memberships" ("user_id")`);
+    await queryRunner.query(`
+      CREATE TABLE "invitations" (
+        "id" SERIAL NOT NULL,
+        "account_id" integer NOT NULL,
+        "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
+        "email" character varying(255),
+        "role" character varying(16) NOT NULL,
+        "token_hash" character(64) NOT NULL,
+        "expires_at" TIMESTAMP WITH TIME ZONE NOT NULL,
+        "ended_at" TIMESTAMP WITH TIME ZONE,
+        CONSTRAINT "PK_invitations" PRIMARY KEY ("id"),
+        CONSTRAINT "FK_invitations_account" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE
+      )`);
+    await queryRunner.query(
+      `CREATE UNIQUE INDEX "UQ_invitations_token_hash" ON "invitations" ("token_hash")`,
+    );
+    await queryRunner.query(`CREATE INDEX "IDX_invitations_account" ON "invitations" ("account_id", "id")`);
+    await queryRunner.query(`
+      CREATE TABLE "password_resets" (
+        "id" SERIAL NOT NULL,
+        "user_id" integer NOT NULL,
+        "token_hash" character(64) NOT NULL,
+        "expires_at" TIMESTAMP WITH TIME ZONE NOT NULL,
+        "used_at" TIMESTAMP WITH TIME ZONE,
+        "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
+        CONSTRAINT "PK_password_resets" PRIMARY KEY ("id"),
+        CONSTRAINT "FK_password_resets_user" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE
+      )`);
+    await queryRunner.query(
+      `CREATE UNIQUE INDEX "UQ_password_resets_token_hash" ON "password_resets" ("token_hash")`,
+    );
+    await queryRunner.query(`CREATE INDEX "IDX_password_resets_user" ON "password_resets" ("user_id")`);
+
+    // A session is a key's (the dashboard's key sign-in) or a user's in one of their workspaces.
+    await queryRunner.query(`ALTER TABLE "api_sessions" ALTER COLUMN "key_id" DROP NOT NULL`);
+    await queryRunner.query(`
+      ALTER TABLE "api_sessions"
+        ADD "user_id" integer,
+        ADD "account_id" integer,
+        ADD "ip" character varying(64),
+        ADD "user_agent" character varying(255),
+        ADD CONSTRAINT "FK_api_sessions_user" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE,
+        ADD CONSTRAINT "FK_api_sessions_account" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE`);
+    await queryRunner.query(`CREATE INDEX "IDX_api_sessions_user" ON "api_sessions" ("user_id")`);
+
+    // Full keys stay full: they gain the scopes that came with people.
+    await queryRunner.query(
+      `UPDATE "api_keys" SET "scopes" = "scopes" || ARRAY['members.read', 'members.write', 'audit.read']
+        WHERE "scopes" @> $1::text[]`,
+      [FULL_KEY_BEFORE],
+    );
+
+    await queryRunner.query(`
+      CREATE TABLE "audit_log" (
+        "id" BIGSERIAL NOT NULL,
+        "account_id" integer NOT NULL,
+        "action" character varying(64) NOT NULL,
+        "actor_type" character varying(16) NOT NULL,
+        "actor_id" integer,
+        "actor_name" character varying(255),
+        "target_type" character varying(32) NOT NULL,
+        "target_id" integer,
+        "changes" jsonb NOT NULL,
+        "ip" character varying(64),
+        "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
+        CONSTRAINT "PK_audit_log" PRIMARY KEY ("id")
+      )`);
+    await queryRunner.query(`CREATE INDEX "IDX_audit_log_account" ON "audit_log" ("account_id", "id")`);
+    await queryRunner.query(`CREATE INDEX "IDX_audit_log_created" ON "audit_log" ("created_at")`);
+
+    // TG_ARGV[0]: the target's type. Columns the service keeps up by itself (counters, last use, deliveries) are
+    // not changes of anyone's.
+    await queryRunner.query(`
+      CREATE FUNCTION "audit_change"() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE
+        actor jsonb := nullif(current_setting('shortlink.actor', true), '')::jsonb;
+        old_row jsonb := CASE WHEN TG_OP <> 'INSERT' THEN to_jsonb(OLD) ELSE '{}'::jsonb END;
+        new_row jsonb := CASE WHEN TG_OP <> 'DELETE' THEN to_jsonb(NEW) ELSE '{}'::jsonb END;
+        row_data jsonb := CASE WHEN TG_OP = 'DELETE' THEN old_row ELSE new_row END;
+        verb text := CASE TG_OP WHEN 'INSERT' THEN 'created' WHEN 'UPDATE' THEN 'updated' ELSE 'deleted' END;
+        changed jsonb;
+      BEGIN
+        IF actor IS NULL THEN RETURN NULL; END IF;
+        SELECT coalesce(jsonb_object_agg(
+                 regexp_replace(f.key, '_hash$', ''),
+                 CASE WHEN f.key LIKE '%\\_hash' OR f.key = 'secret'
+                      THEN jsonb_build_array(
+                             CASE WHEN old_row->f.key IS NULL OR old_row->f.key = 'null' THEN NULL ELSE '"[redacted]"'::jsonb END,
+                             CASE WHEN new_row->f.key IS NULL OR new_row->f.key = 'null' THEN NULL ELSE '"[redacted]"'::jsonb END)
+                      ELSE jsonb_build_array(old_row->f.key, new_row->f.key) END), '{}'::jsonb)
+          INTO changed
+          FROM (SELECT key FROM jsonb_object_keys(old_row || new_row) AS key) f
+         WHERE (old_row->f.key) IS DISTINCT FROM (new_row->f.key)
+           AND f.key NOT IN ('id', 'account_id', 'created_at', 'updated_at', 'last_used_at', 'failures',
+                             'failing_since', 'last_status', 'last_delivery_at', 'prefix');
+        IF TG_OP = 'UPDATE' THEN
+          IF changed = '{}'::jsonb THEN RETURN NULL; END IF;
+          -- A key is revoked, not deleted: its revocation is its deletion.
+          IF changed ? 'revoked_at' AND old_row->>'revoked_at' IS NULL THEN verb := 'deleted'; END IF;
+        END IF;
+        INSERT INTO "audit_log" ("account_id", "action", "actor_type", "actor_id", "actor_name", "target_type",
+                                 "target_id", "changes", "ip")
+        VALUES (CASE WHEN TG_TABLE_NAME = 'accounts' THEN (row_data->>'id')::int ELSE (row_data->>'account_id')::int END,
+                TG_ARGV[0] || '.' || verb, actor->>'type', (actor->>'id')::int, actor->>'name', TG_ARGV[0],
+                (row_data->>'id')::int, changed, actor->>'ip');
+        RETURN NULL;
+      END $$`);
+    for (const [table, target] of Object.entries(AUDITED)) {
+      await queryRunner.query(
+        `CREATE TRIGGER "audit_${table}" AFTER INSERT OR UPDATE OR DELETE ON "${table}"
+           FOR EACH ROW WHEN (coalesce(current_setting('shortlink.actor', true), '') <> '')
+           EXECUTE FUNCTION "audit_change"('${target}')`,
+      );
+    }
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    for (const table of Object.keys(AUDITED))
+      await queryRunner.query(`DROP TRIGGER "audit_${table}" ON "${table}"`);
+    await queryRunner.query(`DROP FUNCTION "audit_change"()`);
+    await queryRunner.query(`DROP TABLE "audit_log"`);
+    await queryRunner.query(
+      `UPDATE "api_keys" SET "scopes" = array_remove(array_remove(array_remove("scopes", 'members.read'), 'members.write'), 'audit.read')`,
+    );
+    await queryRunner.query(`DELETE FROM "api_sessions" WHERE "key_id" IS NULL`);
+    await queryRunner.query(`DROP INDEX "IDX_api_sessions_user"`);
+    await queryRunner.query(`
+      ALTER TABLE "api_sessions"
+        DROP CONSTRAINT "FK_api_sessions_account", DROP CONSTRAINT "FK_api_sessions_user",
+        DROP COLUMN "user_agent", DROP COLUMN "ip", DROP COLUMN "account_id", DROP COLUMN "user_id"`);
+    await queryRunner.query(`ALTER TABLE "api_sessions" ALTER COLUMN "key_id" SET NOT NULL`);
+    await queryRunner.query(`DROP TABLE "password_resets"`);
+    await queryRunner.query(`DROP TABLE "invitations"`);
+    await queryRunner.query(`DROP TABLE "memberships"`);
+    await queryRunner.query(`DROP TABLE "users"`);
+  }
+}

@@ -1,0 +1,190 @@
+import {
+  applyDecorators,
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Param,
+  Patch,
+  Post,
+  Put,
+  Query,
+  Req,
+  Res,
+} from '@nestjs/common';
+import { ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { CurrentCaller } from '../auth/current-account.decorator';
+import type { ApiCaller } from '../auth/owner';
+import { Public } from '../auth/public.decorator';
+import { RequestAccount } from '../auth/request-account';
+import { ScopedRoute } from '../auth/resource-route';
+import { dataEnvelope, deletedEnvelope } from '../common/envelope';
+import { IdPipe } from '../common/id.pipe';
+import { ListQueryDto } from '../common/list-query.dto';
+import { ApiDataResponse, ApiDeletedResponse, ApiEndpoint, ApiListResponse } from '../common/openapi';
+import { paginatedEnvelope } from '../common/pagination';
+import { AcceptInvitationDto, InviteDto, SetRoleDto } from './dto/people.dto';
+import { MembersService } from './members.service';
+import { CreatedInvitationResponse, InvitationResponse, MemberResponse } from './people.mapper';
+import { SessionResponse } from './session.mapper';
+import { SessionCookies } from './session-cookies';
+import { clientOf } from './sessions.controller';
+import { SignInService } from './sign-in.service';
+
+/** `DELETE /:id`, answered with 200 and the deleted envelope. */
+const applyDelete = () => applyDecorators(Delete(':id'), HttpCode(200));
+
+/** A workspace's members (contract §11). */
+@ApiTags('members')
+@Controller('api/v1/members')
+export class MembersController {
+  constructor(private readonly members: MembersService) {}
+
+  @ScopedRoute('members.read', Get(), { operationId: 'listMembers', summary: 'List members', errors: [422] })
+  @ApiListResponse(MemberResponse)
+  async list(@CurrentCaller() caller: ApiCaller, @Query() query: ListQueryDto, @Req() request: Request) {
+    return paginatedEnvelope(
+      request,
+      query.pageRequest(),
+      await this.members.list(caller.account.id, query.pageRequest()),
+    );
+  }
+
+  @ScopedRoute('members.read', Get(':id'), {
+    operationId: 'showMember',
+    summary: 'Show a member',
+    errors: [404],
+  })
+  @ApiDataResponse(MemberResponse)
+  async show(@CurrentCaller() caller: ApiCaller, @Param('id', IdPipe) id: number) {
+    return dataEnvelope(await this.members.show(caller.account.id, id));
+  }
+
+  @ScopedRoute('members.write', Patch(':id'), {
+    operationId: 'updateMember',
+    summary: "Change a member's role",
+    description: 'Only an owner makes or demotes an owner; the last owner stays (422 on `role`).',
+    body: true,
+    errors: [404],
+    example: { role: 'editor' },
+  })
+  @ApiDataResponse(MemberResponse)
+  async update(@CurrentCaller() caller: ApiCaller, @Param('id', IdPipe) id: number, @Body() dto: SetRoleDto) {
+    return dataEnvelope(await this.members.setRole(caller, caller.account.id, id, dto.role));
+  }
+
+  @ScopedRoute('members.write', Put(':id'), {
+    operationId: 'replaceMember',
+    summary: "Change a member's role (PUT)",
+    description: 'The same as PATCH.',
+    body: true,
+    errors: [404],
+    example: { role: 'editor' },
+  })
+  @ApiDataResponse(MemberResponse)
+  async replace(
+    @CurrentCaller() caller: ApiCaller,
+    @Param('id', IdPipe) id: number,
+    @Body() dto: SetRoleDto,
+  ) {
+    return dataEnvelope(await this.members.setRole(caller, caller.account.id, id, dto.role));
+  }
+
+  @ScopedRoute('members.write', applyDelete(), {
+    operationId: 'deleteMember',
+    summary: 'Remove a member',
+    description:
+      'Their sessions in this workspace end at once, on every instance. Only an owner removes an owner.',
+    errors: [404, 422],
+  })
+  @ApiDeletedResponse('member')
+  async remove(@CurrentCaller() caller: ApiCaller, @Param('id', IdPipe) id: number) {
+    await this.members.remove(caller, caller.account.id, id);
+    return deletedEnvelope(id, 'member');
+  }
+}
+
+/** Invitations to a workspace (contract §11). */
+@ApiTags('members')
+@Controller('api/v1/invitations')
+export class InvitationsController {
+  constructor(
+    private readonly members: MembersService,
+    private readonly signIns: SignInService,
+    private readonly requestAccount: RequestAccount,
+    private readonly cookies: SessionCookies,
+  ) {}
+
+  @ScopedRoute('members.read', Get(), {
+    operationId: 'listInvitations',
+    summary: 'List pending invitations',
+    errors: [422],
+  })
+  @ApiListResponse(InvitationResponse)
+  async list(@CurrentCaller() caller: ApiCaller, @Query() query: ListQueryDto, @Req() request: Request) {
+    return paginatedEnvelope(
+      request,
+      query.pageRequest(),
+      await this.members.invitationList(caller.account.id, query.pageRequest()),
+    );
+  }
+
+  @ScopedRoute('members.read', Get(':id'), {
+    operationId: 'showInvitation',
+    summary: 'Show a pending invitation',
+    errors: [404],
+  })
+  @ApiDataResponse(InvitationResponse)
+  async show(@CurrentCaller() caller: ApiCaller, @Param('id', IdPipe) id: number) {
+    return dataEnvelope(await this.members.invitation(caller.account.id, id));
+  }
+
+  @ScopedRoute('members.write', Post(), {
+    operationId: 'createInvitation',
+    summary: 'Invite a person',
+    description:
+      '`accept_url` is in this answer only; it is mailed too when SMTP_URL is set. Only an owner invites an owner.',
+    body: true,
+    example: { email: 'bo@example.com', role: 'editor' },
+  })
+  @ApiDataResponse(CreatedInvitationResponse, { status: 201 })
+  async create(@CurrentCaller() caller: ApiCaller, @Body() dto: InviteDto) {
+    return dataEnvelope(await this.members.invite(caller, caller.account.id, dto));
+  }
+
+  @ScopedRoute('members.write', applyDelete(), {
+    operationId: 'deleteInvitation',
+    summary: 'Revoke an invitation',
+    errors: [404],
+  })
+  @ApiDeletedResponse('invitation')
+  async remove(@CurrentCaller() caller: ApiCaller, @Param('id', IdPipe) id: number) {
+    await this.members.revokeInvitation(caller, caller.account.id, id);
+    return deletedEnvelope(id, 'invitation');
+  }
+
+  @ApiEndpoint({
+    operationId: 'acceptInvitation',
+    summary: 'Accept an invitation',
+    description:
+      'Makes the user (with `name` and `password`) or, signed in as the invited user, adds the membership; answers ' +
+      'as a sign-in does. A used, revoked or expired token: 422 on `token`.',
+    body: true,
+    errors: [422],
+    example: { token: 'lsi_…', name: 'Bo Chen', password: 'correct horse battery' },
+  })
+  @ApiDataResponse(SessionResponse, { status: 201 })
+  @Post('accept')
+  @Public()
+  async accept(
+    @Body() dto: AcceptInvitationDto,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ) {
+    const caller = await this.requestAccount.of(request.headers);
+    const started = await this.signIns.accept(dto, caller, clientOf(request));
+    return this.cookies.answer(response, started);
+  }
+}

@@ -1,0 +1,122 @@
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  HttpCode,
+  Post,
+  Put,
+  Req,
+  Res,
+  UnauthorizedException,
+} from '@nestjs/common';
+import { ApiBody, ApiTags } from '@nestjs/swagger';
+import type { Request, Response } from 'express';
+import { CurrentCaller } from '../auth/current-account.decorator';
+import type { ApiCaller } from '../auth/owner';
+import { Public } from '../auth/public.decorator';
+import { RequestAccount } from '../auth/request-account';
+import { AnyScope } from '../auth/requires-scope.decorator';
+import { dataEnvelope, deletedEnvelope } from '../common/envelope';
+import { ApiDataResponse, ApiDeletedResponse, ApiEndpoint } from '../common/openapi';
+import { createValidationPipe } from '../common/validation.pipe';
+import { SessionCookies } from './session-cookies';
+import { SignInDto, SwitchWorkspaceDto } from './dto/people.dto';
+import { SessionResponse } from './session.mapper';
+import { SessionsService, type Client, type StartedSession } from './sessions.service';
+import { SignInService } from './sign-in.service';
+
+/** Where a request comes from, as a session records it. */
+export function clientOf(request: Request): Client {
+  return { ip: request.ip ?? null, userAgent: request.headers['user-agent'] ?? null };
+}
+
+/**
+ * The dashboard's sign-in (contract §11): a person's email and password, or a key sent once as a bearer, becomes a
+ * session cookie (HttpOnly, SameSite=Strict, Secure over https) that carries no secret. Requests made with the
+ * cookie must carry `X-Shortlink-Session: 1` and come from this origin; see docs/SECURITY.md.
+ */
+@ApiTags('session')
+@Controller('api/v1/session')
+export class SessionsController {
+  private readonly validation = createValidationPipe();
+
+  constructor(
+    private readonly sessions: SessionsService,
+    private readonly signIns: SignInService,
+    private readonly requestAccount: RequestAccount,
+    private readonly cookies: SessionCookies,
+  ) {}
+
+  @ApiEndpoint({
+    operationId: 'createSession',
+    summary: 'Sign in',
+    description:
+      'With `email` and `password` (and `otp` when two-factor is on): a session of the user in a workspace, with ' +
+      "their role's scopes. With a bearer key instead: a session with exactly the key's scopes and spaces, never " +
+      "past the key's expiry. Either lasts SESSION_TTL_HOURS at most. Wrong email or password: 422 on `email`.",
+    body: true,
+    errors: [422],
+    example: { email: 'ann@example.com', password: 'correct horse battery' },
+  })
+  @ApiBody({ type: SignInDto, required: false })
+  @ApiDataResponse(SessionResponse, { status: 201 })
+  @Post()
+  @Public()
+  async create(@Req() request: Request, @Res({ passthrough: true }) response: Response) {
+    let started: StartedSession;
+    if (request.headers.authorization !== undefined) {
+      const caller = await this.requestAccount.of(request.headers);
+      if (caller === null) throw new UnauthorizedException();
+      started = await this.sessions.start(caller);
+    } else {
+      const dto = (await this.validation.transform(request.body ?? {}, {
+        type: 'body',
+        metatype: SignInDto,
+      })) as SignInDto;
+      started = await this.signIns.signIn(dto, clientOf(request));
+    }
+    return this.cookies.answer(response, started);
+  }
+
+  @ApiEndpoint({ operationId: 'showSession', summary: 'What the session (or key) may do' })
+  @ApiDataResponse(SessionResponse)
+  @Get()
+  @AnyScope()
+  async show(@CurrentCaller() caller: ApiCaller) {
+    return dataEnvelope(await this.sessions.describe(caller));
+  }
+
+  @ApiEndpoint({
+    operationId: 'switchWorkspace',
+    summary: 'Switch to another workspace',
+    description: "A user's session acts in another of their workspaces from its next request on.",
+    body: true,
+    errors: [422],
+    example: { workspace_id: 1 },
+  })
+  @ApiDataResponse(SessionResponse)
+  @Put()
+  @AnyScope()
+  async switch(@CurrentCaller() caller: ApiCaller, @Body() dto: SwitchWorkspaceDto, @Req() request: Request) {
+    await this.signIns.switchWorkspace(caller, dto.workspace_id);
+    const switched = await this.requestAccount.fresh(request.headers);
+    return dataEnvelope(await this.sessions.describe(switched ?? caller));
+  }
+
+  @ApiEndpoint({
+    operationId: 'deleteSession',
+    summary: 'Sign out',
+    description:
+      'Ends the session and removes its cookie. With a key instead of a session, it only removes the cookie.',
+  })
+  @ApiDeletedResponse('session')
+  @Delete()
+  @HttpCode(200)
+  @AnyScope()
+  async remove(@CurrentCaller() caller: ApiCaller, @Res({ passthrough: true }) response: Response) {
+    await this.sessions.end(caller);
+    this.cookies.clear(response);
+    return deletedEnvelope(caller.sessionId ?? 0, 'session');
+  }
+}
