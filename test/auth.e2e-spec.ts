@@ -40,6 +40,8 @@ const PUBLIC_ALLOW_LIST = [
   'POST /api/v1/password/forgot',
   'POST /api/v1/password/reset',
   'POST /api/v1/invitations/accept',
+  'POST /api/v1/session/passkey/options',
+  'POST /api/v1/session/passkey',
 ];
 /**
  * Express routes that are no Nest controller's, so outside the guard: the OpenAPI UI and document, and the

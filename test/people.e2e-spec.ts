@@ -1,3 +1,4 @@
+import { Secret, TOTP } from 'otpauth';
 import type { Response } from 'supertest';
 import { MembersService } from '../src/people/members.service';
 import { UsersService } from '../src/people/users.service';
@@ -463,14 +464,162 @@ describe('people: invitations, sign-in, roles, removal and the audit log', () =>
     expect(Object.keys(response.body.message as object).sort()).toEqual(['actor_type', 'from', 'per_page']);
   });
 
-  it('counts sign-in attempts per email: past the limit, a 429 with Retry-After', async () => {
-    const target = email('guessed');
-    let last: Response | undefined;
-    for (let attempt = 0; attempt < 12; attempt += 1) {
-      last = await signIn(target, `guess number ${attempt}`);
-      if (last.status === 429) break;
+  it('blocks an email after ten failed sign-ins, the right password too; success is never counted', async () => {
+    const person = await member('viewer');
+    for (let attempt = 0; attempt < 15; attempt += 1) expect((await signIn(person.email)).status).toBe(201);
+    const answers: number[] = [];
+    for (let attempt = 0; attempt < 11; attempt += 1) {
+      answers.push((await signIn(person.email, `guess number ${attempt}`)).status);
     }
-    expect(last!.status).toBe(429);
-    expect(Number(last!.headers['retry-after'])).toBeGreaterThan(0);
+    // Ten failures are answered; the eleventh passes the limit, and from then on every attempt waits.
+    expect(answers).toEqual([...Array<number>(10).fill(422), 429]);
+    const right = await signIn(person.email);
+    expect(right.status).toBe(429);
+    expect(Number(right.headers['retry-after'])).toBeGreaterThan(800);
+    expect(right.body).toEqual({ message: 'Too Many Attempts.', status: 429 });
+  });
+});
+
+/** Two-factor sign-in (RFC 6238) with recovery codes, and a workspace that requires a second factor. */
+describe('people: two-factor sign-in', () => {
+  let t: TestApp;
+  let workspace: TestAccount;
+  const as = (cookie: string) => ({
+    get: (path: string) => t.http().get(path).set('Cookie', cookie).set(PROOF),
+    post: (path: string, body: object = {}) =>
+      t.http().post(path).set('Cookie', cookie).set(PROOF).send(body),
+    put: (path: string, body: object) => t.http().put(path).set('Cookie', cookie).set(PROOF).send(body),
+  });
+  const signIn = (address: string, extra: object = {}) =>
+    t
+      .http()
+      .post('/api/v1/session')
+      .send({ email: address, password: PASSWORD, ...extra });
+
+  async function member(role: 'owner' | 'editor') {
+    const address = email(`tf-${role}`);
+    const { user } = await t.app
+      .get(UsersService)
+      .createOrSetPassword({ email: address, password: PASSWORD });
+    await t.app.get(MembersService).add(workspace.id, user.id, role);
+    return { id: user.id, email: address, cookie: cookieOf(await signIn(address)) };
+  }
+
+  /** The code an authenticator app shows for `secret`, `steps` periods from now. */
+  function code(secret: string, steps = 0): string {
+    return new TOTP({ secret: Secret.fromBase32(secret) }).generate({
+      timestamp: Date.now() + steps * 30_000,
+    });
+  }
+
+  /** Turns two-factor on for the cookie's user: the secret and the recovery codes. */
+  async function turnOn(cookie: string) {
+    const started = await as(cookie).post('/api/v1/user/two-factor');
+    expect(started.status).toBe(201);
+    const secret = started.body.data.secret as string;
+    expect(started.body.data.otpauth_url).toMatch(/^otpauth:\/\/totp\/.+secret=[A-Z2-7]+/);
+    const confirmed = await as(cookie).post('/api/v1/user/two-factor/confirm', { otp: code(secret) });
+    expect(confirmed.status).toBe(200);
+    return { secret, codes: confirmed.body.data.recovery_codes as string[] };
+  }
+
+  beforeAll(async () => {
+    t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '0' });
+    workspace = await createAccount(t, 'Two factor');
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('turns on with a confirmed code; then asks every sign-in for a code, each good once', async () => {
+    const person = await member('editor');
+    const wrongFirst = await as(person.cookie).post('/api/v1/user/two-factor/confirm', { otp: '000000' });
+    expect(wrongFirst.status).toBe(422);
+    const { secret, codes } = await turnOn(person.cookie);
+    expect(codes).toHaveLength(10);
+    expect(new Set(codes).size).toBe(10);
+    for (const one of codes) expect(one).toMatch(/^[A-Z2-7]{4}-[A-Z2-7]{4}-[A-Z2-7]{4}-[A-Z2-7]{4}$/);
+    expect((await as(person.cookie).get('/api/v1/user')).body.data.two_factor).toBe(1);
+    expect((await as(person.cookie).post('/api/v1/user/two-factor')).status).toBe(422);
+
+    const missing = await signIn(person.email);
+    expect(missing.status).toBe(422);
+    expect(missing.body).toEqual({ message: { otp: ['The otp field is required.'] }, status: 422 });
+    expect((await signIn(person.email, { otp: '123' })).body.message).toEqual({
+      otp: ['The code is incorrect.'],
+    });
+    // The confirming code's step is used: the next step's code signs in, once.
+    const next = code(secret, 1);
+    expect((await signIn(person.email, { otp: next })).status).toBe(201);
+    expect((await signIn(person.email, { otp: next })).status).toBe(422);
+
+    expect((await signIn(person.email, { otp: codes[0].toLowerCase().replace(/-/g, '') })).status).toBe(201);
+    expect((await signIn(person.email, { otp: codes[0] })).status).toBe(422);
+    // A wrong password is still the email's refusal: the code is asked only of the right one.
+    const wrong = await t
+      .http()
+      .post('/api/v1/session')
+      .send({ email: person.email, password: 'not it at all' });
+    expect(Object.keys(wrong.body.message as object)).toEqual(['email']);
+
+    const renewed = await as(person.cookie).post('/api/v1/user/two-factor/recovery-codes', {
+      current_password: PASSWORD,
+    });
+    expect(renewed.status).toBe(200);
+    expect((await signIn(person.email, { otp: codes[1] })).status).toBe(422);
+    expect((await signIn(person.email, { otp: renewed.body.data.recovery_codes[0] as string })).status).toBe(
+      201,
+    );
+
+    const badOff = await as(person.cookie).post('/api/v1/user/two-factor/disable', {
+      current_password: 'wrong one',
+    });
+    expect(Object.keys(badOff.body.message as object)).toEqual(['current_password']);
+    const off = await as(person.cookie).post('/api/v1/user/two-factor/disable', {
+      current_password: PASSWORD,
+    });
+    expect(off.body.data.two_factor).toBe(0);
+    expect((await signIn(person.email)).status).toBe(201);
+  });
+
+  it('lets an owner require a second factor: a member without one keeps only their own routes', async () => {
+    const owner = await member('owner');
+    const editor = await member('editor');
+    expect((await as(editor.cookie).put('/api/v1/account/two-factor', { required: 1 })).status).toBe(403);
+    const set = await as(owner.cookie).put('/api/v1/account/two-factor', { required: 1 });
+    expect(set.body).toEqual({ data: { required: 1 }, status: 200 });
+
+    const barred = cookieOf(await signIn(editor.email));
+    expect((await as(barred).get('/api/v1/session')).body.data.scopes).toEqual([]);
+    expect((await as(barred).get('/api/v1/links')).status).toBe(403);
+    expect((await as(barred).get('/api/v1/user')).status).toBe(200);
+    const { secret } = await turnOn(barred);
+    const full = await signIn(editor.email, { otp: code(secret, 1) });
+    expect(full.body.data.scopes).toContain('links.write');
+    expect((await as(cookieOf(full)).get('/api/v1/links')).status).toBe(200);
+
+    const log = await t
+      .http()
+      .get('/api/v1/audit-log?action=account.updated')
+      .set('Authorization', workspace.auth);
+    expect(log.body.data[0]).toMatchObject({
+      actor: { type: 'user', id: owner.id },
+      target: { type: 'account', id: workspace.id },
+      changes: { require_two_factor: [false, true] },
+    });
+    await as(owner.cookie).put('/api/v1/account/two-factor', { required: 0 });
+  });
+
+  it('never answers or records the secret or the codes', async () => {
+    const person = await member('editor');
+    const { secret, codes } = await turnOn(person.cookie);
+    const log = await t.http().get('/api/v1/audit-log?per_page=100').set('Authorization', workspace.auth);
+    const text =
+      JSON.stringify(log.body) + JSON.stringify((await as(person.cookie).get('/api/v1/user')).body);
+    expect(text).not.toContain(secret);
+    for (const one of codes) expect(text).not.toContain(one);
+    expect((log.body.data as { action: string }[]).map((entry) => entry.action)).toContain(
+      'user.two_factor_enabled',
+    );
   });
 });

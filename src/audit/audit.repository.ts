@@ -5,6 +5,7 @@ import { currentActor, type Actor } from '../common/actor';
 import type { Page, PageRequest } from '../common/pagination';
 import { cursorRows } from '../database/cursor';
 import { DATABASE_CONNECTION, type DatabaseConnection } from '../database/database.module';
+import { returnedRows } from '../database/returned-rows';
 import type { Transaction } from '../database/transactions';
 import type { AuditListQueryDto } from './dto/audit-list-query.dto';
 
@@ -106,10 +107,12 @@ export class AuditRepository implements EntitySubscriberInterface, OnModuleInit 
 
   /** Removes up to `limit` entries made before `before`; how many went. */
   async prune(before: Date, limit: number): Promise<number> {
-    const rows = await this.dataSource.query<unknown[]>(
-      `DELETE FROM audit_log WHERE id IN (
-         SELECT id FROM audit_log WHERE created_at < $1 ORDER BY created_at LIMIT $2) RETURNING id`,
-      [before, limit],
+    const rows = await returnedRows(
+      this.dataSource.query(
+        `DELETE FROM audit_log WHERE id IN (
+           SELECT id FROM audit_log WHERE created_at < $1 ORDER BY created_at LIMIT $2) RETURNING id`,
+        [before, limit],
+      ),
     );
     return rows.length;
   }

@@ -13,6 +13,10 @@ export class Account {
   @Column({ type: 'varchar', length: 255, nullable: true })
   email!: string | null;
 
+  /** Whether every member must sign in with a second factor (two-factor or a passkey); an owner's choice. */
+  @Column({ name: 'require_two_factor', type: 'boolean', default: false })
+  requireTwoFactor!: boolean;
+
   @CreatedAt()
   createdAt!: Date;
 

@@ -28,6 +28,8 @@ export interface CallerRow {
   user_name: string | null;
   user_email: string | null;
   role: Role | null;
+  /** Whether a user's session began with a second factor. */
+  second_factor: boolean | null;
 }
 
 /** A key's columns as it is made. */
@@ -73,7 +75,8 @@ export class AccountsRepository {
     this.callerOfKey = {
       name: 'caller_of_api_key',
       text: `SELECT ${columns.join(', ')}, ${key}, NULL::int AS session_id, NULL::timestamptz AS session_expires_at,
-                    NULL::int AS user_id, NULL AS user_name, NULL AS user_email, NULL AS role
+                    NULL::int AS user_id, NULL AS user_name, NULL AS user_email, NULL AS role,
+                    NULL::boolean AS second_factor
                FROM accounts a JOIN api_keys k ON k.account_id = a.id
               WHERE k.key_hash = $1 AND ${live}`,
     };
@@ -81,7 +84,8 @@ export class AccountsRepository {
     this.callerOfSession = {
       name: 'caller_of_session',
       text: `SELECT ${columns.join(', ')}, ${key}, s.id AS session_id, s.expires_at AS session_expires_at,
-                    u.id AS user_id, u.name AS user_name, u.email AS user_email, m.role AS role
+                    u.id AS user_id, u.name AS user_name, u.email AS user_email, m.role AS role,
+                    s.second_factor
                FROM api_sessions s
                LEFT JOIN api_keys k ON k.id = s.key_id
                LEFT JOIN memberships m ON m.user_id = s.user_id AND m.account_id = s.account_id

@@ -5,7 +5,7 @@ import { AccountsRepository, type CallerRow } from './accounts.repository';
 import type { ApiKey } from './api-key.entity';
 import { generateApiKey, hashApiKey, keyPrefix } from './api-key';
 import type { ApiCaller } from './owner';
-import { ROLE_SCOPES } from './roles';
+import { ROLE_SCOPES, type Role } from './roles';
 import { grantedScopes, SCOPES, type Scope } from './scopes';
 
 export interface IssuedKey {
@@ -60,12 +60,22 @@ export class AccountsService {
       keyId: row.key_id,
       keyName: row.key_name,
       user,
-      granted: grantedScopes(user !== null ? ROLE_SCOPES[user.role] : (row.key_scopes ?? [])),
+      granted: grantedScopes(
+        user !== null ? this.roleScopes(user.role, account, row) : (row.key_scopes ?? []),
+      ),
       owner: { accountId: account.id, spaceIds: user !== null ? null : row.key_space_ids },
       expiresAt: row.key_expires_at,
       sessionId: row.session_id,
       sessionExpiresAt: row.session_expires_at,
     };
+  }
+
+  /**
+   * A member's scopes: their role's, or none while their workspace requires a second factor their session did not
+   * begin with (they may still reach their own account's routes, to turn two-factor on, and sign in again).
+   */
+  private roleScopes(role: Role, account: Account, row: CallerRow): readonly Scope[] {
+    return account.requireTwoFactor && row.second_factor !== true ? [] : ROLE_SCOPES[role];
   }
 
   /** Writes a key's last use, unless this instance did this minute; another instance's write this minute wins. */
@@ -111,6 +121,11 @@ export class AccountsService {
   /** Changes what is given of an account's name and email. */
   async updateAccount(account: Account, changes: { name?: string; email?: string }): Promise<Account> {
     return this.repository.saveAccount(Object.assign(account, changes));
+  }
+
+  /** Whether the workspace requires a second factor of its members' sign-ins. */
+  async setRequireTwoFactor(account: Account, required: boolean): Promise<Account> {
+    return this.repository.saveAccount(Object.assign(account, { requireTwoFactor: required }));
   }
 
   /** Revokes a live key; false when no live key has that value. */

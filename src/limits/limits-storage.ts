@@ -34,6 +34,25 @@ export class LimitsStorage implements ThrottlerStorage, OnApplicationShutdown {
     return this.memory.increment(...hit);
   }
 
+  /**
+   * How much longer `key` is blocked under `throttlerName`, in milliseconds (0: not blocked), without counting a
+   * hit: for a limit that counts only some outcomes (failed sign-ins) yet refuses every attempt while blocked.
+   * Both places a hit may have been counted are asked.
+   */
+  async blockedFor(key: string, throttlerName: string): Promise<number> {
+    let shared = 0;
+    if (this.redis.client !== null && this.redis.answering) {
+      try {
+        shared = Math.max(0, await this.redis.client.pttl(`{${key}:${throttlerName}}:blocked`));
+      } catch (error) {
+        this.redis.failed(error);
+      }
+    }
+    const record = this.memory.storage.get(key);
+    const local = record?.isBlocked === true ? Math.max(0, record.blockExpiresAt - Date.now()) : 0;
+    return Math.max(shared, local);
+  }
+
   onApplicationShutdown(): void {
     this.memory.onApplicationShutdown();
   }

@@ -49,6 +49,10 @@ export class ApiSession {
   @Column({ name: 'user_agent', type: 'varchar', length: 255, nullable: true })
   userAgent!: string | null;
 
+  /** A user's session begun with a second factor (a code of their app, a recovery code, or a passkey). */
+  @Column({ name: 'second_factor', type: 'boolean', default: false })
+  secondFactor!: boolean;
+
   @CreatedAt()
   createdAt!: Date;
 

@@ -14,6 +14,7 @@ export interface MemberRow {
   role: Role;
   joined_at: Date;
   last_sign_in_at: Date | null;
+  two_factor: boolean;
 }
 
 /** A workspace of a user, as the sign-in lists them. */
@@ -21,6 +22,8 @@ export interface WorkspaceRow {
   id: number;
   name: string;
   role: Role;
+  /** Whether the workspace requires a second factor of its members' sign-ins. */
+  require_two_factor: boolean;
 }
 
 /** Memberships: who belongs to which workspace, with what role. */
@@ -72,6 +75,7 @@ export class MembersRepository {
     const [items, [{ total }]] = await Promise.all([
       this.dataSource.query<MemberRow[]>(
         `SELECT u.id AS user_id, u.name, u.email, m.role, m.created_at AS joined_at,
+                (u.totp_secret IS NOT NULL) AS two_factor,
                 (SELECT max(s.created_at) FROM api_sessions s WHERE s.user_id = u.id) AS last_sign_in_at
            FROM memberships m JOIN users u ON u.id = m.user_id
           WHERE m.account_id = $1
@@ -90,6 +94,7 @@ export class MembersRepository {
   async member(accountId: number, userId: number): Promise<MemberRow | null> {
     const [row] = await this.dataSource.query<MemberRow[]>(
       `SELECT u.id AS user_id, u.name, u.email, m.role, m.created_at AS joined_at,
+              (u.totp_secret IS NOT NULL) AS two_factor,
               (SELECT max(s.created_at) FROM api_sessions s WHERE s.user_id = u.id) AS last_sign_in_at
          FROM memberships m JOIN users u ON u.id = m.user_id
         WHERE m.account_id = $1 AND m.user_id = $2`,
@@ -101,7 +106,7 @@ export class MembersRepository {
   /** A user's workspaces, the first joined first. */
   async workspacesOf(userId: number, tx: Transaction = this.dataSource.manager): Promise<WorkspaceRow[]> {
     return tx.query<WorkspaceRow[]>(
-      `SELECT a.id, a.name, m.role FROM memberships m JOIN accounts a ON a.id = m.account_id
+      `SELECT a.id, a.name, m.role, a.require_two_factor FROM memberships m JOIN accounts a ON a.id = m.account_id
         WHERE m.user_id = $1 ORDER BY m.created_at, a.id`,
       [userId],
     );

@@ -32,7 +32,7 @@ export function toUserResponse(user: User): UserResponse {
     id: user.id,
     name: user.name,
     email: user.email,
-    two_factor: 0,
+    two_factor: user.totpSecret === null ? 0 : 1,
     created_at: isoDate(user.createdAt),
     updated_at: isoDate(user.updatedAt),
   };
@@ -67,7 +67,7 @@ export function toMemberResponse(row: MemberRow): MemberResponse {
     name: row.name,
     email: row.email,
     role: row.role,
-    two_factor: 0,
+    two_factor: row.two_factor ? 1 : 0,
     joined_at: isoDate(new Date(row.joined_at)),
     last_sign_in_at: row.last_sign_in_at === null ? null : isoDate(new Date(row.last_sign_in_at)),
   };
@@ -154,4 +154,61 @@ export function toUserSessionResponse(row: UserSessionRow, currentId: number | n
 export class PasswordEmailResponse {
   @ApiProperty({ type: 'string', format: 'email', example: 'ann@example.com' })
   email!: string;
+}
+
+export class TwoFactorSetupResponse {
+  @ApiProperty({
+    type: 'string',
+    example: 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP',
+    description: 'Base32, for an app.',
+  })
+  secret!: string;
+
+  @ApiProperty({
+    type: 'string',
+    example: 'otpauth://totp/sho.rt:ann%40example.com?secret=JBSW…&issuer=sho.rt',
+  })
+  otpauth_url!: string;
+}
+
+export class RecoveryCodesResponse {
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'string', example: 'ABCD-EFGH-JKLM-NPQR' },
+    description: 'Ten codes, each good for one sign-in instead of the app’s; shown this once.',
+  })
+  recovery_codes!: string[];
+}
+
+export class PasskeyResponse {
+  @ApiInteger({ example: 2 })
+  id!: number;
+
+  @ApiProperty({ type: 'string', example: 'Laptop' })
+  name!: string;
+
+  @ApiDateTime()
+  created_at!: string;
+
+  @ApiDateTime({ nullable: true })
+  last_used_at!: string | null;
+}
+
+export class WebAuthnOptionsResponse {
+  @ApiProperty({
+    type: 'object',
+    additionalProperties: true,
+    description: 'WebAuthn options as JSON, for `navigator.credentials` (or @simplewebauthn/browser).',
+  })
+  options!: object;
+}
+
+export class PasskeySignInOptionsResponse extends WebAuthnOptionsResponse {
+  @ApiInteger({ example: 9, description: 'To send back with the answer.' })
+  challenge_id!: number;
+}
+
+export class TwoFactorRequirementResponse {
+  @ApiFlag('1: every member signs in with a second factor (an app’s code or a passkey).')
+  required!: 0 | 1;
 }

@@ -19,6 +19,12 @@ import { SessionsService } from './sessions.service';
 import { SignInLimits } from './sign-in-limits';
 import { SignInService } from './sign-in.service';
 import { User } from './user.entity';
+import { Passkey } from './passkey.entity';
+import { PasskeysRepository } from './passkeys.repository';
+import { PasskeysService } from './passkeys.service';
+import { SignInChallenge } from './sign-in-challenge.entity';
+import { SecondFactorsController, TwoFactorRequirementController } from './two-factor.controller';
+import { TwoFactorService } from './two-factor.service';
 import { UsersController } from './users.controller';
 import { UsersRepository } from './users.repository';
 import { UsersService } from './users.service';
@@ -31,9 +37,24 @@ import { UsersService } from './users.service';
   imports: [
     AuthModule,
     AuditModule,
-    TypeOrmModule.forFeature([User, Membership, Invitation, PasswordReset, ApiSession]),
+    TypeOrmModule.forFeature([
+      User,
+      Membership,
+      Invitation,
+      PasswordReset,
+      ApiSession,
+      Passkey,
+      SignInChallenge,
+    ]),
   ],
-  controllers: [SessionsController, UsersController, MembersController, InvitationsController],
+  controllers: [
+    SessionsController,
+    UsersController,
+    SecondFactorsController,
+    TwoFactorRequirementController,
+    MembersController,
+    InvitationsController,
+  ],
   providers: [
     SessionsService,
     SessionsRepository,
@@ -46,6 +67,9 @@ import { UsersService } from './users.service';
     MembersRepository,
     InvitationsRepository,
     Mailer,
+    TwoFactorService,
+    PasskeysService,
+    PasskeysRepository,
     Transactions,
   ],
   exports: [UsersService, MembersService, MembersRepository],

@@ -21,7 +21,9 @@ import { dataEnvelope, deletedEnvelope } from '../common/envelope';
 import { ApiDataResponse, ApiDeletedResponse, ApiEndpoint } from '../common/openapi';
 import { createValidationPipe } from '../common/validation.pipe';
 import { SessionCookies } from './session-cookies';
-import { SignInDto, SwitchWorkspaceDto } from './dto/people.dto';
+import { PasskeySignInDto, SignInDto, SwitchWorkspaceDto } from './dto/people.dto';
+import { PasskeysService } from './passkeys.service';
+import { PasskeySignInOptionsResponse } from './people.mapper';
 import { SessionResponse } from './session.mapper';
 import { SessionsService, type Client, type StartedSession } from './sessions.service';
 import { SignInService } from './sign-in.service';
@@ -46,6 +48,7 @@ export class SessionsController {
     private readonly signIns: SignInService,
     private readonly requestAccount: RequestAccount,
     private readonly cookies: SessionCookies,
+    private readonly passkeys: PasskeysService,
   ) {}
 
   @ApiEndpoint({
@@ -77,6 +80,39 @@ export class SessionsController {
       started = await this.signIns.signIn(dto, clientOf(request));
     }
     return this.cookies.answer(response, started);
+  }
+
+  @ApiEndpoint({
+    operationId: 'passkeySignInOptions',
+    summary: 'Options to sign in with a passkey',
+    description: 'For `navigator.credentials.get`; good for five minutes, once.',
+  })
+  @ApiDataResponse(PasskeySignInOptionsResponse)
+  @Post('passkey/options')
+  @HttpCode(200)
+  @Public()
+  async passkeyOptions() {
+    return dataEnvelope(await this.passkeys.signInOptions());
+  }
+
+  @ApiEndpoint({
+    operationId: 'createPasskeySession',
+    summary: 'Sign in with a passkey',
+    description:
+      'What the browser answered to the options; a passkey counts as two factors. 422 on `response`.',
+    body: ['application/json'],
+    errors: [422],
+    example: { challenge_id: 9, response: { id: '…', rawId: '…', type: 'public-key', response: {} } },
+  })
+  @ApiDataResponse(SessionResponse, { status: 201 })
+  @Post('passkey')
+  @Public()
+  async passkey(
+    @Body() dto: PasskeySignInDto,
+    @Req() request: Request,
+    @Res({ passthrough: true }) response: Response,
+  ) {
+    return this.cookies.answer(response, await this.signIns.signInWithPasskey(dto, clientOf(request)));
   }
 
   @ApiEndpoint({ operationId: 'showSession', summary: 'What the session (or key) may do' })

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
+import { returnedRows } from '../database/returned-rows';
 import type { Transaction } from '../database/transactions';
 
 /** A user's session as their sessions list shows it. */
@@ -42,6 +43,7 @@ export class SessionsRepository {
   /** A user's session in one of their workspaces, until `expiresAt`; in `tx`, beside what the sign-in wrote. */
   async createForUser(
     fields: {
+      secondFactor: boolean;
       userId: number;
       accountId: number;
       tokenHash: string;
@@ -52,8 +54,8 @@ export class SessionsRepository {
     tx: Transaction,
   ): Promise<void> {
     await tx.query(
-      `INSERT INTO api_sessions (token_hash, user_id, account_id, expires_at, ip, user_agent)
-       VALUES ($1, $2, $3, $4, $5, $6)`,
+      `INSERT INTO api_sessions (token_hash, user_id, account_id, expires_at, ip, user_agent, second_factor)
+       VALUES ($1, $2, $3, $4, $5, $6, $7)`,
       [
         fields.tokenHash,
         fields.userId,
@@ -61,6 +63,7 @@ export class SessionsRepository {
         fields.expiresAt,
         fields.ip,
         fields.userAgent?.slice(0, 255) ?? null,
+        fields.secondFactor,
       ],
     );
   }
@@ -81,9 +84,11 @@ export class SessionsRepository {
 
   /** Ends one of a user's sessions; false when they have none of that id. */
   async removeOfUser(userId: number, id: number): Promise<boolean> {
-    const rows = await this.dataSource.query<unknown[]>(
-      'DELETE FROM api_sessions WHERE id = $1 AND user_id = $2 RETURNING id',
-      [id, userId],
+    const rows = await returnedRows(
+      this.dataSource.query('DELETE FROM api_sessions WHERE id = $1 AND user_id = $2 RETURNING id', [
+        id,
+        userId,
+      ]),
     );
     return rows.length > 0;
   }

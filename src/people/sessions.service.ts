@@ -50,12 +50,13 @@ export class SessionsService {
     userId: number,
     accountId: number,
     client: Client,
+    secondFactor: boolean,
     tx: Transaction,
   ): Promise<{ token: string; expiresAt: Date }> {
     const token = generateSessionToken();
     const expiresAt = this.newEnd();
     await this.repository.createForUser(
-      { userId, accountId, tokenHash: hashApiKey(token), expiresAt, ...client },
+      { userId, accountId, tokenHash: hashApiKey(token), expiresAt, secondFactor, ...client },
       tx,
     );
     return { token, expiresAt };
@@ -66,16 +67,18 @@ export class SessionsService {
     user: { id: number; name: string; email: string },
     accountId: number,
     expiresAt: Date,
+    secondFactor: boolean,
     tx: Transaction,
   ): Promise<ApiCaller> {
     const workspace = (await this.members.workspacesOf(user.id, tx)).find((one) => one.id === accountId);
     if (workspace === undefined) throw new UnauthorizedActionException();
+    const barred = workspace.require_two_factor && !secondFactor;
     return {
       account: Object.assign(new Account(), { id: workspace.id, name: workspace.name }),
       keyId: null,
       keyName: null,
       user: { id: user.id, name: user.name, email: user.email, role: workspace.role },
-      granted: grantedScopes(ROLE_SCOPES[workspace.role]),
+      granted: grantedScopes(barred ? [] : ROLE_SCOPES[workspace.role]),
       owner: { accountId, spaceIds: null },
       expiresAt: null,
       sessionId: null,

@@ -7,11 +7,13 @@ import { hashSecret, verifySecret } from '../common/secret-hash';
 import { peopleConfig, type PeopleConfig } from '../config/app-config';
 import { Transactions, type Transaction } from '../database/transactions';
 import { AuditRepository } from '../audit/audit.repository';
-import type { AcceptInvitationDto, RegisterDto, SignInDto } from './dto/people.dto';
+import type { AcceptInvitationDto, PasskeySignInDto, RegisterDto, SignInDto } from './dto/people.dto';
 import { InvitationsRepository } from './invitations.repository';
 import { MembersRepository } from './members.repository';
 import { SessionsService, type Client, type StartedSession } from './sessions.service';
+import { PasskeysService } from './passkeys.service';
 import { SignInLimits } from './sign-in-limits';
+import { TwoFactorService } from './two-factor.service';
 import { hashToken } from './tokens';
 import type { User } from './user.entity';
 import { UsersRepository } from './users.repository';
@@ -37,6 +39,8 @@ export class SignInService {
     private readonly accounts: AccountsService,
     private readonly audit: AuditRepository,
     private readonly limits: SignInLimits,
+    private readonly twoFactor: TwoFactorService,
+    private readonly passkeys: PasskeysService,
     private readonly transactions: Transactions,
     @Inject(peopleConfig.KEY) private readonly config: PeopleConfig,
   ) {}
@@ -46,20 +50,49 @@ export class SignInService {
     const user = await this.users.findByEmail(dto.email);
     const matches = await verifySecret(dto.password, user?.passwordHash ?? (await this.decoy));
     if (user === null || user.passwordHash === null || !matches) {
+      await this.limits.failed(dto.email, client.ip ?? undefined);
       throw ValidationFailedException.of('email', WRONG_CREDENTIALS);
     }
+    await this.counted(dto.email, client, () => this.twoFactor.check(user, dto.otp));
+    return this.into(user, dto.workspace_id, client, user.totpSecret !== null);
+  }
+
+  /** A sign-in with a passkey: the device and its PIN or biometric are two factors. */
+  async signInWithPasskey(dto: PasskeySignInDto, client: Client): Promise<StartedSession> {
+    await this.limits.attempt(null, client.ip ?? undefined);
+    const userId = await this.counted(null, client, () =>
+      this.passkeys.authenticate(dto.challenge_id, dto.response),
+    );
+    const user = await this.users.findById(userId);
+    if (user === null) throw ValidationFailedException.of('response', 'The passkey could not be verified.');
+    return this.into(user, dto.workspace_id, client, true);
+  }
+
+  /** The session of a user who proved who they are, in the workspace asked for or their first. */
+  private async into(
+    user: User,
+    workspaceId: number | null | undefined,
+    client: Client,
+    secondFactor: boolean,
+  ): Promise<StartedSession> {
     const workspaces = await this.members.workspacesOf(user.id);
-    const workspace =
-      dto.workspace_id == null ? workspaces[0] : workspaces.find((one) => one.id === dto.workspace_id);
+    const workspace = workspaceId == null ? workspaces[0] : workspaces.find((one) => one.id === workspaceId);
     if (workspace === undefined) {
-      throw ValidationFailedException.of(
-        dto.workspace_id == null ? 'email' : 'workspace_id',
-        dto.workspace_id == null
-          ? 'This user belongs to no workspace.'
-          : 'The selected workspace id is invalid.',
-      );
+      throw workspaceId == null
+        ? ValidationFailedException.of('email', 'This user belongs to no workspace.')
+        : ValidationFailedException.of('workspace_id', 'The selected workspace id is invalid.');
     }
-    return this.transactions.run((tx) => this.open(user, workspace.id, client, tx));
+    return this.transactions.run((tx) => this.open(user, workspace.id, client, secondFactor, tx));
+  }
+
+  /** `work`, whose refusal (a 422) counts as a failed attempt of the email and the client's address. */
+  private async counted<T>(email: string | null, client: Client, work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof ValidationFailedException) await this.limits.failed(email, client.ip ?? undefined);
+      throw error;
+    }
   }
 
   /** Moves the caller's session to another of the user's workspaces. */
@@ -80,7 +113,10 @@ export class SignInService {
     const invalid = () => ValidationFailedException.of('token', 'The invitation is invalid or has expired.');
     return this.transactions.run(async (tx) => {
       const invitation = await this.invitations.end({ tokenHash: hashToken(dto.token) }, tx);
-      if (invitation === null) throw invalid();
+      if (invitation === null) {
+        await this.limits.failed(null, client.ip ?? undefined);
+        throw invalid();
+      }
       const email = invitation.email ?? dto.email;
       if (email === undefined) throw ValidationFailedException.of('email', 'The email field is required.');
       let user = await this.users.findByEmail(email, tx);
@@ -107,7 +143,7 @@ export class SignInService {
         target: { type: 'member', id: user.id },
         changes: { email: [null, email], role: [null, invitation.role] },
       });
-      return this.open(user, invitation.accountId, client, tx);
+      return this.open(user, invitation.accountId, client, false, tx);
     });
   }
 
@@ -124,7 +160,7 @@ export class SignInService {
       const user = await this.users.insert({ name: dto.name, email: dto.email, passwordHash }, tx);
       const workspace = await this.accounts.createWorkspace(dto.name, tx);
       await this.members.add(workspace.id, user.id, 'owner', tx);
-      return this.open(user, workspace.id, client, tx);
+      return this.open(user, workspace.id, client, false, tx);
     });
   }
 
@@ -133,16 +169,23 @@ export class SignInService {
     user: User,
     accountId: number,
     client: Client,
+    secondFactor: boolean,
     tx: Transaction,
   ): Promise<StartedSession> {
     setActor({ type: 'user', id: user.id, name: user.name, ip: client.ip });
-    const { token, expiresAt } = await this.sessions.startForUser(user.id, accountId, client, tx);
+    const { token, expiresAt } = await this.sessions.startForUser(
+      user.id,
+      accountId,
+      client,
+      secondFactor,
+      tx,
+    );
     await this.audit.record(tx, {
       accountId,
       action: 'session.created',
       target: { type: 'member', id: user.id },
     });
-    const caller = await this.sessions.callerOfUser(user, accountId, expiresAt, tx);
+    const caller = await this.sessions.callerOfUser(user, accountId, expiresAt, secondFactor, tx);
     return { session: await this.sessions.describe(caller, tx), token, expiresAt };
   }
 }

@@ -19,6 +19,22 @@ export class User {
   @Column({ name: 'password_hash', type: 'varchar', length: 255, nullable: true })
   passwordHash!: string | null;
 
+  /** The TOTP secret (base32) while two-factor sign-in is on; null while it is off. Never answered. */
+  @Column({ name: 'totp_secret', type: 'varchar', length: 64, nullable: true })
+  totpSecret!: string | null;
+
+  /** A secret being set up, until a code of it is confirmed. */
+  @Column({ name: 'totp_pending_secret', type: 'varchar', length: 64, nullable: true })
+  totpPendingSecret!: string | null;
+
+  /** The time step of the last code used: a code works once. */
+  @Column({ name: 'totp_last_step', type: 'bigint', nullable: true })
+  totpLastStep!: string | null;
+
+  /** The SHA-256 of each recovery code not used yet. */
+  @Column({ name: 'recovery_codes', type: 'text', array: true, default: () => "'{}'" })
+  recoveryCodes!: string[];
+
   @CreatedAt()
   createdAt!: Date;
 

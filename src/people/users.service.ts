@@ -122,7 +122,10 @@ export class UsersService {
     return this.transactions.run(async (tx) => {
       const userId = await this.users.useReset(hashToken(token), tx);
       const user = userId === null ? null : await this.users.findById(userId, tx);
-      if (user === null) throw ValidationFailedException.of('token', 'This password reset token is invalid.');
+      if (user === null) {
+        await this.limits.failed(null, ip ?? undefined);
+        throw ValidationFailedException.of('token', 'This password reset token is invalid.');
+      }
       checkPassword(password, user.email);
       user.passwordHash = passwordHash;
       await this.users.save(user, tx);

@@ -50,6 +50,10 @@ export class PeopleAndAudit1765400000000 implements MigrationInterface {
         "name" character varying(255) NOT NULL,
         "email" character varying(255) NOT NULL,
         "password_hash" character varying(255),
+        "totp_secret" character varying(64),
+        "totp_pending_secret" character varying(64),
+        "totp_last_step" bigint,
+        "recovery_codes" text array NOT NULL DEFAULT '{}',
         "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
         "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
         CONSTRAINT "PK_users" PRIMARY KEY ("id")
@@ -98,6 +102,42 @@ export class PeopleAndAudit1765400000000 implements MigrationInterface {
       `CREATE UNIQUE INDEX "UQ_password_resets_token_hash" ON "password_resets" ("token_hash")`,
     );
     await queryRunner.query(`CREATE INDEX "IDX_password_resets_user" ON "password_resets" ("user_id")`);
+    await queryRunner.query(`
+      CREATE TABLE "passkeys" (
+        "id" SERIAL NOT NULL,
+        "user_id" integer NOT NULL,
+        "credential_id" character varying(1024) NOT NULL,
+        "public_key" bytea NOT NULL,
+        "counter" bigint NOT NULL DEFAULT '0',
+        "transports" text array,
+        "name" character varying(100) NOT NULL,
+        "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
+        "last_used_at" TIMESTAMP WITH TIME ZONE,
+        CONSTRAINT "PK_passkeys" PRIMARY KEY ("id"),
+        CONSTRAINT "FK_passkeys_user" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE
+      )`);
+    await queryRunner.query(`CREATE UNIQUE INDEX "UQ_passkeys_credential" ON "passkeys" ("credential_id")`);
+    await queryRunner.query(`CREATE INDEX "IDX_passkeys_user" ON "passkeys" ("user_id")`);
+    // What a sign-in waits on between its two requests: a passkey's challenge, single sign-on's state.
+    await queryRunner.query(`
+      CREATE TABLE "sign_in_challenges" (
+        "id" SERIAL NOT NULL,
+        "kind" character varying(16) NOT NULL,
+        "challenge" character varying(128) NOT NULL,
+        "verifier" character varying(128),
+        "user_id" integer,
+        "expires_at" TIMESTAMP WITH TIME ZONE NOT NULL,
+        CONSTRAINT "PK_sign_in_challenges" PRIMARY KEY ("id"),
+        CONSTRAINT "FK_sign_in_challenges_user" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE
+      )`);
+    await queryRunner.query(
+      `CREATE UNIQUE INDEX "UQ_sign_in_challenges_challenge" ON "sign_in_challenges" ("challenge")`,
+    );
+    await queryRunner.query(
+      `CREATE INDEX "IDX_sign_in_challenges_expires" ON "sign_in_challenges" ("expires_at")`,
+    );
+    // An owner may require every member to sign in with a second factor.
+    await queryRunner.query(`ALTER TABLE "accounts" ADD "require_two_factor" boolean NOT NULL DEFAULT false`);
 
     // A session is a key's (the dashboard's key sign-in) or a user's in one of their workspaces.
     await queryRunner.query(`ALTER TABLE "api_sessions" ALTER COLUMN "key_id" DROP NOT NULL`);
@@ -107,6 +147,7 @@ export class PeopleAndAudit1765400000000 implements MigrationInterface {
         ADD "account_id" integer,
         ADD "ip" character varying(64),
         ADD "user_agent" character varying(255),
+        ADD "second_factor" boolean NOT NULL DEFAULT false,
         ADD CONSTRAINT "FK_api_sessions_user" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE,
         ADD CONSTRAINT "FK_api_sessions_account" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE`);
     await queryRunner.query(`CREATE INDEX "IDX_api_sessions_user" ON "api_sessions" ("user_id")`);
@@ -195,8 +236,11 @@ export class PeopleAndAudit1765400000000 implements MigrationInterface {
     await queryRunner.query(`
       ALTER TABLE "api_sessions"
         DROP CONSTRAINT "FK_api_sessions_account", DROP CONSTRAINT "FK_api_sessions_user",
-        DROP COLUMN "user_agent", DROP COLUMN "ip", DROP COLUMN "account_id", DROP COLUMN "user_id"`);
+        DROP COLUMN "second_factor", DROP COLUMN "user_agent", DROP COLUMN "ip", DROP COLUMN "account_id", DROP COLUMN "user_id"`);
     await queryRunner.query(`ALTER TABLE "api_sessions" ALTER COLUMN "key_id" SET NOT NULL`);
+    await queryRunner.query(`ALTER TABLE "accounts" DROP COLUMN "require_two_factor"`);
+    await queryRunner.query(`DROP TABLE "sign_in_challenges"`);
+    await queryRunner.query(`DROP TABLE "passkeys"`);
     await queryRunner.query(`DROP TABLE "password_resets"`);
     await queryRunner.query(`DROP TABLE "invitations"`);
     await queryRunner.query(`DROP TABLE "memberships"`);

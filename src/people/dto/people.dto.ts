@@ -1,5 +1,10 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty } from '@nestjs/swagger';
+import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
+import { IsObject } from 'class-validator';
 import { ROLES, type Role } from '../../auth/roles';
 import {
+  FormBool,
   FormEmail,
   FormEnum,
   FormInt,
@@ -142,4 +147,59 @@ export class ResetPasswordDto {
   @Required()
   @FormPassword()
   password!: string;
+}
+
+export class OtpDto {
+  @Required()
+  @FormString({ max: 32, description: 'A code of the authenticator app.', example: '123456' })
+  otp!: string;
+}
+
+export class CurrentPasswordDto {
+  @Required()
+  @FormSecret({ max: 256, description: 'The user’s password.', example: 'correct horse battery' })
+  current_password!: string;
+}
+
+/** A WebAuthn response, as the browser (or @simplewebauthn/browser) gives it: checked by the verification. */
+function WebAuthnResponse(description: string): PropertyDecorator {
+  return applyDecorators(
+    ApiProperty({ type: 'object', additionalProperties: true, description }),
+    IsObject({ message: 'The response field must be an object.' }),
+  );
+}
+
+export class AddPasskeyDto {
+  @Required()
+  @FormString({ max: 100, description: 'To recognise the passkey by.', example: 'Laptop' })
+  name!: string;
+
+  @Required()
+  @WebAuthnResponse('What `navigator.credentials.create` gave, as JSON (`RegistrationResponseJSON`).')
+  response!: RegistrationResponseJSON;
+}
+
+export class PasskeySignInDto {
+  @Required()
+  @FormInt({ min: 1, max: MAX_ID, description: 'The `challenge_id` of the sign-in options.', example: 1 })
+  challenge_id!: number;
+
+  @Required()
+  @WebAuthnResponse('What `navigator.credentials.get` gave, as JSON (`AuthenticationResponseJSON`).')
+  response!: AuthenticationResponseJSON;
+
+  @Nullable()
+  @FormInt({
+    min: 1,
+    max: MAX_ID,
+    description: 'The workspace to act in; the first joined when absent.',
+    example: 1,
+  })
+  workspace_id?: number | null;
+}
+
+export class TwoFactorRequirementDto {
+  @Required()
+  @FormBool({ description: '1: every member signs in with a second factor (an app’s code or a passkey).' })
+  required!: boolean;
 }
