@@ -36,6 +36,9 @@ const PROCESS_SPECS = [
  */
 const WORKERS = Math.max(2, Math.min(availableParallelism(), Math.floor(totalmem() / 2 ** 31)));
 
+/** The single sign-on client and what it is made of: ES modules only too. */
+const OTHER_ESM = ['openid-client', 'oauth4webapi', 'jose'];
+
 /** The Nest packages that ship ES modules only: Jest turns them into CommonJS (test/support/esm-transformer.js). */
 const NEST_ESM = readdirSync(join(__dirname, 'node_modules/@nestjs')).filter(
   (name) => require(`./node_modules/@nestjs/${name}/package.json`).type === 'module',
@@ -48,7 +51,7 @@ const common = {
     '/node_modules/.+\\.js$': '<rootDir>/test/support/esm-transformer.js',
   },
   // Everything in node_modules is run as it is, but those packages.
-  transformIgnorePatterns: [`/node_modules/(?!@nestjs/(?:${NEST_ESM.join('|')})/)`],
+  transformIgnorePatterns: [`/node_modules/(?!(?:@nestjs/(?:${NEST_ESM.join('|')})|${OTHER_ESM.join('|')})/)`],
   moduleFileExtensions: ['ts', 'js', 'json'],
   // The dashboard is a project of its own, with its own tests (vitest) and its own packages.
   modulePathIgnorePatterns: ['<rootDir>/dashboard/'],

@@ -42,6 +42,9 @@ const PUBLIC_ALLOW_LIST = [
   'POST /api/v1/invitations/accept',
   'POST /api/v1/session/passkey/options',
   'POST /api/v1/session/passkey',
+  'GET /api/v1/session/providers',
+  'GET /api/v1/session/oidc',
+  'GET /api/v1/session/oidc/callback',
 ];
 /**
  * Express routes that are no Nest controller's, so outside the guard: the OpenAPI UI and document, and the

@@ -41,6 +41,9 @@ const PUBLIC_API = [
   'POST /api/v1/invitations/accept',
   'POST /api/v1/session/passkey/options',
   'POST /api/v1/session/passkey',
+  'GET /api/v1/session/providers',
+  'GET /api/v1/session/oidc',
+  'GET /api/v1/session/oidc/callback',
 ];
 
 /** Routes that need the workspace's owner, a person: a key with their scope is refused them too. */

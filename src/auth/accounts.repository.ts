@@ -139,6 +139,13 @@ export class AccountsRepository {
     await tx.query('LOCK TABLE "accounts" IN SHARE ROW EXCLUSIVE MODE');
   }
 
+  async firstAccountId(): Promise<number | null> {
+    const [first] = await this.dataSource
+      .getRepository(Account)
+      .find({ select: { id: true }, order: { id: 'ASC' }, take: 1 });
+    return first?.id ?? null;
+  }
+
   async countAccounts(tx: Transaction): Promise<number> {
     return tx.getRepository(Account).count();
   }

@@ -123,6 +123,11 @@ export class AccountsService {
     return this.repository.saveAccount(Object.assign(account, changes));
   }
 
+  /** The first workspace made (the one the first start made): where single sign-on's new users join. */
+  async firstWorkspaceId(): Promise<number | null> {
+    return this.repository.firstAccountId();
+  }
+
   /** Whether the workspace requires a second factor of its members' sign-ins. */
   async setRequireTwoFactor(account: Account, required: boolean): Promise<Account> {
     return this.repository.saveAccount(Object.assign(account, { requireTwoFactor: required }));

@@ -36,6 +36,7 @@ describe('loadConfig', () => {
       auditRetentionDays: 365,
       mailFrom: 'no-reply@localhost',
       registration: 'closed',
+      oidcDefaultRole: 'viewer',
       databaseUrl: undefined,
       databaseStatementTimeoutMs: 3000,
       databasePoolTimeoutMs: 3000,
@@ -161,6 +162,7 @@ describe('loadConfig', () => {
       auditRetentionDays: 365,
       mailFrom: 'no-reply@sho.rt',
       registration: 'closed',
+      oidcDefaultRole: 'viewer',
       databaseUrl: 'postgresql://user:pw@db:5432/links',
       databaseStatementTimeoutMs: 15000,
       databasePoolTimeoutMs: 2000,
@@ -500,6 +502,11 @@ describe('a secret read from <NAME>_FILE', () => {
       { initialAdminPassword: 'a long admin password' },
     ],
     SMTP_URL: ['smtps://mailer:pw@smtp.sho.rt:465', {}, { smtpUrl: 'smtps://mailer:pw@smtp.sho.rt:465' }],
+    OIDC_CLIENT_SECRET: [
+      'a secret of the issuer',
+      { OIDC_ISSUER_URL: 'https://id.sho.rt', OIDC_CLIENT_ID: 'shortlink' },
+      { oidcClientSecret: 'a secret of the issuer' },
+    ],
   };
 
   it('is offered for every setting that may hold a password, a key or a token, and those only', () => {
@@ -677,5 +684,33 @@ describe('AppConfigModule', () => {
     } finally {
       delete process.env.CLICK_DURABILITY;
     }
+  });
+});
+
+describe('people settings', () => {
+  it('takes INITIAL_ADMIN_EMAIL and INITIAL_ADMIN_PASSWORD together, or neither', () => {
+    expect(configError({ INITIAL_ADMIN_EMAIL: 'admin@sho.rt' }).variable).toBe('INITIAL_ADMIN_PASSWORD');
+    expect(configError({ INITIAL_ADMIN_PASSWORD: 'a long admin password' }).variable).toBe(
+      'INITIAL_ADMIN_EMAIL',
+    );
+    expect(
+      loadConfig({ INITIAL_ADMIN_EMAIL: 'admin@sho.rt', INITIAL_ADMIN_PASSWORD: 'a long admin password' })
+        .initialAdminEmail,
+    ).toBe('admin@sho.rt');
+  });
+
+  it('takes the three OIDC settings together, or none', () => {
+    const error = configError({ OIDC_ISSUER_URL: 'https://id.sho.rt', OIDC_CLIENT_ID: 'shortlink' });
+    expect(error.variable).toBe('OIDC_CLIENT_SECRET');
+    expect(error.message).not.toContain('id.sho.rt');
+    expect(configError({ OIDC_CLIENT_SECRET: 'a secret' }).variable).toBe('OIDC_ISSUER_URL');
+  });
+
+  it('reads the allowed domains as a list, in lower case, and refuses what is no domain', () => {
+    const config = loadConfig({ OIDC_ALLOWED_DOMAINS: ' Corp.example, other.example ,' });
+    expect(config.oidcAllowedDomains).toEqual(['corp.example', 'other.example']);
+    expect(configError({ OIDC_ALLOWED_DOMAINS: 'corp.example, not a domain' }).variable).toBe(
+      'OIDC_ALLOWED_DOMAINS',
+    );
   });
 });

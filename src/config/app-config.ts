@@ -88,6 +88,20 @@ export const peopleConfig = settings('people', (env) => {
     'SMTP_URL',
     'AUDIT_RETENTION_DAYS',
   ]);
+  const oidc = settingsNamed(env, 'OIDC_');
+  const given = [oidc.oidcIssuerUrl, oidc.oidcClientId, oidc.oidcClientSecret].filter(
+    (value) => value !== undefined,
+  );
+  if (given.length !== 0 && given.length !== 3) {
+    throw new ConfigError(
+      oidc.oidcIssuerUrl === undefined
+        ? 'OIDC_ISSUER_URL'
+        : oidc.oidcClientId === undefined
+          ? 'OIDC_CLIENT_ID'
+          : 'OIDC_CLIENT_SECRET',
+      'must be set with the other two of OIDC_ISSUER_URL, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET',
+    );
+  }
   if ((read.initialAdminEmail === undefined) !== (read.initialAdminPassword === undefined)) {
     throw new ConfigError(
       read.initialAdminEmail === undefined ? 'INITIAL_ADMIN_EMAIL' : 'INITIAL_ADMIN_PASSWORD',
@@ -96,7 +110,7 @@ export const peopleConfig = settings('people', (env) => {
     );
   }
   const host = new URL(setting(env, 'APP_URL')).hostname;
-  return { ...read, mailFrom: setting(env, 'MAIL_FROM') ?? `no-reply@${host}` };
+  return { ...read, ...oidc, mailFrom: setting(env, 'MAIL_FROM') ?? `no-reply@${host}` };
 });
 export type PeopleConfig = ConfigType<typeof peopleConfig>;
 

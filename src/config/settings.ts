@@ -324,6 +324,41 @@ export const SETTINGS = {
       meaning: 'the sender of those mails; unset, `no-reply@` and the host of `APP_URL`',
     },
   ),
+  OIDC_ISSUER_URL: serverUrl(['https', 'http'], 'an http(s) URL', {
+    secret: false,
+    meaning:
+      'single sign-on with OpenID Connect: the issuer, whose `/.well-known/openid-configuration` is read; with ' +
+      '`OIDC_CLIENT_ID` and `OIDC_CLIENT_SECRET`. The redirect URI to register is `APP_URL` and ' +
+      '`/api/v1/session/oidc/callback`',
+  }),
+  OIDC_CLIENT_ID: text('1 to 255 printable characters without spaces', PRINTABLE(1, 255), {
+    meaning: "the service's client id at the issuer",
+  }),
+  OIDC_CLIENT_SECRET: text('any characters', null, {
+    secret: true,
+    untrimmed: true,
+    meaning: "the client's secret",
+  }),
+  OIDC_ALLOWED_DOMAINS: rule<string[] | undefined>({
+    schema: z
+      .string()
+      .transform((raw) =>
+        raw
+          .split(',')
+          .map((part) => part.trim().toLowerCase())
+          .filter((part) => part !== ''),
+      )
+      .pipe(z.array(z.string().regex(/^[a-z0-9.-]+\.[a-z]{2,}$/)))
+      .optional(),
+    expected: 'domains, comma-separated',
+    shown: 'unset',
+    meaning:
+      'whose verified emails may sign in by single sign-on (`corp.example, corp2.example`); a new user joins the ' +
+      'first workspace with `OIDC_DEFAULT_ROLE`. Unset: only users already known sign in that way',
+  }),
+  OIDC_DEFAULT_ROLE: oneOf(['viewer', 'editor', 'admin'], 'viewer', {
+    meaning: 'the role a new user gets by single sign-on',
+  }),
   AUDIT_RETENTION_DAYS: integer(365, 1, 36_500, {
     meaning: 'days audit log entries are kept',
   }),

@@ -212,3 +212,11 @@ export class TwoFactorRequirementResponse {
   @ApiFlag('1: every member signs in with a second factor (an app’s code or a passkey).')
   required!: 0 | 1;
 }
+
+export class SignInProvidersResponse {
+  @ApiFlag('1 when single sign-on (OpenID Connect) is set up: `GET /api/v1/session/oidc` starts it.')
+  oidc!: 0 | 1;
+
+  @ApiFlag('1 when anyone may register (`POST /api/v1/users`).')
+  registration!: 0 | 1;
+}

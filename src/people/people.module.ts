@@ -23,6 +23,7 @@ import { Passkey } from './passkey.entity';
 import { PasskeysRepository } from './passkeys.repository';
 import { PasskeysService } from './passkeys.service';
 import { SignInChallenge } from './sign-in-challenge.entity';
+import { SingleSignOnService } from './single-sign-on.service';
 import { SecondFactorsController, TwoFactorRequirementController } from './two-factor.controller';
 import { TwoFactorService } from './two-factor.service';
 import { UsersController } from './users.controller';
@@ -70,6 +71,7 @@ import { UsersService } from './users.service';
     TwoFactorService,
     PasskeysService,
     PasskeysRepository,
+    SingleSignOnService,
     Transactions,
   ],
   exports: [UsersService, MembersService, MembersRepository],

@@ -15,12 +15,17 @@ export class SessionCookies {
     this.secure = new URL(server.appUrl).protocol === 'https:';
   }
 
-  answer(response: Response, { session, token, expiresAt }: StartedSession) {
+  answer(response: Response, started: StartedSession) {
+    this.set(response, started);
+    response.status(201);
+    return dataEnvelope(started.session);
+  }
+
+  /** The session's cookie alone (a redirect carries it). */
+  set(response: Response, { token, expiresAt }: StartedSession): void {
     const maxAge = Math.max(0, Math.floor((expiresAt.getTime() - Date.now()) / 1000));
     response.setHeader('Set-Cookie', sessionCookie(token, maxAge, this.secure));
     response.setHeader('Cache-Control', 'no-store');
-    response.status(201);
-    return dataEnvelope(session);
   }
 
   clear(response: Response): void {

@@ -4,13 +4,14 @@ import {
   Delete,
   Get,
   HttpCode,
+  Inject,
   Post,
   Put,
   Req,
   Res,
   UnauthorizedException,
 } from '@nestjs/common';
-import { ApiBody, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiResponse, ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CurrentCaller } from '../auth/current-account.decorator';
 import type { ApiCaller } from '../auth/owner';
@@ -23,7 +24,10 @@ import { createValidationPipe } from '../common/validation.pipe';
 import { SessionCookies } from './session-cookies';
 import { PasskeySignInDto, SignInDto, SwitchWorkspaceDto } from './dto/people.dto';
 import { PasskeysService } from './passkeys.service';
-import { PasskeySignInOptionsResponse } from './people.mapper';
+import { PasskeySignInOptionsResponse, SignInProvidersResponse } from './people.mapper';
+import { SingleSignOnService } from './single-sign-on.service';
+import { ResourceNotFoundException } from '../common/exceptions';
+import { serverConfig, type ServerConfig } from '../config/app-config';
 import { SessionResponse } from './session.mapper';
 import { SessionsService, type Client, type StartedSession } from './sessions.service';
 import { SignInService } from './sign-in.service';
@@ -49,7 +53,13 @@ export class SessionsController {
     private readonly requestAccount: RequestAccount,
     private readonly cookies: SessionCookies,
     private readonly passkeys: PasskeysService,
-  ) {}
+    private readonly sso: SingleSignOnService,
+    @Inject(serverConfig.KEY) server: ServerConfig,
+  ) {
+    this.appUrl = server.appUrl;
+  }
+
+  private readonly appUrl: string;
 
   @ApiEndpoint({
     operationId: 'createSession',
@@ -100,7 +110,7 @@ export class SessionsController {
     summary: 'Sign in with a passkey',
     description:
       'What the browser answered to the options; a passkey counts as two factors. 422 on `response`.',
-    body: ['application/json'],
+    body: true,
     errors: [422],
     example: { challenge_id: 9, response: { id: '…', rawId: '…', type: 'public-key', response: {} } },
   })
@@ -113,6 +123,69 @@ export class SessionsController {
     @Res({ passthrough: true }) response: Response,
   ) {
     return this.cookies.answer(response, await this.signIns.signInWithPasskey(dto, clientOf(request)));
+  }
+
+  @ApiEndpoint({
+    operationId: 'signInProviders',
+    summary: 'The ways in this service offers',
+    description: 'Whether single sign-on is set up, and whether anyone may register.',
+  })
+  @ApiDataResponse(SignInProvidersResponse)
+  @Get('providers')
+  @Public()
+  providers() {
+    return dataEnvelope({
+      oidc: this.sso.enabled ? 1 : 0,
+      registration: this.signIns.registrationOpen ? 1 : 0,
+    });
+  }
+
+  @ApiEndpoint({
+    operationId: 'startSingleSignOn',
+    summary: 'Sign in by single sign-on',
+    description:
+      'Sends the browser to the OpenID Connect issuer (`OIDC_ISSUER_URL`); a 404 when none is set.',
+    errors: [404],
+  })
+  @ApiResponse({
+    status: 302,
+    description: 'To the issuer.',
+    headers: { Location: { schema: { type: 'string' } } },
+  })
+  @Get('oidc')
+  @Public()
+  async startSso(@Res() response: Response) {
+    if (!this.sso.enabled) throw new ResourceNotFoundException();
+    response.setHeader('Cache-Control', 'no-store');
+    response.redirect(302, await this.sso.start());
+  }
+
+  @ApiEndpoint({
+    operationId: 'finishSingleSignOn',
+    summary: 'The way back from single sign-on',
+    description:
+      'Where the issuer sends the browser: signed in, it goes on to the dashboard with its session cookie; ' +
+      'refused, to the dashboard with `?sso=failed`.',
+    errors: [404],
+  })
+  @ApiResponse({
+    status: 302,
+    description: 'To the dashboard.',
+    headers: { Location: { schema: { type: 'string' } } },
+  })
+  @Get('oidc/callback')
+  @Public()
+  async finishSso(@Req() request: Request, @Res() response: Response) {
+    if (!this.sso.enabled) throw new ResourceNotFoundException();
+    const person = await this.sso.finish(new URL(request.originalUrl, this.appUrl));
+    const started = person === null ? null : await this.signIns.signInWithSso(person, clientOf(request));
+    response.setHeader('Cache-Control', 'no-store');
+    if (started === null) {
+      response.redirect(302, '/app/?sso=failed');
+      return;
+    }
+    this.cookies.set(response, started);
+    response.redirect(302, '/app/');
   }
 
   @ApiEndpoint({ operationId: 'showSession', summary: 'What the session (or key) may do' })

@@ -13,6 +13,7 @@ import { MembersRepository } from './members.repository';
 import { SessionsService, type Client, type StartedSession } from './sessions.service';
 import { PasskeysService } from './passkeys.service';
 import { SignInLimits } from './sign-in-limits';
+import { SingleSignOnService, type VouchedPerson } from './single-sign-on.service';
 import { TwoFactorService } from './two-factor.service';
 import { hashToken } from './tokens';
 import type { User } from './user.entity';
@@ -41,6 +42,7 @@ export class SignInService {
     private readonly limits: SignInLimits,
     private readonly twoFactor: TwoFactorService,
     private readonly passkeys: PasskeysService,
+    private readonly sso: SingleSignOnService,
     private readonly transactions: Transactions,
     @Inject(peopleConfig.KEY) private readonly config: PeopleConfig,
   ) {}
@@ -66,6 +68,34 @@ export class SignInService {
     const user = await this.users.findById(userId);
     if (user === null) throw ValidationFailedException.of('response', 'The passkey could not be verified.');
     return this.into(user, dto.workspace_id, client, true);
+  }
+
+  /**
+   * A sign-in by single sign-on, once the issuer vouched for the person: a user already known, or (for an email of
+   * an allowed domain) a new one, who joins the first workspace with the default role. Null when refused.
+   */
+  async signInWithSso(person: VouchedPerson, client: Client): Promise<StartedSession | null> {
+    await this.limits.attempt(person.email, client.ip ?? undefined);
+    let user = await this.users.findByEmail(person.email);
+    const allowed = this.sso.allows(person.email);
+    if (user === null && !allowed) return null;
+    if (user === null)
+      user = await this.users.insert({ name: person.name, email: person.email, passwordHash: null });
+    if ((await this.members.workspacesOf(user.id)).length === 0) {
+      const first = await this.accounts.firstWorkspaceId();
+      if (!allowed || first === null) return null;
+      setActor({ type: 'user', id: user.id, name: user.name, ip: client.ip });
+      await this.transactions.run(async (tx) => {
+        await this.members.add(first, user.id, this.sso.defaultRole, tx);
+        await this.audit.record(tx, {
+          accountId: first,
+          action: 'member.created',
+          target: { type: 'member', id: user.id },
+          changes: { role: [null, this.sso.defaultRole] },
+        });
+      });
+    }
+    return this.into(user, null, client, false);
   }
 
   /** The session of a user who proved who they are, in the workspace asked for or their first. */
@@ -145,6 +175,10 @@ export class SignInService {
       });
       return this.open(user, invitation.accountId, client, false, tx);
     });
+  }
+
+  get registrationOpen(): boolean {
+    return this.config.registration === 'open';
   }
 
   /** An open registration: a user and a workspace they own. */

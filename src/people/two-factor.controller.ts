@@ -116,7 +116,7 @@ export class SecondFactorsController {
     summary: 'Add a passkey',
     description:
       'What the browser made from the options; a response that does not verify is a 422 on `response`.',
-    body: ['application/json'],
+    body: true,
     errors: [422],
     example: { name: 'Laptop', response: { id: '…', rawId: '…', type: 'public-key', response: {} } },
   })
