@@ -14,7 +14,7 @@ export default tseslint.config(
     languageOptions: {
       globals: { ...globals.node, ...globals.jest },
       parserOptions: {
-        projectService: { allowDefaultProject: ['*.js', '*.cjs', 'scripts/*.js', 'bench/*.js'] },
+        projectService: { allowDefaultProject: ['*.js', '*.cjs', 'scripts/*.js', 'bench/*.js', 'test/support/*.mjs'] },
         tsconfigRootDir: import.meta.dirname,
       },
     },

@@ -25,6 +25,9 @@ const SCREENS = [
   'keys',
   'webhooks',
   'account',
+  'members',
+  'audit',
+  'profile',
 ];
 
 /** The value of `read` once it equals `wanted` (by JSON), or the last one read after 10 s. */
@@ -133,8 +136,10 @@ if (!haveChromium) {
 
   async function signIn(page: Page, key: string): Promise<void> {
     await page.goto(`${base}/app`);
+    // A person's email and password come first; the key is the other way in.
+    await page.getByRole('button', { name: 'Sign in with an API key' }).click();
     await page.getByLabel('API key').fill(key);
-    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click();
     await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
   }
 
@@ -279,6 +284,7 @@ if (!haveChromium) {
     async (locale) => {
       const { context, page } = await session({ locale });
       await page.goto(`${base}/app`);
+      await page.locator('.sign-in-others button').first().click();
       await page.locator('input[name="api-key"]').fill(owner.apiKey);
       await page.locator('button[type="submit"]').click();
       await page.locator('[role="search"]').waitFor();
@@ -336,7 +342,7 @@ if (!haveChromium) {
     expect(after.body.meta.total).toBe(before.body.meta.total);
 
     await page.getByRole('button', { name: 'Sign out' }).click();
-    await page.getByLabel('API key').waitFor();
+    await page.getByText('You are signed out.').waitFor();
     expect(await context.cookies()).toEqual([]);
     await context.close();
   });

@@ -7,6 +7,15 @@ import { json, listOf, mockApi } from './api';
 import { link, session } from './fixtures';
 
 const KEY = 'lsk_0123456789abcdefghijklmnopqrstuvwxyz';
+const SIGNED_OUT = () => json(401, { message: 'Unauthenticated.', status: 401 });
+
+/** The key's field, one click away from the sign-in screen's email and password. */
+async function keyField(user: ReturnType<typeof userEvent.setup>): Promise<HTMLElement> {
+  await user.click(await screen.findByRole('button', { name: 'Sign in with an API key' }));
+  const input = screen.getByLabelText('API key');
+  expect(input).toHaveFocus();
+  return input;
+}
 
 /** Everything the page could have kept: storage, the document, the cookie jar visible to scripts. */
 function everythingKept(): string {
@@ -18,7 +27,7 @@ function everythingKept(): string {
   ].join('\n');
 }
 
-describe('signing in', () => {
+describe('signing in with an API key', () => {
   beforeEach(() => {
     window.history.replaceState(null, '', '/app/links');
   });
@@ -40,8 +49,7 @@ describe('signing in', () => {
     const user = userEvent.setup({ delay: null });
     render(<App />);
 
-    const input = await screen.findByLabelText('API key');
-    await user.type(input, KEY);
+    await user.type(await keyField(user), KEY);
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
 
     expect(await screen.findByRole('table', { name: 'Links' })).toBeInTheDocument();
@@ -60,10 +68,10 @@ describe('signing in', () => {
   });
 
   it('says where a key comes from: printed at the first start, or made by the CLI', async () => {
-    mockApi({ 'GET /api/v1/session': () => json(401, { message: 'Unauthenticated.', status: 401 }) });
+    mockApi({ 'GET /api/v1/session': SIGNED_OUT });
     render(<App />);
 
-    const input = await screen.findByLabelText('API key');
+    const input = await keyField(userEvent.setup({ delay: null }));
     expect(input).toHaveAccessibleDescription(/prints one once, at its first start/);
     expect(input).toHaveAccessibleDescription(/npm run cli -- key:create --account 1/);
   });
@@ -76,7 +84,7 @@ describe('signing in', () => {
     const user = userEvent.setup({ delay: null });
     render(<App />);
 
-    const input = await screen.findByLabelText('API key');
+    const input = await keyField(user);
     await user.type(input, 'lsk_wrong');
     await user.click(screen.getByRole('button', { name: 'Sign in' }));
 
@@ -107,7 +115,7 @@ describe('signing in', () => {
 
     notifySignedOut();
 
-    expect(await screen.findByLabelText('API key')).toBeInTheDocument();
+    expect(await screen.findByLabelText('Email')).toBeInTheDocument();
     expect(screen.getByText('Your session has ended. Sign in again to go on.')).toBeInTheDocument();
   });
 
@@ -118,7 +126,7 @@ describe('signing in', () => {
     });
     render(<App />);
 
-    expect(await screen.findByLabelText('API key')).toBeInTheDocument();
+    expect(await screen.findByLabelText('Email')).toBeInTheDocument();
     expect(screen.getByText('Your session has ended. Sign in again to go on.')).toBeInTheDocument();
   });
 
@@ -134,7 +142,7 @@ describe('signing in', () => {
 
     await user.click(screen.getByRole('button', { name: 'Sign out' }));
 
-    expect(await screen.findByLabelText('API key')).toBeInTheDocument();
+    expect(await screen.findByLabelText('Email')).toBeInTheDocument();
     expect(screen.getByText('You are signed out.')).toBeInTheDocument();
     await waitFor(() => expect(api.to('DELETE', '/api/v1/session')).toHaveLength(1));
   });

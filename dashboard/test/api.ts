@@ -10,7 +10,7 @@ export interface Recorded {
   body: string | null;
 }
 
-type Handler = (request: Recorded) => Response | Promise<Response>;
+export type Handler = (request: Recorded) => Response | Promise<Response>;
 
 /** A route's answer: a function of the request, or a body for a 200. */
 export type Routes = Record<string, Handler | object>;

@@ -102,7 +102,7 @@ describe('the session routes', () => {
 
     const opened = await createSession('lsk_secret');
 
-    expect(opened.key.prefix).toBe('lsk_abcd');
+    expect(opened.key?.prefix).toBe('lsk_abcd');
     expect(requests).toHaveLength(1);
     expect(requests[0]?.headers.get('Authorization')).toBe('Bearer lsk_secret');
     expect(requests[0]?.headers.get(SESSION_HEADER)).toBe('1');

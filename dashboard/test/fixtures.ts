@@ -1,5 +1,5 @@
-import type { Session } from '../src/api/session';
-import type { Domain, Link, Pixel, Scope, Space } from '../src/api/types';
+import type { Session, Workspace } from '../src/api/session';
+import type { Domain, Link, Pixel, Role, Scope, Space } from '../src/api/types';
 
 const AT = '2026-11-20T10:00:00.000000Z';
 
@@ -14,12 +14,51 @@ export const ALL_SCOPES: Scope[] = [
   'keys.write',
 ];
 
+/** A session opened with an API key. */
 export function session(scopes: Scope[] = ALL_SCOPES): Session {
   return {
     scopes,
     space_ids: [],
     expires_at: '2026-11-27 02:00:00',
     key: { id: 1, name: 'Laptop', prefix: 'lsk_abcd' },
+    user: null,
+    workspace: { id: 1, name: 'Default', role: null },
+    workspaces: [],
+  };
+}
+
+/** The scopes of each role, as the API grants them. */
+export const ROLE_SCOPES: Record<Role, Scope[]> = {
+  owner: [...ALL_SCOPES, 'members.write', 'audit.read'],
+  admin: [...ALL_SCOPES, 'members.write', 'audit.read'],
+  editor: [
+    ...ALL_SCOPES.map((scope) => (scope === 'webhooks.write' ? 'webhooks.read' : scope)),
+    'members.read',
+  ],
+  viewer: [
+    'account.read',
+    'links.read',
+    'spaces.read',
+    'domains.read',
+    'pixels.read',
+    'stats.read',
+    'members.read',
+  ],
+};
+
+export const person = { id: 7, name: 'Ann Lee', email: 'ann@example.com' };
+
+/** A person's session in a workspace, with their role's scopes; `workspaces` are those they may switch to. */
+export function userSession(role: Role = 'owner', workspaces: Workspace[] = []): Session {
+  const workspace = { id: 1, name: 'Marketing', role };
+  return {
+    scopes: ROLE_SCOPES[role],
+    space_ids: [],
+    expires_at: '2026-11-27T02:00:00.000000Z',
+    key: null,
+    user: person,
+    workspace,
+    workspaces: workspaces.length === 0 ? [workspace] : workspaces,
   };
 }
 

@@ -40,7 +40,8 @@ describe('the catalogues', () => {
     await user.selectOptions(screen.getByLabelText('Sprache'), 'Français');
 
     expect(screen.getByRole('heading', { name: 'Connexion' })).toBeInTheDocument();
-    expect(screen.getByLabelText('Clé d’API')).toBeInTheDocument();
+    expect(screen.getByLabelText('Mot de passe')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Se connecter avec une clé d’API' })).toBeInTheDocument();
     expect(document.documentElement.lang).toBe('fr');
     Object.defineProperty(navigator, 'languages', { value: ['en-US', 'en'], configurable: true });
   });

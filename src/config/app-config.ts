@@ -193,6 +193,7 @@ export const CONFIG_SECTIONS = [
 export type AppConfig = ServerConfig &
   DatabaseConfig &
   AuthConfig &
+  PeopleConfig &
   LimitsConfig &
   ClicksConfig &
   VisitsConfig &

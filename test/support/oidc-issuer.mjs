@@ -17,7 +17,8 @@ const provider = new Provider(`http://localhost:${port}`, {
   claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
   cookies: { keys: ['the tests issuer cookie key'] },
   pkce: { required: () => true },
-  async findAccount(_context, id) {
+  /** @param {unknown} _context @param {string} id */
+  findAccount(_context, id) {
     return {
       accountId: id,
       claims: () => ({

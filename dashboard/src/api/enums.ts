@@ -3,6 +3,26 @@ import type { components } from './schema';
 
 type Schemas = components['schemas'];
 
+export const AuditActorTypeValues = [
+  'user',
+  'key',
+  'cli',
+  'system',
+] as const satisfies readonly Schemas['AuditActorType'][];
+
+export const AuditTargetTypeValues = [
+  'account',
+  'link',
+  'space',
+  'domain',
+  'pixel',
+  'key',
+  'webhook',
+  'member',
+  'invitation',
+  'session',
+] as const satisfies readonly Schemas['AuditTargetType'][];
+
 export const BrowserValues = [
   'Chrome',
   'Chromium',
@@ -551,6 +571,13 @@ export const PixelTypeValues = [
 
 export const QrFormatValues = ['svg', 'png'] as const satisfies readonly Schemas['QrFormat'][];
 
+export const RoleValues = [
+  'owner',
+  'admin',
+  'editor',
+  'viewer',
+] as const satisfies readonly Schemas['Role'][];
+
 export const ScopeValues = [
   'account.read',
   'links.read',
@@ -566,6 +593,9 @@ export const ScopeValues = [
   'webhooks.write',
   'keys.read',
   'keys.write',
+  'members.read',
+  'members.write',
+  'audit.read',
 ] as const satisfies readonly Schemas['Scope'][];
 
 export const SortDirectionValues = ['desc', 'asc'] as const satisfies readonly Schemas['SortDirection'][];

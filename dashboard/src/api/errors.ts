@@ -13,6 +13,9 @@ export function withoutFields(errors: FieldErrors, fields: readonly string[]): F
 
 /** An answer that was not a success, or a request that got no answer at all (`status` 0). */
 export class ApiError extends Error {
+  /** The seconds a 429's Retry-After asks to wait, when it says. */
+  retryAfter: number | null = null;
+
   constructor(
     readonly status: number,
     message: string,
@@ -49,6 +52,15 @@ export function errorFromBody(status: number, body: unknown): ApiError {
   const fields = fieldErrorsOf(errors) ?? (typeof message === 'object' ? fieldErrorsOf(message) : null) ?? {};
   const text = typeof message === 'string' ? message : (Object.values(fields)[0]?.[0] ?? `HTTP ${status}`);
   return new ApiError(status, text, fields);
+}
+
+/** The error of a response that was not a success, its body read as the API writes it. */
+export async function errorFromResponse(response: Response, body?: unknown): Promise<ApiError> {
+  const read: unknown = body === undefined ? await response.json().catch(() => null) : body;
+  const error = errorFromBody(response.status, read);
+  const wait = Number(response.headers.get('Retry-After') ?? '');
+  if (response.status === 429 && Number.isInteger(wait) && wait > 0) error.retryAfter = wait;
+  return error;
 }
 
 export function isApiError(error: unknown): error is ApiError {

@@ -1,65 +1,96 @@
-// The session routes, typed by hand until the OpenAPI document describes them; swap these types for the generated
-// ones then. A key is sent once, to POST /api/v1/session; every later request carries the session cookie and the
-// same-origin header instead.
-import { SESSION_HEADER } from './client';
-import { ApiError, errorFromBody } from './errors';
-import type { Scope } from './types';
+// The session routes. A person signs in with their email and password (or a passkey, an invitation, a
+// registration); a key is sent once, to POST /api/v1/session. Every later request carries the session cookie and
+// the same-origin header instead.
+import { api, call, request, SESSION_HEADER } from './client';
+import { ApiError, errorFromResponse } from './errors';
+import type { components } from './schema';
+
+type Schemas = components['schemas'];
+
+export type Session = Schemas['SessionResponse'];
+export type Workspace = Schemas['SessionWorkspaceResponse'];
+export type SignInBody = Schemas['SignInDto'];
+export type AcceptInvitationBody = Schemas['AcceptInvitationDto'];
+export type RegisterBody = Schemas['RegisterDto'];
+
+/** The ways in besides the password that this service offers (GET /api/v1/session/providers). */
+export interface Providers {
+  oidc: 0 | 1;
+  registration: 0 | 1;
+}
 
 const SESSION_PATH = '/api/v1/session';
+/** Where "Sign in with SSO" goes: a full page navigation, the provider's pages and back. */
+export const SSO_PATH = `${SESSION_PATH}/oidc`;
 
-export interface Session {
-  scopes: Scope[];
-  /** The spaces the key is restricted to; empty for every space. */
-  space_ids: number[];
-  /** When the session ends, ISO 8601 (or `Y-m-d H:i:s` in UTC); null for one that lasts as long as its key. */
-  expires_at: string | null;
-  key: { id: number; name: string; prefix: string | null };
-}
-
-interface SessionEnvelope {
-  data: Session;
-}
-
-async function send(method: string, headers: Record<string, string> = {}): Promise<Response> {
+/** Trades an API key for a session cookie. The key is sent in this one request and kept nowhere. */
+export async function createSession(key: string): Promise<Session> {
+  let response: Response;
   try {
-    return await globalThis.fetch(new URL(SESSION_PATH, window.location.origin), {
-      method,
+    // Not the typed client: its middleware removes the Authorization header that this one request needs.
+    response = await globalThis.fetch(new URL(SESSION_PATH, window.location.origin), {
+      method: 'POST',
       credentials: 'same-origin',
-      headers: { Accept: 'application/json', [SESSION_HEADER]: '1', ...headers },
+      headers: { Accept: 'application/json', [SESSION_HEADER]: '1', Authorization: `Bearer ${key}` },
     });
   } catch (error) {
     throw new ApiError(0, error instanceof Error ? error.message : 'The request failed.');
   }
+  if (!response.ok) throw await errorFromResponse(response);
+  return ((await response.json()) as { data: Session }).data;
 }
 
-async function failure(response: Response): Promise<ApiError> {
-  const body: unknown = await response.json().catch(() => null);
-  return errorFromBody(response.status, body);
-}
-
-/** Trades an API key for a session cookie. The key is sent in this one request and kept nowhere. */
-export async function createSession(key: string): Promise<Session> {
-  const response = await send('POST', { Authorization: `Bearer ${key}` });
-  if (!response.ok) throw await failure(response);
-  return ((await response.json()) as SessionEnvelope).data;
+/** A person's sign-in: 422 on `email` for wrong credentials, on `otp` when two-factor asks for a code. */
+export async function signInWithPassword(body: SignInBody): Promise<Session> {
+  return (await call(api.POST('/api/v1/session', { body }))).data;
 }
 
 /** The session the cookie holds, or null when there is none (401). */
 export async function readSession(): Promise<Session | null> {
-  const response = await send('GET');
-  if (response.status === 401) return null;
-  if (!response.ok) throw await failure(response);
-  return ((await response.json()) as SessionEnvelope).data;
+  try {
+    return (await call(api.GET('/api/v1/session'))).data;
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
 }
 
-/** Ends the session (200 with the deleted envelope, or 204); the cookie stops working at once. */
+/** Ends the session (200 with the deleted envelope); the cookie stops working at once. */
 export async function endSession(): Promise<void> {
-  const response = await send('DELETE');
-  // A 401 means the session had already ended: signed out either way.
-  if (!response.ok && response.status !== 401) throw await failure(response);
+  try {
+    await call(api.DELETE('/api/v1/session'));
+  } catch (error) {
+    // A 401 means the session had already ended: signed out either way.
+    if (!(error instanceof ApiError && error.status === 401)) throw error;
+  }
 }
 
-/** A session's end as an ISO 8601 time: the API writes `Y-m-d H:i:s` in UTC, without a zone. */
+/** Moves the session to another of the user's workspaces; the answer is the session there. */
+export async function switchWorkspace(workspaceId: number): Promise<Session> {
+  return (await call(api.PUT('/api/v1/session', { body: { workspace_id: workspaceId } }))).data;
+}
+
+/** Accepts an invitation: a new user, or (signed in as the invited user) a new workspace; signed in either way. */
+export async function acceptInvitation(body: AcceptInvitationBody): Promise<Session> {
+  return (await call(api.POST('/api/v1/invitations/accept', { body }))).data;
+}
+
+/** An open registration: a user and a workspace they own, signed in. */
+export async function register(body: RegisterBody): Promise<Session> {
+  return (await call(api.POST('/api/v1/users', { body }))).data;
+}
+
+/** What the sign-in screen may offer besides the password; nothing when the service does not say (404). */
+export async function readProviders(signal?: AbortSignal): Promise<Providers> {
+  try {
+    return (await request<{ data: Providers }>('GET', `${SESSION_PATH}/providers`, { signal })).data;
+  } catch (error) {
+    if (error instanceof ApiError) return { oidc: 0, registration: 0 };
+    throw error;
+  }
+}
+
+/** A session's end as an ISO 8601 time; older answers wrote `Y-m-d H:i:s` in UTC, without a zone. */
 export function sessionExpiry(session: Session): string | null {
   const value = session.expires_at;
   if (value === null) return null;

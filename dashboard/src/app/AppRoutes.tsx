@@ -3,7 +3,7 @@ import { Redirect, Route, Switch } from 'wouter';
 import { Loading } from '../components/LoadState';
 import { PageTitle } from '../components/PageTitle';
 import { useT } from '../i18n/I18nProvider';
-import { useCan } from '../session/SessionProvider';
+import { useCan, useSession } from '../session/SessionProvider';
 import { NAV_ITEMS } from './navigation';
 
 // The screens below the navigation's own, each its own chunk as theirs are (see NAV_ITEMS).
@@ -15,6 +15,7 @@ const EditLinkPage = lazy(() =>
 );
 const StatsPage = lazy(() => import('../features/stats/StatsPage'));
 const DeliveriesPage = lazy(() => import('../features/webhooks/DeliveriesPage'));
+const ProfilePage = lazy(() => import('../features/profile/ProfilePage'));
 
 /** A route whose `:id` is a positive whole number; anything else is not a page. */
 function withId(Page: LazyExoticComponent<ComponentType<{ id: number }>>) {
@@ -30,7 +31,9 @@ const DeliveriesRoute = withId(DeliveriesPage);
 
 export function AppRoutes() {
   const can = useCan();
-  const home = NAV_ITEMS.find((item) => can(item.scope))?.href ?? '/account';
+  const { user } = useSession();
+  // A person with no screen to read (a second factor still to add) starts at their profile.
+  const home = NAV_ITEMS.find((item) => can(item.scope))?.href ?? (user ? '/profile' : '/account');
   return (
     <Suspense fallback={<Loading />}>
       <Switch>
@@ -44,6 +47,7 @@ export function AppRoutes() {
         <Route path="/links/:id/edit" component={EditLinkRoute} />
         <Route path="/links/:id/stats" component={StatsRoute} />
         <Route path="/webhooks/:id/deliveries" component={DeliveriesRoute} />
+        <Route path="/profile" component={ProfilePage} />
         <Route component={NotFound} />
       </Switch>
     </Suspense>

@@ -6,6 +6,7 @@ import { useT } from '../i18n/I18nProvider';
 import { useCan, useSession, useSessionState } from '../session/SessionProvider';
 import { NAV_ITEMS } from './navigation';
 import { Preferences } from './Preferences';
+import { WorkspaceSwitcher } from './WorkspaceSwitcher';
 
 /** The frame of every signed-in screen: skip link, top bar with navigation and sign-out, the main region. */
 export function Shell({ children }: { children: ReactNode }) {
@@ -64,9 +65,25 @@ export function Shell({ children }: { children: ReactNode }) {
           </ul>
           <div className="topbar-tools">
             <Preferences />
-            <p className="session-key" title={session.key.prefix ?? undefined}>
-              {t.app.signedInWith(session.key.name)}
-            </p>
+            {session.workspaces.length > 1 && <WorkspaceSwitcher />}
+            {session.user !== null ? (
+              <p className="session-key">
+                <Link
+                  href="/profile"
+                  title={session.user.email}
+                  aria-label={`${session.user.name}, ${t.app.profile}`}
+                  aria-current={current('/profile') ? 'page' : undefined}
+                >
+                  {session.user.name}
+                </Link>
+              </p>
+            ) : (
+              session.key !== null && (
+                <p className="session-key" title={session.key.prefix ?? undefined}>
+                  {t.app.signedInWith(session.key.name)}
+                </p>
+              )
+            )}
             <button type="button" onClick={() => void leave()}>
               {t.app.signOut}
             </button>
@@ -74,6 +91,12 @@ export function Shell({ children }: { children: ReactNode }) {
         </nav>
       </header>
       <main id="main" tabIndex={-1}>
+        {session.user !== null && session.scopes.length === 0 && (
+          // A workspace that asks for a second factor gives a session begun without one no scope at all.
+          <p className="warning second-factor-needed">
+            {t.app.secondFactorNeeded} <Link href="/profile">{t.app.openProfile}</Link>
+          </p>
+        )}
         {children}
       </main>
     </>

@@ -28,5 +28,7 @@ export const NAV_ITEMS: readonly NavItem[] = [
   screen('transfer', 'links.read', () => import('../features/transfer/TransferPage')),
   screen('keys', 'keys.read', () => import('../features/keys/KeysPage')),
   screen('webhooks', 'webhooks.read', () => import('../features/webhooks/WebhooksPage')),
+  screen('members', 'members.read', () => import('../features/members/MembersPage')),
+  screen('audit', 'audit.read', () => import('../features/audit/AuditLogPage')),
   screen('account', 'account.read', () => import('../features/account/AccountPage')),
 ];

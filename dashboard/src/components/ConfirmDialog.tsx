@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { describeError } from '../api/describe';
+import { describeError, type OwnWords } from '../api/describe';
 import { useT } from '../i18n/I18nProvider';
 import { Dialog } from './Dialog';
 
@@ -10,10 +10,19 @@ interface ConfirmDialogProps {
   /** The action; the dialog stays open, showing the error, when it fails. */
   onConfirm: () => Promise<void>;
   onClose: () => void;
+  /** Some failures in the screen's own words. */
+  own?: OwnWords | undefined;
 }
 
 /** Asks before a destructive action. Cancel comes first, so Enter on the opened dialog does nothing harmful. */
-export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onClose }: ConfirmDialogProps) {
+export function ConfirmDialog({
+  title,
+  children,
+  confirmLabel,
+  onConfirm,
+  onClose,
+  own,
+}: ConfirmDialogProps) {
   const t = useT();
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -24,7 +33,7 @@ export function ConfirmDialog({ title, children, confirmLabel, onConfirm, onClos
     try {
       await onConfirm();
     } catch (failure) {
-      setError(describeError(t, failure));
+      setError(describeError(t, failure, own));
       setBusy(false);
     }
   };

@@ -3,7 +3,6 @@ import type { ReactNode } from 'react';
 import type { ResourceList } from '../hooks/useResourceList';
 import { useT } from '../i18n/I18nProvider';
 import type { Messages } from '../i18n/en';
-import { ConfirmDialog } from './ConfirmDialog';
 import { DataTable, type Column } from './DataTable';
 import { EmptyList } from './EmptyList';
 import { ListControls, type ListValues } from './ListControls';
@@ -11,30 +10,25 @@ import { LoadError, Loading } from './LoadState';
 import { useNotify } from './Notifications';
 import { PageTitle } from './PageTitle';
 import { Pagination } from './Pagination';
+import { RemovalDialog, type Removal } from './RemovalDialog';
 import { RowButton } from './RowButton';
 import { SecretDialog } from './SecretDialog';
 
 /** What a resource's page says, most of it from its catalogue section. */
 export interface ResourceTexts {
   title: string;
-  new: string;
+  /** The create button; a list nobody adds to (a log) has none. */
+  new?: string;
   filters: string;
   pages: string;
   empty: string;
   intro?: string;
-  saved: (name: string) => string;
-  /** A secret the API gives once, on create or on demand. */
-  secret?: { title: (name: string) => string; what: string };
+  saved?: (name: string) => string;
+  /** A secret the API gives once, on create or on demand; `note` says what to do with it. */
+  secret?: { title: (name: string) => string; what: string; note?: string };
 }
 
-/** The destructive action of a row (delete, revoke): its button, its question and what it does. */
-export interface Removal<T> {
-  label: string;
-  title: string;
-  confirm: (row: T) => ReactNode;
-  done: (name: string) => string;
-  run: (row: T) => Promise<unknown>;
-}
+export type { Removal };
 
 /** A row's own buttons: `edit` and `remove` open the page's dialogs for it. */
 export type RowActions<T> = (row: T, open: { edit: () => void; remove: () => void }) => ReactNode;
@@ -48,8 +42,11 @@ interface ResourceListPageProps<T extends Row> {
   texts: ResourceTexts;
   list: ResourceList<T>;
   mayWrite: boolean;
+  /** Whether the API searches the list; the search field is left out where it does not. */
+  searchable?: boolean;
   searchBy?: readonly (keyof Messages['searchBy'])[];
-  sortBy: readonly (keyof Messages['sortBy'])[];
+  /** The columns the API sorts by; none for a list it sorts only by date. */
+  sortBy?: readonly (keyof Messages['sortBy'])[];
   /** The list's own filters, beside the search. */
   filters?: ReactNode;
   /** Shown above the list, such as the failure of a row's action. */
@@ -69,7 +66,8 @@ interface ResourceListPageProps<T extends Row> {
   /** Whether the actions column shows for a reader who may not write (its actions then are read-only ones). */
   actionsForReaders?: boolean;
   form?: (row: T | null, onSaved: (saved: T, secret?: string) => void, onClose: () => void) => ReactNode;
-  removal: Removal<T>;
+  /** The removal of a row; a list whose rows are never removed (a log) has none. */
+  removal?: Removal<T>;
   /** The page's other dialogs. */
   children?: ReactNode;
 }
@@ -92,21 +90,15 @@ export function ResourceListPage<T extends Row>(props: ResourceListPageProps<T>)
     filterNames.filter((name) => name !== 'page').map((name) => [name, defaults[name]]),
   );
 
-  const remove = async (row: T) => {
-    await removal.run(row);
-    list.remove(null);
-    notify(removal.done(nameOf(row)));
-    page.reload();
-  };
   const saved = (row: T, secret?: string) => {
     list.edit(null);
     page.reload();
     if (secret !== undefined) list.showSecret({ name: nameOf(row), secret });
-    else notify(texts.saved(nameOf(row)));
+    else if (texts.saved) notify(texts.saved(nameOf(row)));
   };
   const actions: RowActions<T> =
     props.actions ??
-    ((row, open) => <EditAndRemove name={nameOf(row)} open={open} removeLabel={removal.label} />);
+    ((row, open) => <EditAndRemove name={nameOf(row)} open={open} removeLabel={removal?.label ?? ''} />);
   const showActions = mayWrite || props.actionsForReaders === true;
   const deleting = list.deleting;
 
@@ -131,8 +123,9 @@ export function ResourceListPage<T extends Row>(props: ResourceListPageProps<T>)
         label={texts.filters}
         values={values}
         update={update}
+        searchable={props.searchable}
         searchBy={props.searchBy?.map((value) => ({ value, label: t.searchBy[value] }))}
-        sortBy={props.sortBy.map((value) => ({ value, label: t.sortBy[value] }))}
+        sortBy={props.sortBy?.map((value) => ({ value, label: t.sortBy[value] }))}
       >
         {props.filters}
       </ListControls>
@@ -145,7 +138,7 @@ export function ResourceListPage<T extends Row>(props: ResourceListPageProps<T>)
             <EmptyList
               filtered={filterNames.some((name) => values[name] !== defaults[name])}
               empty={texts.empty}
-              create={mayWrite ? { label: texts.new, onClick: create } : undefined}
+              create={mayWrite && texts.new ? { label: texts.new, onClick: create } : undefined}
               onClear={() => update(cleared)}
             />
           ) : (
@@ -175,19 +168,22 @@ export function ResourceListPage<T extends Row>(props: ResourceListPageProps<T>)
           title={texts.secret.title(list.secret.name)}
           secret={list.secret.secret}
           what={texts.secret.what}
+          note={texts.secret.note}
           onClose={() => list.showSecret(null)}
         />
       )}
       {props.children}
-      {deleting !== null && (
-        <ConfirmDialog
-          title={removal.title}
-          confirmLabel={removal.label}
-          onConfirm={() => remove(deleting)}
+      {deleting !== null && removal && (
+        <RemovalDialog
+          removal={removal}
+          row={deleting}
+          name={nameOf(deleting)}
           onClose={() => list.remove(null)}
-        >
-          {removal.confirm(deleting)}
-        </ConfirmDialog>
+          onRemoved={() => {
+            list.remove(null);
+            page.reload();
+          }}
+        />
       )}
     </section>
   );

@@ -27,6 +27,13 @@ export function listQuery<SearchBy extends string, SortBy extends string>(
         ? undefined
         : oneOf(values.search_by, searchBy, firstSearchBy),
     sort_by: oneOf(values.sort_by, sortBy, sortBy[0]),
+    ...pageQuery(values),
+  };
+}
+
+/** A list's order (by date, for a list sorted by nothing else), page size and page, as the API takes them. */
+export function pageQuery(values: Readonly<{ sort: string; per_page: string; page: string }>) {
+  return {
     sort: oneOf(values.sort, SortDirectionValues, 'desc'),
     per_page: oneOf(values.per_page, PerPageValues, 25),
     page: positiveInt(values.page) ?? 1,

@@ -1,5 +1,5 @@
 import { useCallback, useState } from 'react';
-import { describeError } from '../api/describe';
+import { describeError, type OwnWords } from '../api/describe';
 import { isApiError, withoutFields, type FieldErrors } from '../api/errors';
 import { useT } from '../i18n/I18nProvider';
 
@@ -17,7 +17,8 @@ export interface Submission {
   fields: readonly string[];
 }
 
-export function useSubmit(fields: readonly string[] = []): Submission {
+/** `own` says some failures in the form's words (a refusal it can explain better than the API's status). */
+export function useSubmit(fields: readonly string[] = [], own?: OwnWords): Submission {
   const t = useT();
   const [saving, setSaving] = useState(false);
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -31,13 +32,13 @@ export function useSubmit(fields: readonly string[] = []): Submission {
       try {
         await save();
       } catch (error) {
-        setMessage(describeError(t, error));
+        setMessage(describeError(t, error, own));
         if (isApiError(error) && error.status === 422) setErrors(error.fields);
       } finally {
         setSaving(false);
       }
     },
-    [t],
+    [t, own],
   );
 
   const field = useCallback(

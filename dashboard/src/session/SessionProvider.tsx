@@ -1,12 +1,14 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { onSignedOut } from '../api/client';
-import { isApiError } from '../api/errors';
-import { createSession, endSession, readSession, type Session } from '../api/session';
+import { endSession, readSession, switchWorkspace, type Session } from '../api/session';
 import type { Scope } from '../api/types';
 import { hasScope } from './scopes';
 
-/** Why the sign-in screen shows: nothing said yet, the API ended the session, or the user signed out. */
-export type SignedOutReason = 'start' | 'expired' | 'signed-out';
+/**
+ * Why the sign-in screen shows: nothing said yet, the API ended the session, the user signed out, or a new password
+ * was set (which ends every session of the user).
+ */
+export type SignedOutReason = 'start' | 'expired' | 'signed-out' | 'password-reset';
 
 export type SessionState =
   | { status: 'loading' }
@@ -14,13 +16,17 @@ export type SessionState =
   | { status: 'signed-out'; reason: SignedOutReason }
   | { status: 'signed-in'; session: Session };
 
-/** What a sign-in that did not succeed tells the form: a key refused, or another failure with its status. */
-export type SignInResult = { ok: true } | { ok: false; status: number };
-
 interface SessionContextValue {
   state: SessionState;
-  signIn: (key: string) => Promise<SignInResult>;
+  /** A sign-in of any kind (password, key, passkey, invitation, registration) succeeded: its session. */
+  signedIn: (session: Session) => void;
+  /** The session ended without a sign-out: back to the sign-in screen, saying why. */
+  signedOut: (reason: SignedOutReason) => void;
   signOut: () => Promise<void>;
+  /** Moves the session to another workspace; every screen loads again, for it. */
+  switchTo: (workspaceId: number) => Promise<Session>;
+  /** Reads the session again (after the user changed their name, say) without leaving the screen. */
+  refresh: () => Promise<void>;
   retry: () => void;
 }
 
@@ -46,7 +52,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     };
   }, [attempt]);
 
-  // Any 401 while signed in means the session is gone (expired, or its key revoked): back to sign-in.
+  // Any 401 while signed in means the session is gone (expired, ended elsewhere, its key revoked): back to sign-in.
   useEffect(
     () =>
       onSignedOut(() =>
@@ -57,15 +63,8 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     [],
   );
 
-  const signIn = useCallback(async (key: string): Promise<SignInResult> => {
-    try {
-      const session = await createSession(key);
-      setState({ status: 'signed-in', session });
-      return { ok: true };
-    } catch (error) {
-      return { ok: false, status: isApiError(error) ? error.status : 0 };
-    }
-  }, []);
+  const signedIn = useCallback((session: Session) => setState({ status: 'signed-in', session }), []);
+  const signedOut = useCallback((reason: SignedOutReason) => setState({ status: 'signed-out', reason }), []);
 
   // Signed out only once the service has ended the session: a failed request leaves the cookie valid.
   const signOut = useCallback(async () => {
@@ -73,12 +72,26 @@ export function SessionProvider({ children }: { children: ReactNode }) {
     setState({ status: 'signed-out', reason: 'signed-out' });
   }, []);
 
+  const switchTo = useCallback(async (workspaceId: number) => {
+    const session = await switchWorkspace(workspaceId);
+    setState({ status: 'signed-in', session });
+    return session;
+  }, []);
+
+  const refresh = useCallback(async () => {
+    const session = await readSession();
+    setState(session ? { status: 'signed-in', session } : { status: 'signed-out', reason: 'expired' });
+  }, []);
+
   const retry = useCallback(() => {
     setState({ status: 'loading' });
     setAttempt((count) => count + 1);
   }, []);
 
-  const value = useMemo(() => ({ state, signIn, signOut, retry }), [state, signIn, signOut, retry]);
+  const value = useMemo(
+    () => ({ state, signedIn, signedOut, signOut, switchTo, refresh, retry }),
+    [state, signedIn, signedOut, signOut, switchTo, refresh, retry],
+  );
   return <SessionContext.Provider value={value}>{children}</SessionContext.Provider>;
 }
 

@@ -57,10 +57,30 @@ export default function AccountPage() {
       <section className="card" aria-labelledby="session-heading">
         <h2 id="session-heading">{t.account.session}</h2>
         <dl className="details">
-          <dt>{t.account.key}</dt>
-          <dd>
-            {session.key.name} <code>{session.key.prefix ?? ''}</code>
-          </dd>
+          {session.user !== null && (
+            <>
+              <dt>{t.account.user}</dt>
+              <dd>
+                {session.user.name} ({session.user.email})
+              </dd>
+            </>
+          )}
+          {session.key !== null && (
+            <>
+              <dt>{t.account.key}</dt>
+              <dd>
+                {session.key.name} <code>{session.key.prefix ?? ''}</code>
+              </dd>
+            </>
+          )}
+          <dt>{t.account.workspace}</dt>
+          <dd>{session.workspace.name}</dd>
+          {session.workspace.role !== null && (
+            <>
+              <dt>{t.account.role}</dt>
+              <dd>{t.members.roles[session.workspace.role]}</dd>
+            </>
+          )}
           <dt>{t.keys.scopes}</dt>
           <dd>{session.scopes.join(', ')}</dd>
           <dt>{t.keys.spaces}</dt>

@@ -38,7 +38,7 @@ export default function KeysPage() {
           cell: (key) => (
             <>
               {key.name}
-              {key.id === session.key.id && <span className="badge">{t.keys.thisSession}</span>}
+              {key.id === session.key?.id && <span className="badge">{t.keys.thisSession}</span>}
             </>
           ),
         },
@@ -66,7 +66,7 @@ export default function KeysPage() {
         confirm: (key) => (
           <>
             <p>{t.keys.revokeConfirm(key.name)}</p>
-            {key.id === session.key.id && <p className="warning">{t.keys.revokeOwn}</p>}
+            {key.id === session.key?.id && <p className="warning">{t.keys.revokeOwn}</p>}
           </>
         ),
         done: t.keys.revoked,

@@ -1,12 +1,11 @@
 import { useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
 import { api, call } from '../../api/client';
-import { describeError } from '../../api/describe';
 import { LinkSearchByValues, LinkSortByValues } from '../../api/enums';
 import type { Link } from '../../api/types';
+import { useCsvExport } from '../../components/CsvExport';
 import { ResourceListPage } from '../../components/ResourceListPage';
 import { useResourceList } from '../../hooks/useResourceList';
-import { saveBlob } from '../../download';
 import { useI18n } from '../../i18n/I18nProvider';
 import { useCan } from '../../session/SessionProvider';
 import { SpaceName } from '../spaces/SpaceName';
@@ -20,7 +19,6 @@ export default function LinksPage() {
   const can = useCan();
   const [, navigate] = useLocation();
   const [qrFor, setQrFor] = useState<Link | null>(null);
-  const [exportError, setExportError] = useState<string | null>(null);
   const mayWrite = can('links.write');
   const list = useResourceList(LINK_DEFAULTS, linkQuery, async (query, signal) => {
     const answer = await call(api.GET('/api/v1/links', { params: { query }, signal }));
@@ -33,18 +31,10 @@ export default function LinksPage() {
     if (mayWrite) void import('./LinkEditPage');
   }, [mayWrite]);
 
-  const exportCsv = async () => {
-    setExportError(null);
-    try {
-      const { page: _page, per_page: _perPage, ...filters } = linkQuery(list.values);
-      const blob = await call(
-        api.GET('/api/v1/links/export', { params: { query: filters }, parseAs: 'blob' }),
-      );
-      saveBlob(blob, 'links.csv');
-    } catch (error) {
-      setExportError(describeError(t, error));
-    }
-  };
+  const csv = useCsvExport(t.links.exportCsv, 'links.csv', () => {
+    const { page: _page, per_page: _perPage, ...filters } = linkQuery(list.values);
+    return call(api.GET('/api/v1/links/export', { params: { query: filters }, parseAs: 'blob' }));
+  });
 
   return (
     <ResourceListPage
@@ -52,18 +42,8 @@ export default function LinksPage() {
       list={list}
       mayWrite={mayWrite}
       create={() => navigate('/links/new')}
-      headerActions={
-        <button type="button" onClick={() => void exportCsv()}>
-          {t.links.exportCsv}
-        </button>
-      }
-      headerNotice={
-        exportError !== null && (
-          <p role="alert" className="error-text">
-            {exportError}
-          </p>
-        )
-      }
+      headerActions={csv.button}
+      headerNotice={csv.notice}
       searchBy={LinkSearchByValues}
       sortBy={LinkSortByValues}
       filters={<LinkFilters values={list.values} update={list.update} />}

@@ -1,12 +1,13 @@
 import { Link as RouteLink } from 'wouter';
 import { api, call } from '../../api/client';
-import { PerPageValues, SortDirectionValues } from '../../api/enums';
+import { PerPageValues } from '../../api/enums';
 import { DataTable, type Column } from '../../components/DataTable';
 import { Field } from '../../components/Field';
 import { LoadError, Loading } from '../../components/LoadState';
 import { PageTitle } from '../../components/PageTitle';
 import { Pagination } from '../../components/Pagination';
-import { oneOf, positiveInt, useListParams } from '../../hooks/useListParams';
+import { pageQuery } from '../../hooks/listQuery';
+import { useListParams } from '../../hooks/useListParams';
 import { useLoad } from '../../hooks/useLoad';
 import { useI18n } from '../../i18n/I18nProvider';
 import type { Delivery } from '../../api/types';
@@ -18,11 +19,7 @@ const DEFAULTS = { sort: 'desc', per_page: '25', page: '1' } as const;
 export default function DeliveriesPage({ id }: { id: number }) {
   const { t, number, dateTime } = useI18n();
   const [values, update] = useListParams(DEFAULTS);
-  const query = {
-    sort: oneOf(values.sort, SortDirectionValues, 'desc'),
-    per_page: oneOf(values.per_page, PerPageValues, 25),
-    page: positiveInt(values.page) ?? 1,
-  };
+  const query = pageQuery(values);
   const webhook = useLoad(`webhook:${id}`, (signal) =>
     call(api.GET('/api/v1/webhooks/{id}', { params: { path: { id } }, signal })),
   );
