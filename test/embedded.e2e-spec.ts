@@ -343,6 +343,67 @@ describe('embedded database: INITIAL_API_KEY', () => {
   });
 });
 
+describe('embedded database: the first owner', () => {
+  const dirs: string[] = [];
+
+  afterAll(async () => {
+    await killAllChildren();
+    for (const dir of dirs) removeDir(dir);
+  });
+
+  function freshDir(): string {
+    const dir = tempDir('shortlink-first-owner-');
+    dirs.push(dir);
+    return dir;
+  }
+
+  const signIn = (url: string, body: object) =>
+    fetch(`${url}/api/v1/session`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+
+  it('makes the owner from INITIAL_ADMIN_EMAIL and INITIAL_ADMIN_PASSWORD, never printing the password', async () => {
+    const password = `admin ${randomBytes(8).toString('hex')}`;
+    const server = await startServer({
+      env: serverEnv(freshDir(), {
+        INITIAL_ADMIN_EMAIL: 'Admin@Example.com',
+        INITIAL_ADMIN_PASSWORD: password,
+      }),
+    });
+    const answer = await signIn(server.url, { email: 'admin@example.com', password });
+    expect(answer.status).toBe(201);
+    const { data } = (await answer.json()) as { data: { workspace: { name: string; role: string } } };
+    expect(data.workspace).toMatchObject({ name: 'Default', role: 'owner' });
+    const code = await server.stop();
+    if (code !== 0) throw new Error(`exit ${code}\n${server.describe()}`);
+    expect(server.stdout + server.stderr).not.toContain(password);
+    expect(server.stderr).toContain('Sign in as admin@example.com at');
+    expect(server.stderr).not.toContain('accept-invitation');
+  });
+
+  it('without them, prints once a link that makes whoever opens it the owner', async () => {
+    const server = await startServer({ env: serverEnv(freshDir(), {}) });
+    const link = /(http\S+\/app\/accept-invitation\?token=(lsi_[\w-]{43}))/.exec(server.stderr);
+    expect(link).not.toBeNull();
+    const accept = (email: string) =>
+      fetch(`${server.url}/api/v1/invitations/accept`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify({ token: link![2], email, name: 'First', password: 'the first password' }),
+      });
+    const accepted = await accept('first@example.com');
+    expect(accepted.status).toBe(201);
+    expect(((await accepted.json()) as { data: { workspace: { role: string } } }).data.workspace.role).toBe(
+      'owner',
+    );
+    expect((await accept('second@example.com')).status).toBe(422);
+    const code = await server.stop();
+    if (code !== 0) throw new Error(`exit ${code}\n${server.describe()}`);
+  });
+});
+
 describe('bad settings stop the start with a message naming the setting', () => {
   let dataDir: string;
 

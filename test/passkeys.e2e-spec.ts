@@ -3,6 +3,7 @@ import { createServer } from 'node:net';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { MembersService } from '../src/people/members.service';
 import { UsersService } from '../src/people/users.service';
+import { scratchDatabase, type ScratchDatabase } from './support/scratch-database';
 import { createAccount, createTestApp, type TestApp } from './support/app';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -94,6 +95,9 @@ const IN_PAGE = `
  */
 (haveChromium ? describe : describe.skip)('passkeys in a real browser', () => {
   let t: TestApp;
+  // A database of its own: an APP_URL of another host makes a system domain of its own, which the run's other
+  // files would then see.
+  let scratch: ScratchDatabase;
   let base: string;
   let browser: Browser;
   let page: Page;
@@ -102,7 +106,8 @@ const IN_PAGE = `
   beforeAll(async () => {
     const port = await freePort();
     base = `http://localhost:${port}`;
-    t = await createTestApp({ APP_URL: base, RATE_LIMIT_PER_MINUTE: '0' });
+    scratch = await scratchDatabase('shortlink_passkeys');
+    t = await createTestApp({ DATABASE_URL: scratch.url, APP_URL: base, RATE_LIMIT_PER_MINUTE: '0' });
     await t.app.listen(port, '127.0.0.1');
     const account = await createAccount(t, 'Passkeys');
     email = `passkey-${process.pid}@example.com`;
@@ -135,6 +140,7 @@ const IN_PAGE = `
   afterAll(async () => {
     await browser?.close();
     await t?.close();
+    await scratch?.drop();
   });
 
   const run = <T>(script: string): Promise<T> => page.evaluate<T>(script);

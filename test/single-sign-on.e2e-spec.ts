@@ -6,6 +6,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { AccountsService } from '../src/auth/accounts.service';
 import { MembersService } from '../src/people/members.service';
 import { UsersService } from '../src/people/users.service';
+import { scratchDatabase, type ScratchDatabase } from './support/scratch-database';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -43,6 +44,9 @@ async function startIssuer(port: number, redirectUri: string): Promise<ChildProc
  */
 (haveChromium ? describe : describe.skip)('single sign-on in a real browser', () => {
   let t: TestApp;
+  // A database of its own: an APP_URL of another host makes a system domain of its own, which the run's other
+  // files would then see.
+  let scratch: ScratchDatabase;
   let issuer: ChildProcess;
   let browser: Browser;
   let base: string;
@@ -52,7 +56,9 @@ async function startIssuer(port: number, redirectUri: string): Promise<ChildProc
     const [port, issuerPort] = [await freePort(), await freePort()];
     base = `http://localhost:${port}`;
     issuer = await startIssuer(issuerPort, `${base}/api/v1/session/oidc/callback`);
+    scratch = await scratchDatabase('shortlink_sso');
     t = await createTestApp({
+      DATABASE_URL: scratch.url,
       APP_URL: base,
       RATE_LIMIT_PER_MINUTE: '0',
       OIDC_ISSUER_URL: `http://localhost:${issuerPort}`,
@@ -78,6 +84,7 @@ async function startIssuer(port: number, redirectUri: string): Promise<ChildProc
     await browser?.close();
     issuer?.kill();
     await t?.close();
+    await scratch?.drop();
   });
 
   /** Goes through the issuer's sign-in and consent as `login`; the page where the browser lands, back here. */

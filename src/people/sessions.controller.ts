@@ -32,6 +32,11 @@ import { SessionResponse } from './session.mapper';
 import { SessionsService, type Client, type StartedSession } from './sessions.service';
 import { SignInService } from './sign-in.service';
 
+/** A browser's way on, without a body (Express's own redirect writes one in text). */
+function redirect(response: Response, location: string): void {
+  response.status(302).setHeader('Location', location).setHeader('Cache-Control', 'no-store').end();
+}
+
 /** Where a request comes from, as a session records it. */
 export function clientOf(request: Request): Client {
   return { ip: request.ip ?? null, userAgent: request.headers['user-agent'] ?? null };
@@ -156,8 +161,7 @@ export class SessionsController {
   @Public()
   async startSso(@Res() response: Response) {
     if (!this.sso.enabled) throw new ResourceNotFoundException();
-    response.setHeader('Cache-Control', 'no-store');
-    response.redirect(302, await this.sso.start());
+    redirect(response, await this.sso.start());
   }
 
   @ApiEndpoint({
@@ -179,13 +183,8 @@ export class SessionsController {
     if (!this.sso.enabled) throw new ResourceNotFoundException();
     const person = await this.sso.finish(new URL(request.originalUrl, this.appUrl));
     const started = person === null ? null : await this.signIns.signInWithSso(person, clientOf(request));
-    response.setHeader('Cache-Control', 'no-store');
-    if (started === null) {
-      response.redirect(302, '/app/?sso=failed');
-      return;
-    }
-    this.cookies.set(response, started);
-    response.redirect(302, '/app/');
+    if (started !== null) this.cookies.set(response, started);
+    redirect(response, started === null ? '/app/?sso=failed' : '/app/');
   }
 
   @ApiEndpoint({ operationId: 'showSession', summary: 'What the session (or key) may do' })

@@ -136,6 +136,8 @@ export class ResponseValidator {
       return `${name} answered ${status}, which the OpenAPI document does not declare for it`;
     }
     const type = mediaType(contentType);
+    // An answer declared without a body (a redirect) comes without one.
+    if (type === '' && declared.content === undefined) return null;
     const content = declared.content ?? {};
     if (!(type in content)) {
       return `${name} answered ${status} as ${type || 'no content type'}, which the document does not declare`;
