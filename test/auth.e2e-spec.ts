@@ -7,7 +7,7 @@ import { AccountsService } from '../src/auth/accounts.service';
 import { DomainsService } from '../src/domains/domains.service';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { ISO_DATE } from './support/api';
-import { asArray, nestRoutes } from './support/routes';
+import { asArray, nestRoutes, PEOPLE_WAYS_IN } from './support/routes';
 import { scratchDatabase, type ScratchDatabase } from './support/scratch-database';
 import { UNAUTHENTICATED } from './support/contract';
 
@@ -35,16 +35,7 @@ const PUBLIC_ALLOW_LIST = [
   'POST /:alias/stats',
   'GET /assets/pixels.js',
   // Contract section 11: the ways in of a person who has no session yet, each limited per email and address.
-  'POST /api/v1/session',
-  'POST /api/v1/users',
-  'POST /api/v1/password/forgot',
-  'POST /api/v1/password/reset',
-  'POST /api/v1/invitations/accept',
-  'POST /api/v1/session/passkey/options',
-  'POST /api/v1/session/passkey',
-  'GET /api/v1/session/providers',
-  'GET /api/v1/session/oidc',
-  'GET /api/v1/session/oidc/callback',
+  ...PEOPLE_WAYS_IN,
 ];
 /**
  * Express routes that are no Nest controller's, so outside the guard: the OpenAPI UI and document, and the

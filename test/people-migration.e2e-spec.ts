@@ -2,26 +2,9 @@ import { createHash, randomBytes } from 'node:crypto';
 import { DataSource } from 'typeorm';
 import { dataSourceOptions } from '../src/database/data-source-options';
 import { runMigrations } from '../src/database/migrate';
+import { FULL_KEY_BEFORE } from '../src/database/migrations/1765400000000-people-and-audit';
 import { createTestApp, type TestApp } from './support/app';
 import { scratchDatabase, type ScratchDatabase } from './support/scratch-database';
-
-/** The scopes of a full key before people came: what the CLI gave every key it made without --scopes. */
-const FULL_BEFORE = [
-  'account.read',
-  'links.read',
-  'links.write',
-  'spaces.read',
-  'spaces.write',
-  'domains.read',
-  'domains.write',
-  'pixels.read',
-  'pixels.write',
-  'stats.read',
-  'webhooks.read',
-  'webhooks.write',
-  'keys.read',
-  'keys.write',
-];
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -52,7 +35,7 @@ describe('the migration to people, on a populated database', () => {
     );
     const [{ id: keyId }] = await dataSource.query<{ id: number }[]>(
       `INSERT INTO api_keys (account_id, key_hash, name, prefix, scopes) VALUES ($1, $2, 'Full', $3, $4) RETURNING id`,
-      [accountId, sha256(fullKey), fullKey.slice(0, 8), FULL_BEFORE],
+      [accountId, sha256(fullKey), fullKey.slice(0, 8), FULL_KEY_BEFORE],
     );
     await dataSource.query(
       `INSERT INTO api_keys (account_id, key_hash, name, prefix, scopes) VALUES ($1, $2, 'Narrow', $3, $4)`,
@@ -86,7 +69,7 @@ describe('the migration to people, on a populated database', () => {
       [accountId],
     );
     expect(keys).toEqual([
-      { name: 'Full', scopes: [...FULL_BEFORE, 'members.read', 'members.write', 'audit.read'] },
+      { name: 'Full', scopes: [...FULL_KEY_BEFORE, 'members.read', 'members.write', 'audit.read'] },
       { name: 'Narrow', scopes: ['links.read'] },
     ]);
   });
@@ -128,7 +111,7 @@ describe('the migration to people, on a populated database', () => {
       `SELECT scopes FROM api_keys WHERE name = 'Full' AND account_id = $1`,
       [accountId],
     );
-    expect(full.scopes).toEqual(FULL_BEFORE);
+    expect(full.scopes).toEqual(FULL_KEY_BEFORE);
     expect(await runMigrations(dataSource)).toHaveLength(1);
   });
 });

@@ -5,7 +5,7 @@ import { MembersService } from '../src/people/members.service';
 import { UsersService } from '../src/people/users.service';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { apiClient, type Verb } from './support/api';
-import { nestRoutes, type NestRoute } from './support/routes';
+import { nestRoutes, PEOPLE_WAYS_IN, type NestRoute } from './support/routes';
 import { unique } from './support/visitors';
 
 /**
@@ -31,20 +31,6 @@ const PATH_KINDS: Record<string, Kind> = {
   members: 'members',
   invitations: 'invitations',
 };
-
-/** The ways in of a person without a session (contract §11): public, each limited per email and address. */
-const PUBLIC_API = [
-  'POST /api/v1/session',
-  'POST /api/v1/users',
-  'POST /api/v1/password/forgot',
-  'POST /api/v1/password/reset',
-  'POST /api/v1/invitations/accept',
-  'POST /api/v1/session/passkey/options',
-  'POST /api/v1/session/passkey',
-  'GET /api/v1/session/providers',
-  'GET /api/v1/session/oidc',
-  'GET /api/v1/session/oidc/callback',
-];
 
 /** Routes that need the workspace's owner, a person: a key with their scope is refused them too. */
 const OWNER_ONLY = ['PUT /api/v1/account/two-factor'];
@@ -222,7 +208,7 @@ describe('scopes on every route', () => {
       .map((route) => `${route.route}: ${String(route.scope)}`);
     expect(unscoped).toEqual([]);
     const publicApi = routes.filter((route) => route.isPublic && route.path.startsWith('/api/'));
-    expect(publicApi.map((route) => route.route).sort()).toEqual([...PUBLIC_API].sort());
+    expect(publicApi.map((route) => route.route).sort()).toEqual([...PEOPLE_WAYS_IN].sort());
     const elsewhere = routes.filter(
       (route) => route.isPublic && !PUBLIC_PREFIXES.some((prefix) => route.path.startsWith(prefix)),
     );

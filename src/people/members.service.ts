@@ -9,7 +9,7 @@ import {
 } from '../common/exceptions';
 import { mapPage, type Page, type PageRequest } from '../common/pagination';
 import { serverConfig, type ServerConfig } from '../config/app-config';
-import { Transactions } from '../database/transactions';
+import { Transactions, type Transaction } from '../database/transactions';
 import type { InviteDto } from './dto/people.dto';
 import { InvitationsRepository } from './invitations.repository';
 import { Mailer } from './mailer';
@@ -126,25 +126,7 @@ export class MembersService {
    * that names no email (whoever opens it gives theirs), used once, within the invitation's days.
    */
   async firstOwnerLink(accountId: number): Promise<string> {
-    const token = generateToken('lsi');
-    await this.transactions.run(async (tx) => {
-      const made = await this.invitations.insert(
-        {
-          accountId,
-          email: null,
-          role: 'owner',
-          tokenHash: hashToken(token),
-          expiresAt: new Date(Date.now() + INVITATION_DAYS * 86_400_000),
-        },
-        tx,
-      );
-      await this.audit.record(tx, {
-        accountId,
-        action: 'invitation.created',
-        target: { type: 'invitation', id: made.id },
-        changes: { role: [null, 'owner'] },
-      });
-    });
+    const { token } = await this.transactions.run((tx) => this.newInvitation(accountId, null, 'owner', tx));
     return this.acceptUrl(token);
   }
 
@@ -155,29 +137,12 @@ export class MembersService {
     dto: InviteDto,
   ): Promise<CreatedInvitationResponse> {
     if (dto.role === 'owner' && !isOwnerOrCli(caller)) throw new UnauthorizedActionException();
-    const token = generateToken('lsi');
-    const invitation = await this.transactions.run(async (tx) => {
+    const { invitation, token } = await this.transactions.run(async (tx) => {
       const user = await this.users.findByEmail(dto.email, tx);
       if (user !== null && (await this.members.find(accountId, user.id, tx)) !== null) {
         throw ValidationFailedException.of('email', 'This person is already a member of the workspace.');
       }
-      const made = await this.invitations.insert(
-        {
-          accountId,
-          email: dto.email,
-          role: dto.role,
-          tokenHash: hashToken(token),
-          expiresAt: new Date(Date.now() + INVITATION_DAYS * 86_400_000),
-        },
-        tx,
-      );
-      await this.audit.record(tx, {
-        accountId,
-        action: 'invitation.created',
-        target: { type: 'invitation', id: made.id },
-        changes: { email: [null, dto.email], role: [null, dto.role] },
-      });
-      return made;
+      return this.newInvitation(accountId, dto.email, dto.role, tx);
     });
     const acceptUrl = this.acceptUrl(token);
     await this.mailer.send({
@@ -189,6 +154,28 @@ export class MembersService {
         'If you did not expect this, ignore this mail.\n',
     });
     return { ...toInvitationResponse(invitation), accept_url: acceptUrl };
+  }
+
+  /** An invitation and its token (kept only as its hash), recorded as `invitation.created`, in `tx`. */
+  private async newInvitation(accountId: number, email: string | null, role: Role, tx: Transaction) {
+    const token = generateToken('lsi');
+    const invitation = await this.invitations.insert(
+      {
+        accountId,
+        email,
+        role,
+        tokenHash: hashToken(token),
+        expiresAt: new Date(Date.now() + INVITATION_DAYS * 86_400_000),
+      },
+      tx,
+    );
+    await this.audit.record(tx, {
+      accountId,
+      action: 'invitation.created',
+      target: { type: 'invitation', id: invitation.id },
+      changes: { ...(email === null ? {} : { email: [null, email] }), role: [null, role] },
+    });
+    return { invitation, token };
   }
 
   private acceptUrl(token: string): string {

@@ -1,21 +1,11 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
 import { CreatedAt } from '../common/columns';
-import { User } from './user.entity';
+import { UserOwned } from './user-owned.entity';
 
 /** A user's passkey (a WebAuthn credential): its id and public key, and the count its authenticator keeps. */
 @Entity('passkeys')
 @Index('IDX_passkeys_user', ['userId'])
-export class Passkey {
-  @PrimaryGeneratedColumn({ primaryKeyConstraintName: 'PK_passkeys' })
-  id!: number;
-
-  @Column({ name: 'user_id', type: 'integer' })
-  userId!: number;
-
-  @ManyToOne(() => User, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id' })
-  user?: User;
-
+export class Passkey extends UserOwned {
   /** The credential's id, base64url, as the browser names it. */
   @Index('UQ_passkeys_credential', { unique: true })
   @Column({ name: 'credential_id', type: 'varchar', length: 1024 })

@@ -1,21 +1,11 @@
-import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
 import { CreatedAt } from '../common/columns';
-import { User } from './user.entity';
+import { UserOwned } from './user-owned.entity';
 
 /** A password reset asked for by email, known only by the SHA-256 of its token; used once, within 60 minutes. */
 @Entity('password_resets')
 @Index('IDX_password_resets_user', ['userId'])
-export class PasswordReset {
-  @PrimaryGeneratedColumn({ primaryKeyConstraintName: 'PK_password_resets' })
-  id!: number;
-
-  @Column({ name: 'user_id', type: 'integer' })
-  userId!: number;
-
-  @ManyToOne(() => User, { onDelete: 'CASCADE' })
-  @JoinColumn({ name: 'user_id' })
-  user?: User;
-
+export class PasswordReset extends UserOwned {
   @Index('UQ_password_resets_token_hash', { unique: true })
   @Column({ name: 'token_hash', type: 'char', length: 64 })
   tokenHash!: string;

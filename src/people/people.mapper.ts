@@ -3,20 +3,13 @@ import { ROLES, type Role } from '../auth/roles';
 import { isoDate } from '../common/dates';
 import { ApiDateTime, ApiFlag, ApiInteger } from '../common/openapi';
 import type { Invitation } from './invitation.entity';
+import { SessionUserResponse } from './session.mapper';
 import type { MemberRow } from './members.repository';
 import type { UserSessionRow } from './sessions.repository';
 import type { User } from './user.entity';
 
-export class UserResponse {
-  @ApiInteger({ example: 7 })
-  id!: number;
-
-  @ApiProperty({ type: 'string', example: 'Ann Lee' })
-  name!: string;
-
-  @ApiProperty({ type: 'string', format: 'email', example: 'ann@example.com' })
-  email!: string;
-
+/** The signed-in user, as `GET /api/v1/user` shows them: their session's user, and more. */
+export class UserResponse extends SessionUserResponse {
   @ApiFlag('1 when two-factor sign-in is on.')
   two_factor!: 0 | 1;
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ApiCaller } from '../auth/owner';
-import { UnauthorizedActionException, ValidationFailedException } from '../common/exceptions';
+import { ValidationFailedException } from '../common/exceptions';
 import { verifySecret } from '../common/secret-hash';
 import { serverConfig, type ServerConfig } from '../config/app-config';
 import { Transactions } from '../database/transactions';
@@ -43,7 +43,7 @@ export class TwoFactorService {
 
   /** A new secret, pending until a code of it is confirmed; a user with two-factor on must turn it off first. */
   async start(caller: ApiCaller): Promise<TwoFactorSetup> {
-    const user = await this.userOf(caller);
+    const user = await this.users.ofCaller(caller);
     if (user.totpSecret !== null) {
       throw ValidationFailedException.of('two_factor', 'Two-factor sign-in is already on.');
     }
@@ -54,7 +54,7 @@ export class TwoFactorService {
 
   /** Turns two-factor on with a code of the pending secret; the ten recovery codes, shown this once. */
   async confirm(caller: ApiCaller, otp: string): Promise<string[]> {
-    const user = await this.userOf(caller);
+    const user = await this.users.ofCaller(caller);
     if (user.totpPendingSecret === null) {
       throw ValidationFailedException.of('otp', 'Start the two-factor set-up first.');
     }
@@ -112,7 +112,7 @@ export class TwoFactorService {
   }
 
   private async withPassword(caller: ApiCaller, password: string): Promise<User> {
-    const user = await this.userOf(caller);
+    const user = await this.users.ofCaller(caller);
     if (user.passwordHash === null || !(await verifySecret(password, user.passwordHash))) {
       throw ValidationFailedException.of('current_password', 'The password is incorrect.');
     }
@@ -130,12 +130,5 @@ export class TwoFactorService {
       await this.audit.record(tx, { accountId, action, target: { type: 'member', id: userId } });
     }
     void caller;
-  }
-
-  private async userOf(caller: ApiCaller): Promise<User> {
-    if (caller.user === null) throw new UnauthorizedActionException();
-    const user = await this.users.findById(caller.user.id);
-    if (user === null) throw new UnauthorizedActionException();
-    return user;
   }
 }

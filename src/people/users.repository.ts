@@ -2,6 +2,8 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, IsNull, MoreThan } from 'typeorm';
 import { returnedRows } from '../database/returned-rows';
+import type { ApiCaller } from '../auth/owner';
+import { UnauthorizedActionException } from '../common/exceptions';
 import type { Transaction } from '../database/transactions';
 import { PasswordReset } from './password-reset.entity';
 import { User } from './user.entity';
@@ -13,6 +15,13 @@ export class UsersRepository {
 
   async findById(id: number, tx: Transaction = this.dataSource.manager): Promise<User | null> {
     return tx.getRepository(User).findOneBy({ id });
+  }
+
+  /** The user of a person's session; a key (no person) is refused, as is a user gone meanwhile. */
+  async ofCaller(caller: ApiCaller): Promise<User> {
+    const user = caller.user === null ? null : await this.findById(caller.user.id);
+    if (user === null) throw new UnauthorizedActionException();
+    return user;
   }
 
   /** By email, as stored: in lower case. */

@@ -1,10 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ApiCaller } from '../auth/owner';
-import {
-  ResourceNotFoundException,
-  UnauthorizedActionException,
-  ValidationFailedException,
-} from '../common/exceptions';
+import { ResourceNotFoundException, ValidationFailedException } from '../common/exceptions';
 import { hashSecret, verifySecret } from '../common/secret-hash';
 import { serverConfig, type ServerConfig } from '../config/app-config';
 import { Transactions } from '../database/transactions';
@@ -43,7 +39,7 @@ export class UsersService {
   }
 
   async me(caller: ApiCaller): Promise<UserResponse> {
-    return toUserResponse(await this.userOf(caller));
+    return toUserResponse(await this.users.ofCaller(caller));
   }
 
   /**
@@ -51,7 +47,7 @@ export class UsersService {
    * other session of the user.
    */
   async update(caller: ApiCaller, dto: UpdateUserDto): Promise<UserResponse> {
-    const user = await this.userOf(caller);
+    const user = await this.users.ofCaller(caller);
     const sensitive = dto.email !== undefined || dto.password !== undefined;
     if (sensitive) {
       if (dto.current_password == null) {
@@ -82,12 +78,12 @@ export class UsersService {
   }
 
   async sessionList(caller: ApiCaller): Promise<UserSessionResponse[]> {
-    const user = await this.userOf(caller);
+    const user = await this.users.ofCaller(caller);
     return (await this.sessions.ofUser(user.id)).map((row) => toUserSessionResponse(row, caller.sessionId));
   }
 
   async endSession(caller: ApiCaller, id: number): Promise<void> {
-    const user = await this.userOf(caller);
+    const user = await this.users.ofCaller(caller);
     if (!(await this.sessions.removeOfUser(user.id, id))) throw new ResourceNotFoundException();
   }
 
@@ -160,12 +156,5 @@ export class UsersService {
 
   async findByEmail(email: string): Promise<User | null> {
     return this.users.findByEmail(email);
-  }
-
-  private async userOf(caller: ApiCaller): Promise<User> {
-    if (caller.user === null) throw new UnauthorizedActionException();
-    const user = await this.users.findById(caller.user.id);
-    if (user === null) throw new UnauthorizedActionException();
-    return user;
   }
 }

@@ -109,3 +109,17 @@ export function nestRoutes(app: INestApplication): NestRoute[] {
   }
   return routes;
 }
+
+/** The ways in of a person without a session (contract §11): public, each limited per email and address. */
+export const PEOPLE_WAYS_IN = [
+  'POST /api/v1/session',
+  'POST /api/v1/users',
+  'POST /api/v1/password/forgot',
+  'POST /api/v1/password/reset',
+  'POST /api/v1/invitations/accept',
+  'POST /api/v1/session/passkey/options',
+  'POST /api/v1/session/passkey',
+  'GET /api/v1/session/providers',
+  'GET /api/v1/session/oidc',
+  'GET /api/v1/session/oidc/callback',
+];

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** The scopes every key had before people came: a key holding them all was a full key, and stays one. */
-const FULL_KEY_BEFORE = [
+export const FULL_KEY_BEFORE = [
   'account.read',
   'links.read',
   'links.write',

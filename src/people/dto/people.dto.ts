@@ -18,6 +18,18 @@ import {
   Required,
 } from '../../common/validation';
 
+/** The workspace a sign-in acts in: one of the user's; their first when absent. */
+const SignInWorkspace = () =>
+  applyDecorators(
+    FormInt({
+      min: 1,
+      max: MAX_ID,
+      description: 'The workspace to act in; the first joined when absent.',
+      example: 1,
+    }),
+    Nullable(),
+  );
+
 /** A person's sign-in (contract §11); with a bearer key instead, the dashboard's key sign-in. */
 export class SignInDto {
   @Required()
@@ -35,13 +47,7 @@ export class SignInDto {
   })
   otp?: string | null;
 
-  @Nullable()
-  @FormInt({
-    min: 1,
-    max: MAX_ID,
-    description: 'The workspace to act in; the first joined when absent.',
-    example: 1,
-  })
+  @SignInWorkspace()
   workspace_id?: number | null;
 }
 
@@ -188,13 +194,7 @@ export class PasskeySignInDto {
   @WebAuthnResponse('What `navigator.credentials.get` gave, as JSON (`AuthenticationResponseJSON`).')
   response!: AuthenticationResponseJSON;
 
-  @Nullable()
-  @FormInt({
-    min: 1,
-    max: MAX_ID,
-    description: 'The workspace to act in; the first joined when absent.',
-    example: 1,
-  })
+  @SignInWorkspace()
   workspace_id?: number | null;
 }
 
