@@ -1,5 +1,6 @@
 import { Secret, TOTP } from 'otpauth';
 import type { Response } from 'supertest';
+import { AuditService } from '../src/audit/audit.service';
 import { MembersService } from '../src/people/members.service';
 import { UsersService } from '../src/people/users.service';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
@@ -621,5 +622,62 @@ describe('people: two-factor sign-in', () => {
     expect((log.body.data as { action: string }[]).map((entry) => entry.action)).toContain(
       'user.two_factor_enabled',
     );
+  });
+});
+
+/** Open registration, and the audit log's retention. */
+describe('people: registration and retention', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '0', REGISTRATION: 'open', AUDIT_RETENTION_DAYS: '30' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('registers a user who owns a workspace of their own, once per email', async () => {
+    const address = email('registered');
+    const made = await t
+      .http()
+      .post('/api/v1/users')
+      .send({ name: 'Reg Istered', email: address, password: PASSWORD });
+    expect(made.status).toBe(201);
+    expect(made.body.data.user).toMatchObject({ name: 'Reg Istered', email: address });
+    expect(made.body.data.workspace).toMatchObject({ name: 'Reg Istered', role: 'owner' });
+    expect(cookieOf(made)).toMatch(/^shortlink_session=lss_/);
+    const providers = await t.http().get('/api/v1/session/providers');
+    expect(providers.body.data).toEqual({ oidc: 0, registration: 1 });
+
+    const again = await t
+      .http()
+      .post('/api/v1/users')
+      .send({ name: 'Other', email: address, password: PASSWORD });
+    expect(again.status).toBe(422);
+    expect(Object.keys(again.body.message as object)).toEqual(['email']);
+    const bad = await t.http().post('/api/v1/users').send({ name: '', email: 'x', password: 'short' });
+    expect(Object.keys(bad.body.message as object).sort()).toEqual(['email', 'name', 'password']);
+    const same = email('same');
+    const sameAsEmail = await t
+      .http()
+      .post('/api/v1/users')
+      .send({ name: 'Same', email: same, password: same });
+    expect(sameAsEmail.body.message).toEqual({ password: ['The password must not be the email address.'] });
+  });
+
+  it('removes audit entries older than AUDIT_RETENTION_DAYS, and keeps the others', async () => {
+    const account = await createAccount(t, 'Retention');
+    await t.http().post('/api/v1/spaces').set('Authorization', account.auth).send({ name: 'Kept' });
+    await t.dataSource.query(
+      `INSERT INTO audit_log (account_id, action, actor_type, target_type, changes, created_at)
+       VALUES ($1, 'space.created', 'cli', 'space', '{}', now() - interval '31 days')`,
+      [account.id],
+    );
+    const before = await t.http().get('/api/v1/audit-log').set('Authorization', account.auth);
+    expect(before.body.meta.total).toBe(2);
+    expect(await t.app.get(AuditService).prune(new Date())).toBeGreaterThanOrEqual(1);
+    const after = await t.http().get('/api/v1/audit-log').set('Authorization', account.auth);
+    expect(after.body.meta.total).toBe(1);
+    expect(after.body.data[0]).toMatchObject({ action: 'space.created', actor: { type: 'key' } });
   });
 });

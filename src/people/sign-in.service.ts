@@ -189,6 +189,8 @@ export class SignInService {
     const passwordHash = await hashSecret(dto.password);
     return this.transactions.run(async (tx) => {
       if ((await this.users.findByEmail(dto.email, tx)) !== null) {
+        // Counted as a failure: whoever probes for addresses this way meets the sign-in's limits.
+        await this.limits.failed(dto.email, client.ip ?? undefined);
         throw ValidationFailedException.of('email', 'The email has already been taken.');
       }
       const user = await this.users.insert({ name: dto.name, email: dto.email, passwordHash }, tx);
