@@ -20,6 +20,7 @@ import { DomainsModule } from './domains/domains.module';
 import { EventsModule } from './events/events.module';
 import { HealthModule } from './health/health.module';
 import { KeysModule } from './keys/keys.module';
+import { ActorScopeInterceptor } from './common/actor';
 import { PeopleModule } from './people/people.module';
 import { FirstStartModule } from './people/first-start.service';
 import { AuditModule } from './audit/audit.module';
@@ -72,6 +73,7 @@ import { WebhooksModule } from './events/webhooks/webhooks.module';
     { provide: APP_PIPE, useFactory: createValidationPipe },
     { provide: APP_FILTER, useClass: HttpExceptionFilter },
     // In this order: a body in a type the route does not read is refused before any of it is read.
+    { provide: APP_INTERCEPTOR, useClass: ActorScopeInterceptor },
     { provide: APP_INTERCEPTOR, useClass: MediaTypeInterceptor },
     { provide: APP_INTERCEPTOR, useClass: BodyParserInterceptor },
   ],
