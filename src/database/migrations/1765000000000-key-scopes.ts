@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /** Every scope there is when this runs: the keys made before scopes could do everything, and keep doing it. */
-const ALL_SCOPES = [
+export const ALL_SCOPES = [
   'account.read',
   'links.read',
   'links.write',

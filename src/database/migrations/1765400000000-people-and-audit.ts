@@ -1,22 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { ALL_SCOPES } from './1765000000000-key-scopes';
 
-/** The scopes every key had before people came: a key holding them all was a full key, and stays one. */
-export const FULL_KEY_BEFORE = [
-  'account.read',
-  'links.read',
-  'links.write',
-  'spaces.read',
-  'spaces.write',
-  'domains.read',
-  'domains.write',
-  'pixels.read',
-  'pixels.write',
-  'stats.read',
-  'webhooks.read',
-  'webhooks.write',
-  'keys.read',
-  'keys.write',
-];
+/** The scopes a full key had before people came (every scope there was): such a key stays full. */
+export const FULL_KEY_BEFORE = ALL_SCOPES;
 
 /** The tables whose changes the audit log records, as the type of their target. */
 const AUDITED: Record<string, string> = {
