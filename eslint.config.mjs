@@ -14,7 +14,9 @@ export default tseslint.config(
     languageOptions: {
       globals: { ...globals.node, ...globals.jest },
       parserOptions: {
-        projectService: { allowDefaultProject: ['*.js', '*.cjs', 'scripts/*.js', 'bench/*.js', 'test/support/*.mjs'] },
+        projectService: {
+          allowDefaultProject: ['*.js', '*.cjs', 'scripts/*.js', 'bench/*.js', 'test/support/*.mjs'],
+        },
         tsconfigRootDir: import.meta.dirname,
       },
     },

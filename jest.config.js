@@ -51,7 +51,9 @@ const common = {
     '/node_modules/.+\\.js$': '<rootDir>/test/support/esm-transformer.js',
   },
   // Everything in node_modules is run as it is, but those packages.
-  transformIgnorePatterns: [`/node_modules/(?!(?:@nestjs/(?:${NEST_ESM.join('|')})|${OTHER_ESM.join('|')})/)`],
+  transformIgnorePatterns: [
+    `/node_modules/(?!(?:@nestjs/(?:${NEST_ESM.join('|')})|${OTHER_ESM.join('|')})/)`,
+  ],
   moduleFileExtensions: ['ts', 'js', 'json'],
   // The dashboard is a project of its own, with its own tests (vitest) and its own packages.
   modulePathIgnorePatterns: ['<rootDir>/dashboard/'],
