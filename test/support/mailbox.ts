@@ -1,6 +1,6 @@
-import { simpleParser } from 'mailparser';
-import type { AddressInfo } from 'node:net';
-import { SMTPServer } from 'smtp-server';
+import { spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
 
 /** A mail as the test's SMTP server received it. */
 export interface ReceivedMail {
@@ -20,38 +20,28 @@ export interface Mailbox {
 }
 
 /**
- * A real SMTP server in the test's process (smtp-server), which takes every mail it is sent, parses it
- * (mailparser) and keeps it: the service sends through its own SMTP client, as it would to any server.
+ * A real SMTP server (smtp-server) in a process of its own, which takes every mail it is sent and hands it back
+ * parsed (mailparser), one JSON line each: the service sends through its own SMTP client, as to any server.
  */
 export async function startMailbox(): Promise<Mailbox> {
+  const child = spawn(process.execPath, [join(__dirname, 'smtp-sink.mjs')], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   const received: ReceivedMail[] = [];
   const taken = new Set<ReceivedMail>();
   const waiting: (() => void)[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onData(stream, _session, callback) {
-      simpleParser(stream).then(
-        (parsed) => {
-          const to = ([] as { value: { address?: string }[] }[])
-            .concat(parsed.to ?? [])
-            .flatMap((group) => group.value.map((address) => address.address ?? ''));
-          received.push({
-            to,
-            from: parsed.from?.text ?? '',
-            subject: parsed.subject ?? '',
-            text: parsed.text ?? '',
-          });
-          for (const wake of waiting.splice(0)) wake();
-          callback();
-        },
-        (error: Error) => callback(error),
-      );
-    },
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('exit', (code) => reject(new Error(`the SMTP server exited with ${code}`)));
+    createInterface({ input: child.stdout }).on('line', (line) => {
+      const message = JSON.parse(line) as ReceivedMail | { port: number };
+      if ('port' in message) {
+        resolve(message.port);
+        return;
+      }
+      received.push(message);
+      for (const wake of waiting.splice(0)) wake();
+    });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.server.address() as AddressInfo;
 
   async function next(to: string, timeoutMs = 10_000): Promise<ReceivedMail> {
     const deadline = Date.now() + timeoutMs;
@@ -73,6 +63,11 @@ export async function startMailbox(): Promise<Mailbox> {
     url: `smtp://127.0.0.1:${port}`,
     received,
     next,
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () =>
+      new Promise<void>((resolve) => {
+        if (child.exitCode !== null) return resolve();
+        child.once('exit', () => resolve());
+        child.stdin.end();
+      }),
   };
 }
