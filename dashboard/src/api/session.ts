@@ -3,15 +3,9 @@
 // the same-origin header instead.
 import { api, call, request, SESSION_HEADER } from './client';
 import { ApiError, errorFromResponse } from './errors';
-import type { components } from './schema';
+import type { AcceptInvitationBody, RegisterBody, Session, SignInBody, Workspace } from './types';
 
-type Schemas = components['schemas'];
-
-export type Session = Schemas['SessionResponse'];
-export type Workspace = Schemas['SessionWorkspaceResponse'];
-export type SignInBody = Schemas['SignInDto'];
-export type AcceptInvitationBody = Schemas['AcceptInvitationDto'];
-export type RegisterBody = Schemas['RegisterDto'];
+export type { AcceptInvitationBody, RegisterBody, Session, SignInBody, Workspace };
 
 /** The ways in besides the password that this service offers (GET /api/v1/session/providers). */
 export interface Providers {

@@ -35,3 +35,10 @@ export type Invitation = Schemas['InvitationResponse'];
 export type AuditEntry = Schemas['AuditEntryResponse'];
 export type AuditActorType = Schemas['AuditActorType'];
 export type AuditTargetType = Schemas['AuditTargetType'];
+
+// The sessions and the ways in (api/session.ts).
+export type Session = Schemas['SessionResponse'];
+export type Workspace = Schemas['SessionWorkspaceResponse'];
+export type SignInBody = Schemas['SignInDto'];
+export type AcceptInvitationBody = Schemas['AcceptInvitationDto'];
+export type RegisterBody = Schemas['RegisterDto'];
