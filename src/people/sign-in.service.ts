@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { AccountsService } from '../auth/accounts.service';
 import type { ApiCaller } from '../auth/owner';
-import { setActor } from '../common/actor';
+import { actingAs, setActor } from '../common/actor';
 import { UnauthorizedActionException, ValidationFailedException } from '../common/exceptions';
 import { hashSecret, verifySecret } from '../common/secret-hash';
 import { peopleConfig, type PeopleConfig } from '../config/app-config';
@@ -75,6 +75,13 @@ export class SignInService {
    * an allowed domain) a new one, who joins the first workspace with the default role. Null when refused.
    */
   async signInWithSso(person: VouchedPerson, client: Client): Promise<StartedSession | null> {
+    // The way back is a browser's GET, which opens no actor's scope of its own: this sign-in writes, so it opens one.
+    return actingAs({ type: 'user', id: null, name: person.name, ip: client.ip }, () =>
+      this.ssoSignIn(person, client),
+    );
+  }
+
+  private async ssoSignIn(person: VouchedPerson, client: Client): Promise<StartedSession | null> {
     await this.limits.attempt(person.email, client.ip ?? undefined);
     let user = await this.users.findByEmail(person.email);
     const allowed = this.sso.allows(person.email);
