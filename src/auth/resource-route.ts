@@ -42,6 +42,9 @@ export const ScopedRoute = (
   endpoint: EndpointOptions,
 ): MethodDecorator => applyDecorators(RequiresScope(scope), verb, ApiEndpoint(endpoint));
 
+/** `DELETE /:id`, answered with 200 (and the deleted envelope): every removal's verb and status. */
+export const DeleteById = (): MethodDecorator => applyDecorators(Delete(':id'), HttpCode(200));
+
 /** What one route says beyond its resource's defaults. */
 type RouteOptions = Partial<Omit<EndpointOptions, 'body'>> & { response?: Type };
 
@@ -106,15 +109,10 @@ export function resourceRoutes(resource: Resource) {
       ...updated('The same as PUT: fields that are absent stay as they are.'),
     }),
     /** `DELETE /:id`: 200 with `{"id", "object", "deleted": true, "status"}`. */
-    remove: compose(
-      write,
-      applyDecorators(Delete(':id'), HttpCode(200)),
-      () => ApiDeletedResponse(resource.object),
-      {
-        operationId: `delete${resource.id}`,
-        summary: `Delete ${resource.one}`,
-        errors: [404],
-      },
-    ),
+    remove: compose(write, DeleteById(), () => ApiDeletedResponse(resource.object), {
+      operationId: `delete${resource.id}`,
+      summary: `Delete ${resource.one}`,
+      errors: [404],
+    }),
   };
 }

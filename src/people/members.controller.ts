@@ -1,25 +1,11 @@
-import {
-  applyDecorators,
-  Body,
-  Controller,
-  Delete,
-  Get,
-  HttpCode,
-  Param,
-  Patch,
-  Post,
-  Put,
-  Query,
-  Req,
-  Res,
-} from '@nestjs/common';
+import { Body, Controller, Get, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CurrentCaller } from '../auth/current-account.decorator';
 import type { ApiCaller } from '../auth/owner';
 import { Public } from '../auth/public.decorator';
 import { RequestAccount } from '../auth/request-account';
-import { ScopedRoute } from '../auth/resource-route';
+import { DeleteById, ScopedRoute } from '../auth/resource-route';
 import { dataEnvelope, deletedEnvelope } from '../common/envelope';
 import { IdPipe } from '../common/id.pipe';
 import { ListQueryDto } from '../common/list-query.dto';
@@ -32,9 +18,6 @@ import { SessionResponse } from './session.mapper';
 import { SessionCookies } from './session-cookies';
 import { clientOf } from './sessions.controller';
 import { SignInService } from './sign-in.service';
-
-/** `DELETE /:id`, answered with 200 and the deleted envelope. */
-const applyDelete = () => applyDecorators(Delete(':id'), HttpCode(200));
 
 /** A workspace's members (contract §11). */
 @ApiTags('members')
@@ -92,7 +75,7 @@ export class MembersController {
     return dataEnvelope(await this.members.setRole(caller, caller.account.id, id, dto.role));
   }
 
-  @ScopedRoute('members.write', applyDelete(), {
+  @ScopedRoute('members.write', DeleteById(), {
     operationId: 'deleteMember',
     summary: 'Remove a member',
     description:
@@ -154,7 +137,7 @@ export class InvitationsController {
     return dataEnvelope(await this.members.invite(caller, caller.account.id, dto));
   }
 
-  @ScopedRoute('members.write', applyDelete(), {
+  @ScopedRoute('members.write', DeleteById(), {
     operationId: 'deleteInvitation',
     summary: 'Revoke an invitation',
     errors: [404],

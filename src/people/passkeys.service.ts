@@ -20,6 +20,7 @@ import { isoDate } from '../common/dates';
 import { serverConfig, type ServerConfig } from '../config/app-config';
 import type { Passkey } from './passkey.entity';
 import { PasskeysRepository } from './passkeys.repository';
+import { SignInChallengesRepository } from './sign-in-challenges.repository';
 import type { PasskeyResponse } from './people.mapper';
 import { UsersRepository } from './users.repository';
 
@@ -60,6 +61,7 @@ export class PasskeysService {
 
   constructor(
     private readonly passkeys: PasskeysRepository,
+    private readonly challenges: SignInChallengesRepository,
     private readonly users: UsersRepository,
     @Inject(serverConfig.KEY) server: ServerConfig,
   ) {
@@ -90,7 +92,7 @@ export class PasskeysService {
       })),
       authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
     });
-    await this.passkeys.putChallenge({
+    await this.challenges.put({
       kind: 'passkey-add',
       challenge: options.challenge,
       verifier: null,
@@ -105,8 +107,7 @@ export class PasskeysService {
     const userId = this.userIdOf(caller);
     const refused = () => ValidationFailedException.of('response', 'The passkey could not be verified.');
     const challenge = challengeOf(response);
-    const waiting =
-      challenge === null ? null : await this.passkeys.takeChallenge('passkey-add', { challenge });
+    const waiting = challenge === null ? null : await this.challenges.take('passkey-add', { challenge });
     if (waiting === null || waiting.userId !== userId) throw refused();
     const verification = await verifyRegistrationResponse({
       response,
@@ -136,7 +137,7 @@ export class PasskeysService {
   /** The options a browser signs in with (`navigator.credentials.get`), any of its passkeys for this service. */
   async signInOptions(): Promise<{ challenge_id: number; options: PublicKeyCredentialRequestOptionsJSON }> {
     const options = await generateAuthenticationOptions({ rpID: this.rpId, userVerification: 'preferred' });
-    const id = await this.passkeys.putChallenge({
+    const id = await this.challenges.put({
       kind: 'passkey',
       challenge: options.challenge,
       verifier: null,
@@ -149,7 +150,7 @@ export class PasskeysService {
   /** The user a passkey's answer to a sign-in challenge proves, once; a 422 on `response` otherwise. */
   async authenticate(challengeId: number, response: AuthenticationResponseJSON): Promise<number> {
     const refused = () => ValidationFailedException.of('response', 'The passkey could not be verified.');
-    const waiting = await this.passkeys.takeChallenge('passkey', { id: challengeId });
+    const waiting = await this.challenges.take('passkey', { id: challengeId });
     if (waiting === null || typeof response.id !== 'string') throw refused();
     const passkey = await this.passkeys.findByCredential(response.id);
     if (passkey === null) throw refused();

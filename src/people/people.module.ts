@@ -21,6 +21,7 @@ import { SignInService } from './sign-in.service';
 import { User } from './user.entity';
 import { Passkey } from './passkey.entity';
 import { PasskeysRepository } from './passkeys.repository';
+import { SignInChallengesRepository } from './sign-in-challenges.repository';
 import { PasskeysService } from './passkeys.service';
 import { SignInChallenge } from './sign-in-challenge.entity';
 import { SingleSignOnService } from './single-sign-on.service';
@@ -71,6 +72,7 @@ import { UsersService } from './users.service';
     TwoFactorService,
     PasskeysService,
     PasskeysRepository,
+    SignInChallengesRepository,
     SingleSignOnService,
     Transactions,
   ],

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import * as oidc from 'openid-client';
 import { peopleConfig, serverConfig, type PeopleConfig, type ServerConfig } from '../config/app-config';
-import { PasskeysRepository } from './passkeys.repository';
+import { SignInChallengesRepository } from './sign-in-challenges.repository';
 
 /** How long a sign-in at the issuer may take, from the redirect there to the way back. */
 const STATE_MS = 10 * 60_000;
@@ -25,7 +25,7 @@ export class SingleSignOnService {
   private readonly redirectUri: string;
 
   constructor(
-    private readonly challenges: PasskeysRepository,
+    private readonly challenges: SignInChallengesRepository,
     @Inject(peopleConfig.KEY) private readonly config: PeopleConfig,
     @Inject(serverConfig.KEY) server: ServerConfig,
   ) {
@@ -42,7 +42,7 @@ export class SingleSignOnService {
     const verifier = oidc.randomPKCECodeVerifier();
     const state = oidc.randomState();
     const nonce = oidc.randomNonce();
-    await this.challenges.putChallenge({
+    await this.challenges.put({
       kind: 'oidc',
       challenge: state,
       verifier: `${verifier} ${nonce}`,
@@ -68,7 +68,7 @@ export class SingleSignOnService {
   async finish(callbackUrl: URL): Promise<VouchedPerson | null> {
     const state = callbackUrl.searchParams.get('state');
     if (state === null) return null;
-    const waiting = await this.challenges.takeChallenge('oidc', { challenge: state });
+    const waiting = await this.challenges.take('oidc', { challenge: state });
     if (waiting === null || waiting.verifier === null) return null;
     const [verifier, nonce] = waiting.verifier.split(' ');
     try {

@@ -63,7 +63,7 @@ export class TwoFactorService {
     const codes = newRecoveryCodes();
     await this.transactions.run(async (tx) => {
       await this.users.enableTotp(user.id, user.totpPendingSecret!, step, codes.map(hashRecoveryCode), tx);
-      await this.recordEach(caller, 'user.two_factor_enabled', user.id, tx);
+      await this.recordEach('user.two_factor_enabled', user.id, tx);
     });
     return codes;
   }
@@ -73,7 +73,7 @@ export class TwoFactorService {
     const user = await this.withPassword(caller, password);
     await this.transactions.run(async (tx) => {
       await this.users.disableTotp(user.id, tx);
-      await this.recordEach(caller, 'user.two_factor_disabled', user.id, tx);
+      await this.recordEach('user.two_factor_disabled', user.id, tx);
     });
     return toUserResponse((await this.users.findById(user.id))!);
   }
@@ -120,15 +120,9 @@ export class TwoFactorService {
   }
 
   /** The change, in the audit log of each of the user's workspaces: whoever administers one may want to know. */
-  private async recordEach(
-    caller: ApiCaller,
-    action: string,
-    userId: number,
-    tx: Parameters<AuditRepository['record']>[0],
-  ) {
+  private async recordEach(action: string, userId: number, tx: Parameters<AuditRepository['record']>[0]) {
     for (const accountId of await this.users.workspaceIds(userId, tx)) {
       await this.audit.record(tx, { accountId, action, target: { type: 'member', id: userId } });
     }
-    void caller;
   }
 }
