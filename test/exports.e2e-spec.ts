@@ -238,6 +238,57 @@ describe('CSV export and import', () => {
       ]);
     });
 
+    it('reads the exports of Bitly and Dub by their header rows, the links landing on the default domain', async () => {
+      const tag = unique('shortener');
+      const [custom, made, other, dubbed] = [
+        unique('custom'),
+        unique('made'),
+        unique('other'),
+        unique('dubbed'),
+      ];
+      const bitly =
+        'Title,Link,Custom Link,Destination URL,Tags,Date Created,Engagements\n' +
+        `"Spring sale, ${tag}",https://bit.ly/${made},https://go.example.com/${custom},` +
+        'https://shop.example.com/sale?a=1,"promo, spring",2024-03-01 10:00:00,12\n' +
+        `Docs ${tag},https://bit.ly/${other},,"https://docs.example.com/a,b",,2024-03-02 11:00:00,0\n`;
+      const dub =
+        'Short link,Destination URL,Clicks,Created at,Tags\n' +
+        `https://dub.sh/${dubbed},"https://dub.example.com/a,b",3,2024-03-03T12:00:00.000Z,"x, y"\n`;
+      const shown = async (file: string) => {
+        const response = await call(owner, 'post', '/api/v1/links/import').type('text/csv').send(file);
+        expect(response.status).toBe(201);
+        const links: Record<string, unknown>[] = [];
+        for (const { id } of response.body.data as { id: number }[]) {
+          links.push((await call(owner, 'get', `/api/v1/links/${id}`)).body.data as Record<string, unknown>);
+        }
+        return links;
+      };
+      const fields = (link: Record<string, unknown>) => ({
+        url: link.url,
+        alias: link.alias,
+        title: link.title,
+      });
+
+      const fromBitly = await shown(bitly);
+      expect(fromBitly.map(fields)).toEqual([
+        { url: 'https://shop.example.com/sale?a=1', alias: custom, title: `Spring sale, ${tag}` },
+        // Without a custom back-half, the link keeps the one Bitly made.
+        { url: 'https://docs.example.com/a,b', alias: other, title: `Docs ${tag}` },
+      ]);
+      const fromDub = await shown(dub);
+      // Dub's export has no title column: the title is the create's to fetch from the page, in the background.
+      expect(fromDub.map((link) => [link.url, link.alias])).toEqual([
+        ['https://dub.example.com/a,b', dubbed],
+      ]);
+
+      const plain = await createLink(t, owner, { url: 'https://example.com/plain' });
+      const domain = (link: Record<string, unknown>) => (link.domain as { id: number }).id;
+      const home = domain(
+        (await call(owner, 'get', `/api/v1/links/${plain.id}`)).body.data as Record<string, unknown>,
+      );
+      expect([...fromBitly, ...fromDub].map(domain)).toEqual([home, home, home]);
+    });
+
     it('refuses the whole file when a row is invalid, naming every bad row by its line in the file', async () => {
       const before = (await call(owner, 'get', '/api/v1/links')).body.meta.total as number;
       // The header is line 1; an empty line and a title over two lines move the rows after them down.

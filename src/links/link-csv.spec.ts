@@ -1,5 +1,13 @@
 import { parse } from 'csv-parse/sync';
-import { LINK_CSV_HEADER, linkCsvLines, linksFromCsv, type LinkExportRow } from './link-csv';
+import { ValidationFailedException } from '../common/exceptions';
+import {
+  EXPORT_FORMATS,
+  LINK_CSV_COLUMNS,
+  LINK_CSV_HEADER,
+  linkCsvLines,
+  linksFromCsv,
+  type LinkExportRow,
+} from './link-csv';
 
 /** What a spreadsheet reads as the start of a formula: OWASP's list, and the full-width forms some read alike. */
 const FORMULA_STARTS = ['=', '+', '-', '@', '\t', '\r', '＝', '＋', '－', '＠'];
@@ -116,5 +124,156 @@ describe('linksFromCsv', () => {
     ['a header over two lines', '"url","ti\ntle"\na,b\n', [3]],
   ])('counts the line each row starts on, the header being line 1: %s', (_case, text, lines) => {
     expect(linksFromCsv(Buffer.from(text)).lines).toEqual(lines);
+  });
+});
+
+describe('linksFromCsv, reading the export of another shortener', () => {
+  const bodies = (text: string) => linksFromCsv(Buffer.from(text)).bodies;
+
+  /** The 422 on `file` that a file without a url column gets, or undefined when the file is read. */
+  function fileRefusal(text: string): unknown {
+    try {
+      bodies(text);
+      return undefined;
+    } catch (error) {
+      return error instanceof ValidationFailedException ? error.fields : error;
+    }
+  }
+
+  it.each([
+    [
+      'Bitly, from its Links → Export',
+      'Title,Link,Custom Link,Destination URL,Tags,Date Created,Engagements\n' +
+        '"Spring sale, 20% off",https://bit.ly/3xYzAbc,https://go.example.com/spring,' +
+        'https://shop.example.com/sale?a=1,"promo, spring",2024-03-01 10:00:00,12\n' +
+        'Docs,https://bit.ly/4dEfGhi,,"https://docs.example.com/a,b",,2024-03-02 11:00:00,0\n',
+      [
+        { url: 'https://shop.example.com/sale?a=1', alias: 'spring', title: 'Spring sale, 20% off' },
+        { url: 'https://docs.example.com/a,b', alias: '4dEfGhi', title: 'Docs' },
+      ],
+    ],
+    [
+      'Bitly, by its API’s names',
+      'long_url,custom_bitlink,title,archived,tags,created_at\n' +
+        'https://shop.example.com/sale,bit.ly/spring,"Sale, spring",false,promo,2024-03-01T10:00:00+0000\n' +
+        '"https://docs.example.com/a,b",,Docs,false,,2024-03-02T11:00:00+0000\n',
+      [
+        { url: 'https://shop.example.com/sale', alias: 'spring', title: 'Sale, spring' },
+        { url: 'https://docs.example.com/a,b', title: 'Docs' },
+      ],
+    ],
+    [
+      'Rebrandly',
+      'id,title,slashtag,destination,shortUrl,domain.fullName,createdAt,updatedAt,clicks\n' +
+        'ffs24cc5,"Burn $1M, the new way",burn10M,https://www.wired.com/2016/07/ferrari/,rebrand.ly/burn10M,' +
+        'rebrand.ly,2016-07-13T10:54:12.000Z,2016-07-13T10:54:12.000Z,42\n' +
+        '22ff9c5c,Dropbox,myvid,"https://www.dropbox.com/s/a,b",rebrand.ly/myvid,rebrand.ly,' +
+        '2016-07-06T18:06:49.000Z,2016-07-06T18:06:49.000Z,0\n',
+      [
+        { url: 'https://www.wired.com/2016/07/ferrari/', alias: 'burn10M', title: 'Burn $1M, the new way' },
+        { url: 'https://www.dropbox.com/s/a,b', alias: 'myvid', title: 'Dropbox' },
+      ],
+    ],
+    [
+      'Short.io',
+      'idString,originalURL,path,title,shortURL,secureShortURL,tags,createdAt\n' +
+        'lnk_1,https://shop.example.com/sale,spring,"Sale, spring",http://go.example.com/spring,' +
+        'https://go.example.com/spring,"promo,spring",2024-03-01T10:00:00.000Z\n' +
+        'lnk_2,https://docs.example.com/,docs,,http://go.example.com/docs,https://go.example.com/docs,,' +
+        '2024-03-02T11:00:00.000Z\n',
+      [
+        { url: 'https://shop.example.com/sale', alias: 'spring', title: 'Sale, spring' },
+        { url: 'https://docs.example.com/', alias: 'docs' },
+      ],
+    ],
+    [
+      'Dub, by its column labels',
+      'Short link,Destination URL,Clicks,Created at,Tags\n' +
+        'https://dub.sh/spring,https://shop.example.com/sale,12,2024-03-01T10:00:00.000Z,"promo, spring"\n' +
+        'https://go.example.com/docs,"https://docs.example.com/a,b",0,2024-03-02T11:00:00.000Z,\n',
+      [
+        { url: 'https://shop.example.com/sale', alias: 'spring' },
+        { url: 'https://docs.example.com/a,b', alias: 'docs' },
+      ],
+    ],
+    [
+      'Dub, by its column ids',
+      'link,url,clicks,createdAt\n' +
+        'https://dub.sh/spring,"https://shop.example.com/sale?a=1,2",12,2024-03-01T10:00:00.000Z\n' +
+        'https://go.example.com/docs,https://docs.example.com/,0,2024-03-02T11:00:00.000Z\n',
+      [
+        { url: 'https://shop.example.com/sale?a=1,2', alias: 'spring' },
+        { url: 'https://docs.example.com/', alias: 'docs' },
+      ],
+    ],
+  ])('reads %s: the long URL, the back-half as alias, the title', (_format, text, links) => {
+    expect(bodies(text)).toEqual(links);
+    expect(linksFromCsv(Buffer.from(text)).lines).toEqual([2, 3]);
+  });
+
+  it.each([
+    ['a link with a scheme', 'https://bit.ly/3xYzAbc', { alias: '3xYzAbc' }],
+    ['a link without one', 'go.example.com/spring', { alias: 'spring' }],
+    ['a path of two segments', 'https://go.example.com/spring/sale', { alias: 'spring/sale' }],
+    ['a percent-encoded path', 'https://go.example.com/caf%C3%A9', { alias: 'café' }],
+    ['the root of a domain: no alias', 'https://dub.sh', {}],
+    ['no link: taken as it is, for the alias validator', 'not a link', { alias: 'not a link' }],
+  ])('takes the alias from the path of the short link: %s', (_case, shortLink, alias) => {
+    expect(bodies(`link,url\n"${shortLink}",https://example.com/\n`)).toEqual([
+      { url: 'https://example.com/', ...alias },
+    ]);
+  });
+
+  it('prefers the custom back-half to the link Bitly made', () => {
+    const text =
+      'Link,Custom Link,Destination URL\nhttps://bit.ly/3xYzAbc,https://go.example.com/spring,https://a.example/\n';
+    expect(bodies(text)).toEqual([{ url: 'https://a.example/', alias: 'spring' }]);
+  });
+
+  it('knows a header by its names whatever their case, and the blanks around them', () => {
+    expect(bodies(' LONG_URL , Custom_Bitlink ,TITLE\nhttps://a.example/,bit.ly/x,A\n')).toEqual([
+      { url: 'https://a.example/', alias: 'x', title: 'A' },
+    ]);
+  });
+
+  it('takes the cells of another export as written: the quote before a formula is only ours to take off', () => {
+    expect(bodies(`long_url,title\nhttps://a.example/,"'=1+1"\n`)).toEqual([
+      { url: 'https://a.example/', title: "'=1+1" },
+    ]);
+  });
+
+  it('refuses a header half like an export, without a url column, with the 422 on file', () => {
+    const missing = { file: ['The file must have a url column.'] };
+    expect(fileRefusal('Destination URL,Title\nhttps://a.example/,A\n')).toEqual(missing);
+    expect(fileRefusal('slashtag,title\nspring,A\n')).toEqual(missing);
+    expect(fileRefusal('Short link,Title\nhttps://dub.sh/x,A\n')).toEqual(missing);
+  });
+
+  it('reads a header half like an export, with a url column, as ours', () => {
+    expect(bodies('url,slashtag,Custom Link,title\nhttps://a.example/,spring,https://bit.ly/x,A\n')).toEqual([
+      { url: 'https://a.example/', title: 'A' },
+    ]);
+  });
+
+  it('reads our own header as ours: each export is known by a column that ours never has', () => {
+    const ours = new Set<string>([...LINK_CSV_COLUMNS, 'password', 'redirect_password']);
+    for (const { recognisedBy } of EXPORT_FORMATS) {
+      for (const columns of recognisedBy) expect(columns.some((column) => !ours.has(column))).toBe(true);
+    }
+    const exported =
+      LINK_CSV_HEADER + linkCsvLines([row({ pixel_ids: '3 4', targets: [{ value: 'https://x.example/' }] })]);
+    expect(bodies(exported)).toEqual([
+      {
+        alias: 'promo',
+        url: 'https://example.com/',
+        title: 'A title',
+        domain_id: '1',
+        pixel_ids: ['3', '4'],
+        targets: [{ value: 'https://x.example/' }],
+        sensitive_content: '0',
+        privacy: '0',
+        disabled: '0',
+      },
+    ]);
   });
 });

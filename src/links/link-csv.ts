@@ -108,6 +108,118 @@ export function linkCsvLines(rows: LinkExportRow[]): string {
 /** Far more columns than an export has: past it, a header of empty names would make every row a huge object. */
 export const MAX_CSV_COLUMNS = 100;
 
+/** What a column of another shortener's export holds: a create field, or the short link whose path is the alias. */
+type ExportedColumn = 'url' | 'alias' | 'title' | 'short link';
+
+/** Another shortener's CSV export of links, known by its header row. */
+interface ExportFormat {
+  name: string;
+  /** Sets of column names (lower case), each enough to know the export by when all of it is in the header. */
+  recognisedBy: string[][];
+  /**
+   * The columns read, in the order they are preferred when two give one field; the others (dates, clicks, tags,
+   * the short link's domain) describe the link and are passed over, so that it lands on the default domain.
+   */
+  columns: Record<string, ExportedColumn>;
+}
+
+/**
+ * The exports of other shorteners that import reads. Each set that recognises one names a column that ours never
+ * has, so a header of ours is always read as ours.
+ */
+export const EXPORT_FORMATS: readonly ExportFormat[] = [
+  {
+    // Bitly's Links → Export: Title, Link, Custom Link, Destination URL, ... (github.com/URLR/urlr-docs,
+    // i18n/en/docusaurus-plugin-content-docs/current/migration/bitly.md); by its API's names: long_url,
+    // custom_bitlink, title, archived, tags, created_at (https://docs.elido.app/docs/migrations/from-bitly).
+    name: 'Bitly',
+    recognisedBy: [['destination url', 'custom link'], ['long_url']],
+    columns: {
+      'destination url': 'url',
+      long_url: 'url',
+      'custom link': 'short link',
+      custom_bitlink: 'short link',
+      link: 'short link',
+      title: 'title',
+    },
+  },
+  {
+    // Rebrandly exports through its API (https://developers.rebrandly.com/recipes/export-links-to-csv), a column
+    // per field of its link: id, title, slashtag, destination, shortUrl, domain, createdAt, updatedAt, clicks
+    // (https://developers.rebrandly.com/docs/link-entity).
+    name: 'Rebrandly',
+    recognisedBy: [['slashtag', 'destination']],
+    columns: { destination: 'url', slashtag: 'alias', shorturl: 'short link', title: 'title' },
+  },
+  {
+    // Short.io's links by its API's names: originalURL, path, title, shortURL, secureShortURL, tags, createdAt
+    // (github.com/dubinc/dub, apps/web/app/api/cron/import/short/utils.ts, reading Short.io's links).
+    name: 'Short.io',
+    recognisedBy: [['originalurl']],
+    columns: {
+      originalurl: 'url',
+      path: 'alias',
+      secureshorturl: 'short link',
+      shorturl: 'short link',
+      title: 'title',
+    },
+  },
+  {
+    // Dub's export writes its column labels: Short link, Destination URL, Clicks, Created at, Link ID, Tags
+    // (github.com/dubinc/dub, apps/web/ui/modals/export-links-modal.tsx), earlier their ids: link, url, clicks,
+    // createdAt (apps/web/app/api/links/export/route.ts).
+    name: 'Dub',
+    recognisedBy: [
+      ['short link', 'destination url'],
+      ['link', 'url'],
+    ],
+    columns: {
+      'destination url': 'url',
+      url: 'url',
+      'short link': 'short link',
+      link: 'short link',
+      title: 'title',
+    },
+  },
+];
+
+function exportFormatOf(header: string[]): ExportFormat | undefined {
+  const names = new Set(header.map((name) => name.toLowerCase()));
+  return EXPORT_FORMATS.find(({ recognisedBy }) =>
+    recognisedBy.some((columns) => columns.every((column) => names.has(column))),
+  );
+}
+
+/** Where in a row each column the format reads stands, in the format's order of preference. */
+function formatColumns(header: string[], format: ExportFormat): [number, ExportedColumn][] {
+  const names = header.map((name) => name.toLowerCase());
+  return Object.entries(format.columns)
+    .map(([column, holds]): [number, ExportedColumn] => [names.indexOf(column), holds])
+    .filter(([position]) => position >= 0);
+}
+
+/** A create body from a row of another shortener's export: its cells as written, the quote being ours alone. */
+function exportedLink(record: string[], read: [number, ExportedColumn][]): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const [position, holds] of read) {
+    const field = holds === 'short link' ? 'alias' : holds;
+    const value = holds === 'short link' ? backHalf(record[position]) : record[position];
+    if (value !== '' && !(field in body)) body[field] = value;
+  }
+  return body;
+}
+
+/** The path of a short link, written `bit.ly/abc` or `https://bit.ly/abc`, without its first slash. */
+function backHalf(shortLink: string): string {
+  try {
+    const url = new URL(/^[a-z][a-z\d+.-]*:\/\//i.test(shortLink) ? shortLink : `https://${shortLink}`);
+    return decodeURIComponent(url.pathname.slice(1));
+  } catch {
+    // No link: taken as the alias, for the alias validator to refuse on the row's line.
+    return shortLink;
+  }
+}
+
 /** The links of an imported file: a create body per data row, and the line of the file each row starts on. */
 export interface CsvLinks {
   bodies: Record<string, unknown>[];
@@ -118,8 +230,9 @@ export interface CsvLinks {
 /**
  * The links of an imported CSV as create bodies, one per data row: empty cells are absent fields, `pixel_ids`
  * is split on spaces and `targets` read as JSON, and a text cell loses the quote export wrote before a formula
- * character. A file that is no CSV, or has no `url` column, is a 422 on `file`. Rows past the 1,000th are not
- * read: the file is refused as a bulk create of as many links is.
+ * character. A header of another shortener's export is read by its format (`EXPORT_FORMATS`). A file that is no
+ * CSV, or has no `url` column and is no such export, is a 422 on `file`. Rows past the 1,000th are not read: the
+ * file is refused as a bulk create of as many links is.
  */
 export function linksFromCsv(file: Buffer): CsvLinks {
   let records: { record: string[]; info: { bytes: number } }[];
@@ -144,7 +257,8 @@ export function linksFromCsv(file: Buffer): CsvLinks {
       `The file must not have more than ${MAX_CSV_COLUMNS} columns.`,
     );
   }
-  if (rows.length > 0 && !header.includes('url')) {
+  const format = exportFormatOf(header);
+  if (rows.length > 0 && format === undefined && !header.includes('url')) {
     throw ValidationFailedException.of('file', 'The file must have a url column.');
   }
   if (rows.length > MAX_BULK_LINKS) {
@@ -155,7 +269,9 @@ export function linksFromCsv(file: Buffer): CsvLinks {
   }
   // The targets cells of a file hold at most the values a bulk create's JSON body may.
   const budget: JsonBudget = { values: BULK_JSON_VALUES };
+  const read = format === undefined ? undefined : formatColumns(header, format);
   const bodies = rows.map(({ record }) => {
+    if (read !== undefined) return exportedLink(record, read);
     const body: Record<string, unknown> = {};
     for (const [position, value] of record.entries()) {
       const column = header[position];
