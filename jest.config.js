@@ -25,6 +25,7 @@ const PROCESS_SPECS = [
   'embedded',
   'event-delivery-processes',
   'npm-start',
+  'phpshort-import',
   'shutdown',
   'two-instances',
   'two-instances-limits',

@@ -32,6 +32,7 @@ import { PixelsModule } from './pixels/pixels.module';
 import { VisitsModule } from './visits/visits.module';
 import { SpacesModule } from './spaces/spaces.module';
 import { StatsModule } from './stats/stats.module';
+import { ImportsModule } from './imports/imports.module';
 import { WebhooksModule } from './events/webhooks/webhooks.module';
 
 @Module({
@@ -64,6 +65,7 @@ import { WebhooksModule } from './events/webhooks/webhooks.module';
     PixelsModule,
     LinksModule,
     StatsModule,
+    ImportsModule,
     WebhooksModule,
     EventsModule,
     // Last: its /:alias routes must not shadow any other route.

@@ -75,9 +75,22 @@ describe('ids in paths', () => {
         role: 'viewer',
       }),
       members: await member(account),
+      imports: await anImport(account),
       // A person's own session: a key is refused it before its id is read, so any spelling would do.
       user: 1,
     };
+  }
+
+  /** An import of the account's (it fails at once: its database is on an address imports may not reach). */
+  async function anImport(account: TestAccount): Promise<number> {
+    const response = await t
+      .http()
+      .post('/api/v1/imports')
+      .set('Authorization', account.auth)
+      .type('form')
+      .send({ source: 'yourls', database_url: 'mysql://127.0.0.1:9/none' });
+    expect(response.status).toBe(202);
+    return (response.body as { data: { id: number } }).data.id;
   }
 
   /** A viewer of the account, made as the CLI makes one: their user's id. */

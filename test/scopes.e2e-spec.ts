@@ -17,7 +17,8 @@ import { unique } from './support/visitors';
 
 const UNAUTHORIZED = { message: 'This action is unauthorized.', status: 403 };
 
-type Kind = 'spaces' | 'domains' | 'pixels' | 'links' | 'keys' | 'webhooks' | 'members' | 'invitations';
+type Kind =
+  'spaces' | 'domains' | 'pixels' | 'links' | 'keys' | 'webhooks' | 'members' | 'invitations' | 'imports';
 
 /** The kind of resource a path's id names, by the path's resource segment (`stats` takes a link's id). */
 const PATH_KINDS: Record<string, Kind> = {
@@ -30,7 +31,11 @@ const PATH_KINDS: Record<string, Kind> = {
   webhooks: 'webhooks',
   members: 'members',
   invitations: 'invitations',
+  imports: 'imports',
 };
+
+/** An import whose database is on loopback, which imports may not reach: it fails at once. */
+const IMPORT_BODY = { source: 'yourls', database_url: 'mysql://127.0.0.1:9/none' };
 
 /** Routes that need the workspace's owner, a person: a key with their scope is refused them too. */
 const OWNER_ONLY = ['PUT /api/v1/account/two-factor'];
@@ -112,7 +117,16 @@ describe('scopes on every route', () => {
         return post('/api/v1/invitations', { email: `${unique('invited')}@example.com`, role: 'viewer' });
       case 'members':
         return freshMember();
+      case 'imports':
+        return freshImport();
     }
+  }
+
+  /** An import of `full`'s account; it fails at once (its database is on an address imports may not reach). */
+  async function freshImport(): Promise<number> {
+    const response = await json(full, 'post', '/api/v1/imports', IMPORT_BODY);
+    expect(`imports ${response.status}`).toBe('imports 202');
+    return (response.body as { data: { id: number } }).data.id;
   }
 
   /** A viewer of `full`'s account, made as the CLI makes one: their user's id. */
@@ -139,6 +153,7 @@ describe('scopes on every route', () => {
     if (route.path === '/api/v1/links/import') {
       return { type: 'text/csv', body: `url,alias\nhttps://example.com/imported,${unique('imported')}\n` };
     }
+    if (route.path === '/api/v1/imports') return { type: 'json', body: IMPORT_BODY };
     if (route.path === '/api/v1/links/bulk') {
       return { type: 'json', body: { links: [{ url: 'https://example.com/bulk', alias: unique('bulk') }] } };
     }
@@ -165,6 +180,8 @@ describe('scopes on every route', () => {
         return { type: 'json', body: { role: 'editor' } };
       case 'invitations':
         return { type: 'json', body: { email: `${unique('invited')}@example.com`, role: 'viewer' } };
+      case 'imports':
+        return { type: 'json', body: IMPORT_BODY };
       case undefined:
         throw new Error(`No body known for ${route.route}: add one here`);
     }

@@ -247,7 +247,7 @@ const STATUS_200: SchemaObject = { type: 'integer', enum: [200], description: 'A
 /** `{"data": ..., "status": 200}` around one `model`, or a list of them with `isArray`. */
 export function ApiDataResponse(
   model: Type,
-  options: { status?: 200 | 201 | 202; isArray?: boolean; description?: string } = {},
+  options: { status?: 200 | 201 | 202; bodyStatus?: 200 | 202; isArray?: boolean; description?: string } = {},
 ): MethodDecorator {
   const status = options.status ?? 200;
   return applyDecorators(
@@ -256,17 +256,24 @@ export function ApiDataResponse(
       status,
       description: options.description ?? (status === 201 ? 'Created.' : 'OK.'),
       headers: LIMIT_HEADERS,
-      schema: dataSchema(model, options.isArray === true),
+      schema: dataSchema(
+        model,
+        options.isArray === true,
+        options.bodyStatus === 202 ? STATUS_202 : STATUS_200,
+      ),
     }),
   );
 }
 
-function dataSchema(model: Type, isArray: boolean): SchemaObject {
+/** A body that says 202: the work was accepted, not done (an import, contract §12). */
+const STATUS_202: SchemaObject = { type: 'integer', enum: [202] };
+
+function dataSchema(model: Type, isArray: boolean, status: SchemaObject): SchemaObject {
   const item: ReferenceObject = { $ref: getSchemaPath(model) };
   return {
     type: 'object',
     required: ['data', 'status'],
-    properties: { data: isArray ? { type: 'array', items: item } : item, status: STATUS_200 },
+    properties: { data: isArray ? { type: 'array', items: item } : item, status },
   };
 }
 
@@ -361,7 +368,7 @@ export function ApiWholeOrPagedListResponse(model: Type, description: string): M
       status: 200,
       description,
       headers: LIMIT_HEADERS,
-      schema: { oneOf: [dataSchema(model, true), listSchema(model)] },
+      schema: { oneOf: [dataSchema(model, true, STATUS_200), listSchema(model)] },
     }),
   );
 }

@@ -49,21 +49,29 @@ export async function validateEach<T extends object>(
   field: string,
   itemKey: (index: number) => string | number = (index) => index,
 ): Promise<T[]> {
+  const checked = await validateItems(metatype, items);
   const errors: FieldErrors = {};
-  const valid: T[] = [];
+  for (const [index, item] of checked.entries()) {
+    for (const [name, reasons] of Object.entries(item.errors)) errors[`${field}.${itemKey(index)}.${name}`] = reasons;
+  }
+  if (Object.keys(errors).length > 0) throw new ValidationFailedException(errors);
+  return checked.map((item) => item.value);
+}
+
+/** Each item converted and validated as the global pipe does a body, with its own refusals (none when valid). */
+export async function validateItems<T extends object>(
+  metatype: ClassConstructor<T>,
+  items: readonly object[],
+): Promise<{ value: T; errors: FieldErrors }[]> {
+  const checked: { value: T; errors: FieldErrors }[] = [];
   let sliceStart = performance.now();
-  for (const [index, item] of items.entries()) {
+  for (const item of items) {
     if (performance.now() - sliceStart >= SLICE_MS) {
       await nextTurn();
       sliceStart = performance.now();
     }
-    const instance = plainToInstance(metatype, item, TRANSFORM_OPTIONS);
-    Object.assign(
-      errors,
-      flattenValidationErrors(await validate(instance, VALIDATOR_OPTIONS), `${field}.${itemKey(index)}.`),
-    );
-    valid.push(instance);
+    const value = plainToInstance(metatype, item, TRANSFORM_OPTIONS);
+    checked.push({ value, errors: flattenValidationErrors(await validate(value, VALIDATOR_OPTIONS), '') });
   }
-  if (Object.keys(errors).length > 0) throw new ValidationFailedException(errors);
-  return valid;
+  return checked;
 }

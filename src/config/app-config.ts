@@ -171,6 +171,10 @@ export type WebhooksConfig = ConfigType<typeof webhooksConfig>;
 export const eventsConfig = settings('events', (env) => settingsNamed(env, 'EVENTS_'));
 export type EventsConfig = ConfigType<typeof eventsConfig>;
 
+/** Imports from other shorteners (contract §12): where their sources may be, and how hard they are asked. */
+export const importsConfig = settings('imports', (env) => settingsNamed(env, 'IMPORT_'));
+export type ImportsConfig = ConfigType<typeof importsConfig>;
+
 /** Every group, as @nestjs/config loads them. */
 export const CONFIG_SECTIONS = [
   serverConfig,
@@ -187,6 +191,7 @@ export const CONFIG_SECTIONS = [
   exportsConfig,
   webhooksConfig,
   eventsConfig,
+  importsConfig,
 ] as const;
 
 /** Every setting of the service. */
@@ -203,7 +208,8 @@ export type AppConfig = ServerConfig &
   TitlesConfig &
   ExportsConfig &
   WebhooksConfig &
-  EventsConfig;
+  EventsConfig &
+  ImportsConfig;
 
 /** All settings at once, validated: a bad value throws a ConfigError that names its variable. */
 export function loadConfig(env: Env = process.env): AppConfig {

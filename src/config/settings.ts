@@ -540,6 +540,16 @@ export const SETTINGS = {
       'deliveries one stream (Redis, RabbitMQ) may have waiting while its broker is down; past it the oldest are ' +
       'dropped, counted and logged',
   }),
+  IMPORT_ALLOW_PRIVATE_ADDRESSES: flag(false, {
+    meaning:
+      '`true`: import sources (`url`, `database_url`) may be on private, loopback and link-local addresses',
+  }),
+  IMPORT_REQUESTS_PER_SECOND: integer(20, 1, 10_000, {
+    meaning: 'requests an import makes of its source each second at most (fewer when the source says so)',
+  }),
+  IMPORT_TIMEOUT_MS: integer(30_000, 1000, 600_000, {
+    meaning: "the longest one request to an import's source may take, answer included",
+  }),
   TITLE_FETCH_CONCURRENCY: integer(8, 0, 1000, {
     meaning: 'titles of link targets fetched at once; `0` fetches none',
   }),

@@ -110,6 +110,12 @@ export class DomainsService {
     return new Map(rows.map((domain) => [domain.id, domain]));
   }
 
+  /** The domain of a host name, whoever holds it; null when none does. */
+  async findByName(host: string): Promise<Domain | null> {
+    const name = canonicalHost(host);
+    return name === null ? null : this.domains.findByName(name);
+  }
+
   async findByIds(ids: number[]): Promise<Map<number, Domain>> {
     if (ids.length === 0) return new Map();
     const rows = await this.domains.findByIds(ids);

@@ -120,6 +120,16 @@ export class LinksRepository {
     return this.links.findOne({ where: { id, ...ownedBy(owner) }, relations: { counter: true } });
   }
 
+  /** The owner's links among `ids` (within its spaces): their ids, in id order. */
+  async ownedIds(owner: Owner, ids: number[]): Promise<number[]> {
+    const rows = await this.links.find({
+      select: { id: true },
+      where: { id: In(ids), ...ownedBy(owner) },
+      order: { id: 'ASC' },
+    });
+    return rows.map((row) => row.id);
+  }
+
   /** The account's links among `ids`, with their counters, in any order: one query for any number. */
   findByIds(accountId: number, ids: number[]): Promise<Link[]> {
     return this.links.find({ where: { accountId, id: In(ids) }, relations: { counter: true } });

@@ -7,7 +7,7 @@ import { wellFormed } from '../common/well-formed';
 import { ClickWriter } from '../clicks/click-writer';
 import { quotasConfig, type QuotasConfig } from '../config/app-config';
 import { ChangeFeed } from '../database/change-feed';
-import { Transactions } from '../database/transactions';
+import { Transactions, type Transaction } from '../database/transactions';
 import { EventOutbox, type PendingEvents } from '../events/outbox/event-outbox';
 import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';
@@ -56,6 +56,8 @@ interface References {
 interface FieldNaming {
   prefix: (index: number) => string;
   quotaField: string;
+  /** Writes that stand or fall with the links, in their transaction (an import's record of each link's source). */
+  alongside?: (tx: Transaction, links: Link[]) => Promise<void>;
 }
 
 /**
@@ -107,6 +109,20 @@ export class LinksService {
   }
 
   /**
+   * Links an import brings: created as `createMany` creates them (checked the same way, refusals named
+   * `itemPrefix(index)` and the field), with `alongside` run in their transaction. Their titles are not looked
+   * up: an import keeps what the source had.
+   */
+  async createImported(
+    owner: Owner,
+    dtos: CreateLinkDto[],
+    itemPrefix: (index: number) => string,
+    alongside: (tx: Transaction, links: Link[]) => Promise<void>,
+  ): Promise<LinkResponse[]> {
+    return this.createAll(owner, dtos, { prefix: itemPrefix, quotaField: 'links', alongside });
+  }
+
+  /**
    * One create or a bulk, set-based whatever the number of links: what they refer to is looked up once, the links
    * and their pixels are inserted in one statement (and one more per round of random aliases that collided), the
    * quota is checked once, and the answers are made from what was written rather than read back.
@@ -130,7 +146,7 @@ export class LinksService {
     const eventsWanted = await this.outbox.wants(accountId, 'link.created');
     let pending: PendingEvents = [];
     try {
-      if (prepared.length === 1 && !eventsWanted) {
+      if (prepared.length === 1 && !eventsWanted && naming.alongside === undefined) {
         // One statement is a transaction of its own: the insert checks the quota and commits at once.
         await this.aliases.insert(
           prepared,
@@ -146,6 +162,10 @@ export class LinksService {
             aliasField,
           );
           await this.repository.checkQuota(tx, quota);
+          await naming.alongside?.(
+            tx,
+            prepared.map(({ link }) => link),
+          );
           if (eventsWanted) {
             pending = await this.outbox.record(
               tx,
@@ -164,7 +184,10 @@ export class LinksService {
         total,
       );
     }
-    this.created(prepared.map(({ link }) => link));
+    this.created(
+      prepared.map(({ link }) => link),
+      naming.alongside === undefined,
+    );
     const responses = await this.responses.ofNew(
       accountId,
       prepared.map(({ link, domain, pixels }) => ({ link, domain: domain!, pixels })),
@@ -216,11 +239,11 @@ export class LinksService {
   }
 
   /** What follows a create's commit: visits see the new links, and titles not given are looked up. */
-  private created(links: Link[]): void {
+  private created(links: Link[], fetchTitles: boolean): void {
     for (const link of links) {
       // This instance's visits see the new link at once (an unknown alias may be cached); the others hear it.
       this.feed.publish(linkChange(link.domainId, link.alias));
-      if (link.title === null) this.fetchTitleLater(link);
+      if (link.title === null && fetchTitles) this.fetchTitleLater(link);
     }
   }
 
@@ -316,6 +339,11 @@ export class LinksService {
   }
 
   /** One of the owner's links (within its spaces), or a 404 whether it does not exist or is beyond its reach. */
+  /** The owner's links among `ids`: their ids, in id order; the others are not named, as a list leaves them out. */
+  ownedIds(owner: Owner, ids: readonly number[]): Promise<number[]> {
+    return ids.length === 0 ? Promise.resolve([]) : this.repository.ownedIds(owner, [...ids]);
+  }
+
   async find(owner: Owner, id: number): Promise<Link> {
     const link = await this.repository.findOwned(owner, id);
     if (link === null) throw new ResourceNotFoundException();

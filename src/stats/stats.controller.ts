@@ -5,11 +5,11 @@ import { CurrentOwner } from '../auth/current-account.decorator';
 import type { Owner } from '../auth/owner';
 import { dataEnvelope } from '../common/envelope';
 import { IdPipe } from '../common/id.pipe';
-import { ApiWholeOrPagedListResponse } from '../common/openapi';
+import { ApiDataResponse, ApiWholeOrPagedListResponse } from '../common/openapi';
 import { paginatedEnvelope } from '../common/pagination';
 import { LinksService } from '../links/links.service';
-import { isClicksOverTime, StatsQueryDto } from './dto/stats-query.dto';
-import { dayOf, defaultOrder, statsRange, StatsRow, StatsService } from './stats.service';
+import { isClicksOverTime, RollupsQueryDto, StatsQueryDto } from './dto/stats-query.dto';
+import { dayOf, defaultOrder, LinkRollups, statsRange, StatsRow, StatsService } from './stats.service';
 import { ScopedRoute } from '../auth/resource-route';
 
 @ApiTags('stats')
@@ -19,6 +19,22 @@ export class StatsController {
     private readonly stats: StatsService,
     private readonly links: LinksService,
   ) {}
+
+  /** The stored rollups of up to 100 links at once: what an import from this instance reads its history from. */
+  @ScopedRoute('stats.read', Get('rollups'), {
+    operationId: 'showLinkRollups',
+    summary: 'The stored click rollups of links',
+    description:
+      'Every hour with clicks, and every day, dimension and value with clicks, of each of the caller’s links ' +
+      'among `link_ids`, as stored (country `GB`, city `GB:London`, null for unknown): what an import from this ' +
+      'service reads (contract §12). Other ids are left out, as a list leaves them out.',
+    errors: [422],
+  })
+  @ApiDataResponse(LinkRollups, { isArray: true })
+  async rollups(@CurrentOwner() owner: Owner, @Query() query: RollupsQueryDto) {
+    // A filter, as a list's: ids of links the caller may not read are left out, as ids that do not exist.
+    return dataEnvelope(await this.stats.rollups(await this.links.ownedIds(owner, query.link_ids ?? [])));
+  }
 
   /**
    * As phpShort answers it: `click`, every bucket that has clicks, oldest first, in one `{"data", "status"}`; a

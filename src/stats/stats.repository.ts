@@ -20,6 +20,13 @@ export const DIMENSION_CODES = Object.fromEntries(
   STATS_DIMENSIONS.map((name, index) => [name, index + 1]),
 ) as Record<StatsDimension, number>;
 
+/** A link's rollups as stored. */
+export interface StoredRollups {
+  link_id: number;
+  hours: { hour: Date; clicks: number }[];
+  days: { name: StatsDimension; day: string; value: string | null; clicks: number }[];
+}
+
 /** A period of whole UTC days: `from` and `to` are midnights, both days included. */
 export interface DayRange {
   from: Date;
@@ -160,6 +167,41 @@ export class StatsRepository {
       shape,
       page,
     );
+  }
+
+  /**
+   * The rollups of links as they are stored, for another instance's import: every hour with clicks, and every day,
+   * dimension and value (the stored text: country `GB`, city `GB:London`; null for unknown), in key order.
+   */
+  async rollups(linkIds: number[]): Promise<StoredRollups[]> {
+    const [hours, days] = await Promise.all([
+      this.dataSource.query<{ link_id: number; hour: Date; clicks: number }[]>(
+        `SELECT link_id, hour, clicks FROM click_hours WHERE link_id = ANY($1::int[]) ORDER BY link_id, hour`,
+        [linkIds],
+      ),
+      this.dataSource.query<
+        { link_id: number; dimension: number; day: string; value: string | null; clicks: number }[]
+      >(
+        `SELECT d.link_id, d.dimension, to_char(d.day, 'YYYY-MM-DD') AS day, v.value, d.clicks
+           FROM click_days d LEFT JOIN click_values v ON v.id = d.value
+          WHERE d.link_id = ANY($1::int[])
+          ORDER BY d.link_id, d.dimension, d.day, d.value`,
+        [linkIds],
+      ),
+    ]);
+    const byLink = new Map<number, StoredRollups>(
+      linkIds.map((linkId) => [linkId, { link_id: linkId, hours: [], days: [] }]),
+    );
+    for (const row of hours) byLink.get(row.link_id)!.hours.push({ hour: row.hour, clicks: row.clicks });
+    for (const row of days) {
+      byLink.get(row.link_id)!.days.push({
+        name: STATS_DIMENSIONS[row.dimension - 1],
+        day: row.day,
+        value: row.value,
+        clicks: row.clicks,
+      });
+    }
+    return [...byLink.values()];
   }
 
   /** Clicks of every day of the period, zeros included, oldest first, paged. */

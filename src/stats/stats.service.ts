@@ -3,9 +3,11 @@ import { ApiProperty } from '@nestjs/swagger';
 import { ClickWriter } from '../clicks/click-writer';
 import { ValidationFailedException } from '../common/exceptions';
 import type { SortDirection } from '../common/list-query.dto';
-import { ApiInteger } from '../common/openapi';
+import { ApiDateTime, ApiInteger } from '../common/openapi';
+import { isoDate } from '../common/dates';
 import type { Page, PageRequest } from '../common/pagination';
 import {
+  STATS_DIMENSIONS,
   isClicksOverTime,
   type StatsDimension,
   type StatsName,
@@ -27,6 +29,40 @@ export class StatsRow {
 
   @ApiInteger({ minimum: 1 })
   count!: number;
+}
+
+class RollupHour {
+  @ApiDateTime()
+  hour!: string;
+
+  @ApiInteger({ minimum: 1 })
+  clicks!: number;
+}
+
+class RollupDay {
+  @ApiProperty({ enum: STATS_DIMENSIONS, enumName: 'StatsDimension' })
+  name!: StatsDimension;
+
+  @ApiProperty({ type: 'string', format: 'date' })
+  day!: string;
+
+  @ApiProperty({ type: 'string', nullable: true, example: 'GB', description: 'As stored; null for unknown.' })
+  value!: string | null;
+
+  @ApiInteger({ minimum: 1 })
+  clicks!: number;
+}
+
+/** A link's stored rollups. */
+export class LinkRollups {
+  @ApiInteger()
+  link_id!: number;
+
+  @ApiProperty({ type: [RollupHour] })
+  hours!: RollupHour[];
+
+  @ApiProperty({ type: [RollupDay] })
+  days!: RollupDay[];
 }
 
 /** The days a report counts, both included. */
@@ -112,6 +148,15 @@ export class StatsService {
     private readonly repository: StatsRepository,
     private readonly clicks: ClickWriter,
   ) {}
+
+  /** The links' rollups as stored, with every click counted so far written first. */
+  async rollups(linkIds: number[]): Promise<LinkRollups[]> {
+    await this.clicks.settle(linkIds);
+    return (await this.repository.rollups(linkIds)).map((link) => ({
+      ...link,
+      hours: link.hours.map(({ hour, clicks }) => ({ hour: isoDate(hour), clicks })),
+    }));
+  }
 
   /**
    * The stats API's answer, as phpShort gives it: every value that has clicks in the range, with its count. For

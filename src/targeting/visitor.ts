@@ -192,6 +192,17 @@ function agentProfile(userAgent: string): AgentProfile {
   return profile;
 }
 
+/** What a User-Agent says as a live visit reads it: for visits recorded elsewhere (an import) to match ours. */
+export function agentOf(userAgent: string): {
+  browser: string | null;
+  os: string | null;
+  device: string;
+  bot: boolean;
+} {
+  const { browser, os, device, bot } = agentProfile(userAgent);
+  return { browser, os, device, bot };
+}
+
 /**
  * The visitor's profile, from request headers and the place of the client address, with the referrer and city left
  * out where `policy` says so. A visitor like the last one of the same agent (same place, language and referrer as

@@ -328,6 +328,28 @@ export const EventTypeValues = [
   'link.limit_reached',
 ] as const satisfies readonly Schemas['EventType'][];
 
+export const ImportOnConflictValues = [
+  'skip',
+  'suffix',
+  'update',
+] as const satisfies readonly Schemas['ImportOnConflict'][];
+
+export const ImportSourceValues = [
+  'phpshort',
+  'shlink',
+  'kutt',
+  'bitly',
+  'yourls',
+] as const satisfies readonly Schemas['ImportSource'][];
+
+export const ImportStatusValues = [
+  'queued',
+  'running',
+  'done',
+  'failed',
+  'cancelled',
+] as const satisfies readonly Schemas['ImportStatus'][];
+
 export const KeySearchByValues = ['name', 'prefix'] as const satisfies readonly Schemas['KeySearchBy'][];
 
 export const KeySortByValues = [
@@ -605,6 +627,17 @@ export const SpaceColorValues = [1, 2, 3, 4, 5, 6] as const satisfies readonly S
 export const SpaceSearchByValues = ['name'] as const satisfies readonly Schemas['SpaceSearchBy'][];
 
 export const SpaceSortByValues = ['id', 'name'] as const satisfies readonly Schemas['SpaceSortBy'][];
+
+export const StatsDimensionValues = [
+  'referrer',
+  'country',
+  'city',
+  'continent',
+  'browser',
+  'operating_system',
+  'device',
+  'language',
+] as const satisfies readonly Schemas['StatsDimension'][];
 
 export const StatsNameValues = [
   'click',

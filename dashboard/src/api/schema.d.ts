@@ -144,6 +144,54 @@ export interface paths {
     patch: operations['patchDomain'];
     trace?: never;
   };
+  '/api/v1/imports': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List imports
+     * @description Needs the scope `links.read`.
+     */
+    get: operations['listImports'];
+    put?: never;
+    /**
+     * Import links and their clicks from another shortener
+     * @description Answers 202 at once; the import runs in the background (one at a time in a workspace, the others queued), goes on after a restart from its last page, and creates nothing twice when run again. Credentials are used for the import alone: dropped when it ends, never answered. Needs the scope `links.write`.
+     */
+    post: operations['storeImport'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/imports/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Show an import
+     * @description Needs the scope `links.read`.
+     */
+    get: operations['showImport'];
+    put?: never;
+    post?: never;
+    /**
+     * Cancel an import
+     * @description Nothing of a page that was not written by then is written. An import that has ended is answered as it is. Needs the scope `links.write`.
+     */
+    delete: operations['cancelImport'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/invitations': {
     parameters: {
       query?: never;
@@ -738,6 +786,26 @@ export interface paths {
      * @description The same as PUT: fields that are absent stay as they are. Needs the scope `spaces.write`.
      */
     patch: operations['patchSpace'];
+    trace?: never;
+  };
+  '/api/v1/stats/rollups': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The stored click rollups of links
+     * @description Every hour with clicks, and every day, dimension and value with clicks, of each of the caller’s links among `link_ids`, as stored (country `GB`, city `GB:London`, null for unknown): what an import from this service reads (contract §12). Other ids are left out, as a list leaves them out. Needs the scope `stats.read`.
+     */
+    get: operations['showLinkRollups'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/api/v1/stats/{linkId}': {
@@ -1630,6 +1698,29 @@ export interface components {
        */
       not_found_page?: string | null;
     };
+    CreateImportDto: {
+      source: components['schemas']['ImportSource'];
+      /**
+       * @description The source's base URL (phpShort, Shlink, Kutt; Bitly's API by default). An absolute http or https URL as a browser reads it, kept in its WHATWG form, at most 2048 characters in that form.
+       * @example https://short.example
+       */
+      url?: string | null;
+      /**
+       * @description The source's API key (phpShort, Shlink, Kutt): used for the import alone.
+       * @example the-source-api-key
+       */
+      api_key?: string | null;
+      /** @description A Bitly access token: used for the import alone. */
+      access_token?: string | null;
+      /** @description YOURLS' database, `mysql://user:password@host:3306/database`: used for the import alone. */
+      database_url?: string | null;
+      /** @description YOURLS' table prefix; `yourls_` when absent. */
+      table_prefix?: string | null;
+      /** @description 1: report what would happen, write nothing. 0 or 1; `true` and `false` are read too. */
+      dry_run?: (0 | 1) | boolean;
+      /** @description A taken alias: `skip` the link (default), take the first free `alias-N`, or `update` the link. */
+      on_conflict?: null | components['schemas']['ImportOnConflict'];
+    };
     CreateKeyDto: {
       /** @description To recognise the key by. */
       name: string;
@@ -1905,6 +1996,56 @@ export interface components {
        */
       email: string;
     };
+    ImportErrorResponse: {
+      /** @example summer-sale */
+      item: string;
+      /** @example url: The url field must be a valid URL. */
+      message: string;
+    };
+    /**
+     * @description A taken alias: `skip` the link (default), take the first free `alias-N`, or `update` the link.
+     * @enum {string}
+     */
+    ImportOnConflict: 'skip' | 'suffix' | 'update';
+    ImportProgress: {
+      /** @description Links the source holds, once it said. */
+      links_total: number | null;
+      links_done: number;
+      links_created: number;
+      links_updated: number;
+      links_skipped: number;
+      links_failed: number;
+      clicks_imported: number;
+    };
+    ImportResponse: {
+      id: number;
+      source: components['schemas']['ImportSource'];
+      status: components['schemas']['ImportStatus'];
+      /** @enum {integer} */
+      dry_run: 0 | 1;
+      progress: components['schemas']['ImportProgress'];
+      /** @description The first 100 problems. */
+      errors: components['schemas']['ImportErrorResponse'][];
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:05:00.000000Z
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:05:00.000000Z
+       */
+      started_at: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:05:00.000000Z
+       */
+      finished_at: string | null;
+    };
+    /** @enum {string} */
+    ImportSource: 'phpshort' | 'shlink' | 'kutt' | 'bitly' | 'yourls';
+    /** @enum {string} */
+    ImportStatus: 'queued' | 'running' | 'done' | 'failed' | 'cancelled';
     InvitationResponse: {
       /** @example 4 */
       id: number;
@@ -2279,6 +2420,11 @@ export interface components {
        */
       updated_at: string;
     };
+    LinkRollups: {
+      link_id: number;
+      hours: components['schemas']['RollupHour'][];
+      days: components['schemas']['RollupDay'][];
+    };
     /** @enum {string} */
     LinkSearchBy: 'title' | 'alias' | 'url';
     /** @enum {string} */
@@ -2503,6 +2649,25 @@ export interface components {
      * @enum {string}
      */
     Role: 'owner' | 'admin' | 'editor' | 'viewer';
+    RollupDay: {
+      name: components['schemas']['StatsDimension'];
+      /** Format: date */
+      day: string;
+      /**
+       * @description As stored; null for unknown.
+       * @example GB
+       */
+      value: string | null;
+      clicks: number;
+    };
+    RollupHour: {
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:05:00.000000Z
+       */
+      hour: string;
+      clicks: number;
+    };
     /** @enum {string} */
     Scope:
       | 'account.read'
@@ -2639,6 +2804,9 @@ export interface components {
     SpaceSearchBy: 'name';
     /** @enum {string} */
     SpaceSortBy: 'id' | 'name';
+    /** @enum {string} */
+    StatsDimension:
+      'referrer' | 'country' | 'city' | 'continent' | 'browser' | 'operating_system' | 'device' | 'language';
     /** @enum {string} */
     StatsName:
       | 'click'
@@ -4456,6 +4624,519 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Too many requests for the API key in this minute. */
+      429: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequestsError'];
+        };
+      };
+      /** @description An unexpected error, logged with the request id. */
+      500: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerError'];
+        };
+      };
+      /** @description The database cannot be reached. */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailableError'];
+        };
+      };
+    };
+  };
+  listImports: {
+    parameters: {
+      query?: {
+        /** @description Sort direction. */
+        sort?: components['schemas']['SortDirection'];
+        /** @description Results per page: 10, 25, 50 or 100. */
+        per_page?: components['schemas']['PerPage'];
+        /** @description Page number, from 1. */
+        page?: number | null;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the list. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['ImportResponse'][];
+            links: components['schemas']['PageLinks'];
+            meta: components['schemas']['PageMeta'];
+            /**
+             * @description Always 200, even on a 201.
+             * @enum {integer}
+             */
+            status: 200;
+          };
+        };
+      };
+      /** @description No API key, or one that is not valid. */
+      401: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnauthenticatedError'];
+        };
+      };
+      /** @description The API key lacks the scope this route needs (or, for a domain, it is a system domain, which no account may change). */
+      403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description The body’s content type is not one the API reads. */
+      415: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description A parameter or a field is not valid. */
+      422: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Too many requests for the API key in this minute. */
+      429: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequestsError'];
+        };
+      };
+      /** @description An unexpected error, logged with the request id. */
+      500: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerError'];
+        };
+      };
+      /** @description The database cannot be reached. */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailableError'];
+        };
+      };
+    };
+  };
+  storeImport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "source": "phpshort",
+         *       "url": "https://short.example",
+         *       "api_key": "the-source-api-key",
+         *       "dry_run": 0,
+         *       "on_conflict": "skip"
+         *     }
+         */
+        'application/json': components['schemas']['CreateImportDto'];
+        /**
+         * @example {
+         *       "source": "phpshort",
+         *       "url": "https://short.example",
+         *       "api_key": "the-source-api-key",
+         *       "dry_run": 0,
+         *       "on_conflict": "skip"
+         *     }
+         */
+        'application/x-www-form-urlencoded': components['schemas']['CreateImportDto'];
+      };
+    };
+    responses: {
+      /** @description Queued. */
+      202: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['ImportResponse'];
+            /** @enum {integer} */
+            status: 202;
+          };
+        };
+      };
+      /** @description The body could not be read. */
+      400: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description No API key, or one that is not valid. */
+      401: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnauthenticatedError'];
+        };
+      };
+      /** @description The API key lacks the scope this route needs (or, for a domain, it is a system domain, which no account may change). */
+      403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description The body is too large. */
+      413: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PayloadTooLargeError'];
+        };
+      };
+      /** @description The body’s content type is not one the API reads. */
+      415: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description A parameter or a field is not valid. */
+      422: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Too many requests for the API key in this minute. */
+      429: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequestsError'];
+        };
+      };
+      /** @description An unexpected error, logged with the request id. */
+      500: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerError'];
+        };
+      };
+      /** @description The database cannot be reached. */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailableError'];
+        };
+      };
+    };
+  };
+  showImport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['ImportResponse'];
+            /**
+             * @description Always 200, even on a 201.
+             * @enum {integer}
+             */
+            status: 200;
+          };
+        };
+      };
+      /** @description No API key, or one that is not valid. */
+      401: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnauthenticatedError'];
+        };
+      };
+      /** @description The API key lacks the scope this route needs (or, for a domain, it is a system domain, which no account may change). */
+      403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description No such resource, or another account’s. */
+      404: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NotFoundError'];
+        };
+      };
+      /** @description The body’s content type is not one the API reads. */
+      415: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description Too many requests for the API key in this minute. */
+      429: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequestsError'];
+        };
+      };
+      /** @description An unexpected error, logged with the request id. */
+      500: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerError'];
+        };
+      };
+      /** @description The database cannot be reached. */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailableError'];
+        };
+      };
+    };
+  };
+  cancelImport: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['ImportResponse'];
+            /**
+             * @description Always 200, even on a 201.
+             * @enum {integer}
+             */
+            status: 200;
+          };
+        };
+      };
+      /** @description No API key, or one that is not valid. */
+      401: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnauthenticatedError'];
+        };
+      };
+      /** @description The API key lacks the scope this route needs (or, for a domain, it is a system domain, which no account may change). */
+      403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description No such resource, or another account’s. */
+      404: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NotFoundError'];
+        };
+      };
+      /** @description The body’s content type is not one the API reads. */
+      415: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
         };
       };
       /** @description Too many requests for the API key in this minute. */
@@ -11216,6 +11897,123 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['PayloadTooLargeError'];
+        };
+      };
+      /** @description The body’s content type is not one the API reads. */
+      415: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description A parameter or a field is not valid. */
+      422: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Too many requests for the API key in this minute. */
+      429: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequestsError'];
+        };
+      };
+      /** @description An unexpected error, logged with the request id. */
+      500: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerError'];
+        };
+      };
+      /** @description The database cannot be reached. */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailableError'];
+        };
+      };
+    };
+  };
+  showLinkRollups: {
+    parameters: {
+      query?: {
+        /** @description The links, up to 100: `link_ids=1&link_ids=2`. */
+        link_ids?: number[] | null;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['LinkRollups'][];
+            /**
+             * @description Always 200, even on a 201.
+             * @enum {integer}
+             */
+            status: 200;
+          };
+        };
+      };
+      /** @description No API key, or one that is not valid. */
+      401: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnauthenticatedError'];
+        };
+      };
+      /** @description The API key lacks the scope this route needs (or, for a domain, it is a system domain, which no account may change). */
+      403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ForbiddenError'];
         };
       };
       /** @description The body’s content type is not one the API reads. */

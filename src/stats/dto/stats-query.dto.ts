@@ -1,5 +1,5 @@
 import { ListQueryDto } from '../../common/list-query.dto';
-import { FormDay, FormEnum, FormString, Nullable } from '../../common/validation';
+import { FormDay, FormEnum, FormIdList, FormString, Nullable } from '../../common/validation';
 
 /** What a click records of its visitor, phpShort's stats names (with `continent`, which phpShort lacks). */
 export const STATS_DIMENSIONS = [
@@ -59,4 +59,11 @@ export class StatsQueryDto extends ListQueryDto {
     description: '`count` by default, with `sort` `desc`; `value` for clicks over time, with `sort` `asc`.',
   })
   sort_by?: StatsSortBy | null;
+}
+
+/** The links whose stored rollups are read: up to 100. */
+export class RollupsQueryDto {
+  @Nullable()
+  @FormIdList({ max: 100, description: 'The links, up to 100: `link_ids=1&link_ids=2`.' })
+  link_ids?: number[] | null;
 }

@@ -1,0 +1,160 @@
+import {
+  Inject,
+  Injectable,
+  Logger,
+  type BeforeApplicationShutdown,
+  type OnApplicationBootstrap,
+} from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { importsConfig, type ImportsConfig } from '../config/app-config';
+import { ReferenceRefused, ReferenceServices, WorkspaceReferences } from './import-references';
+import { ImportPageWriter, ImportStopped } from './import-page';
+import { ImportSources } from './import-sources';
+import { MAX_IMPORT_ERRORS, type ImportError } from './import-job.entity';
+import { ImportsRepository, type ClaimedImport } from './imports.repository';
+import { SourceError, type ImportSource } from './sources/source';
+
+/** How long a runner's claim on an import lasts without a word from it: then another instance takes it over. */
+const LEASE_MS = 60_000;
+/** How often a runner looks for an import to run when none woke it. */
+const POLL_MS = 5_000;
+
+/**
+ * Runs imports in the background, one at a time on each instance and one at a time in each workspace: claims the
+ * next (or one whose runner died), reads its source page by page from where it stood, writes each page whole, and
+ * ends it `done`, `failed` (with the reason) or finds it `cancelled`. A shutdown stops between two pages and hands
+ * the import back for the next start to go on with.
+ */
+@Injectable()
+export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(ImportRunner.name);
+  private timer: NodeJS.Timeout | null = null;
+  private running: Promise<void> | null = null;
+  private readonly stopping = new AbortController();
+  private woken = false;
+
+  constructor(
+    private readonly repository: ImportsRepository,
+    private readonly sources: ImportSources,
+    private readonly writer: ImportPageWriter,
+    private readonly references: ReferenceServices,
+    @Inject(importsConfig.KEY) private readonly config: ImportsConfig,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    this.timer = setInterval(() => this.wake(), POLL_MS);
+    this.timer.unref();
+    this.wake();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    if (this.timer !== null) clearInterval(this.timer);
+    this.stopping.abort();
+    await this.running;
+  }
+
+  /** Looks for work now (a new import was queued). */
+  wake(): void {
+    if (this.stopping.signal.aborted) return;
+    if (this.running !== null) {
+      this.woken = true;
+      return;
+    }
+    this.running = this.drain()
+      .catch((error: unknown) => this.logger.error(`imports: ${describe(error)}`))
+      .finally(() => {
+        this.running = null;
+        if (this.woken) {
+          this.woken = false;
+          this.wake();
+        }
+      });
+  }
+
+  /** Runs claimed imports until none waits. */
+  private async drain(): Promise<void> {
+    while (!this.stopping.signal.aborted) {
+      const claimed = await this.repository.claim(LEASE_MS, randomUUID());
+      if (claimed === null) return;
+      await this.run(claimed);
+    }
+  }
+
+  private async run(claimed: ClaimedImport): Promise<void> {
+    const { job, token } = claimed;
+    let errors: ImportError[] = job.errors;
+    const addErrors = (added: ImportError[]) => {
+      errors = [...errors, ...added].slice(0, MAX_IMPORT_ERRORS);
+      return errors;
+    };
+    const cancelled = new AbortController();
+    const onStop = () => cancelled.abort();
+    this.stopping.signal.addEventListener('abort', onStop, { once: true });
+    // The lease is renewed while a page is read, and a cancel is noticed then too.
+    const heartbeat = setInterval(() => {
+      void this.repository.renew(job.id, token, LEASE_MS).then(
+        (held) => (held ? undefined : cancelled.abort()),
+        () => undefined,
+      );
+    }, LEASE_MS / 4);
+    let source: ImportSource | null = null;
+    try {
+      source = this.sources.open(job, claimed.credentials, this.config, cancelled.signal);
+      const summary = await source.open();
+      const references = new WorkspaceReferences(job.accountId, job.dryRun, this.references);
+      const context = { job, token, references, leaseMs: LEASE_MS, errors: addErrors };
+      if (job.cursor === null) await this.bringReferences(references, summary, addErrors);
+      let cursor = job.cursor;
+      do {
+        const page = await source.page(cursor);
+        await this.writer.write(context, page, summary.linksTotal);
+        cursor = page.next;
+      } while (cursor !== null && !cancelled.signal.aborted);
+      if (cursor !== null) return this.handBack(job.id, token);
+      await this.repository.finish(job.id, token, 'done', errors);
+    } catch (error) {
+      if (error instanceof ImportStopped) return;
+      if (this.stopping.signal.aborted) return this.handBack(job.id, token);
+      if (cancelled.signal.aborted) return;
+      // A source's failure is said as it is; anything else is logged here and reported without its details.
+      const message = error instanceof SourceError ? error.message : 'the import failed on an internal error';
+      if (!(error instanceof SourceError)) this.logger.error(`import ${job.id}: ${describe(error)}`);
+      await this.repository.finish(job.id, token, 'failed', addErrors([{ item: 'source', message }]));
+    } finally {
+      clearInterval(heartbeat);
+      this.stopping.signal.removeEventListener('abort', onStop);
+      await source?.close().catch(() => undefined);
+    }
+  }
+
+  /** Spaces, domains and pixels the source holds, links or not, brought before the first page. */
+  private async bringReferences(
+    references: WorkspaceReferences,
+    summary: Awaited<ReturnType<ImportSource['open']>>,
+    addErrors: (added: ImportError[]) => ImportError[],
+  ): Promise<void> {
+    const refusals: ImportError[] = [];
+    const bring = async (item: string, make: () => Promise<number>) => {
+      try {
+        await make();
+      } catch (error) {
+        if (!(error instanceof ReferenceRefused)) throw error;
+        refusals.push({ item, message: error.message });
+      }
+    };
+    for (const space of summary.spaces) await bring(`space ${space.name}`, () => references.space(space));
+    for (const domain of summary.domains)
+      await bring(`domain ${domain.name}`, () => references.domain(domain));
+    for (const pixel of summary.pixels) await bring(`pixel ${pixel.name}`, () => references.pixel(pixel));
+    addErrors(refusals);
+  }
+
+  /** Gives the import back at once, for the next start (or another instance) to go on from its last page. */
+  private async handBack(id: number, token: string): Promise<void> {
+    await this.repository.release(id, token);
+  }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}

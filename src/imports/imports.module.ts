@@ -1,0 +1,29 @@
+import { Module } from '@nestjs/common';
+import { TypeOrmModule } from '@nestjs/typeorm';
+import { DomainsModule } from '../domains/domains.module';
+import { LinksModule } from '../links/links.module';
+import { PixelsModule } from '../pixels/pixels.module';
+import { SpacesModule } from '../spaces/spaces.module';
+import { ImportJob } from './import-job.entity';
+import { ImportPageWriter } from './import-page';
+import { ReferenceServices } from './import-references';
+import { ImportRunner } from './import-runner';
+import { ImportSources } from './import-sources';
+import { ImportsController } from './imports.controller';
+import { ImportsRepository } from './imports.repository';
+import { ImportsService } from './imports.service';
+
+/** Imports from other shorteners (contract §12): the API, the background runner and a source adapter per shortener. */
+@Module({
+  imports: [TypeOrmModule.forFeature([ImportJob]), LinksModule, SpacesModule, PixelsModule, DomainsModule],
+  controllers: [ImportsController],
+  providers: [
+    ImportsService,
+    ImportsRepository,
+    ImportRunner,
+    ImportSources,
+    ImportPageWriter,
+    ReferenceServices,
+  ],
+})
+export class ImportsModule {}
