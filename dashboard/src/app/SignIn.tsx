@@ -4,9 +4,8 @@ import { describeError } from '../api/describe';
 import { isApiError } from '../api/errors';
 import { isAuthenticatorError, passkeysSupported, signInWithPasskey } from '../api/people';
 import { createSession, readProviders, signInWithPassword, SSO_PATH } from '../api/session';
-import { Field } from '../components/Field';
 import { SubmitForm } from '../components/SubmitForm';
-import { EmailField, PasswordField, useAskedField } from '../features/people/fields';
+import { CodeField, EmailField, PasswordField, useAskedField } from '../features/people/fields';
 import { useLoad } from '../hooks/useLoad';
 import { useSubmit } from '../hooks/useSubmit';
 import { useI18n, useT } from '../i18n/I18nProvider';
@@ -74,22 +73,13 @@ function PasswordSignIn() {
         <Link href="/forgot-password">{t.signIn.forgot}</Link>
       </p>
       {otpStep.asked && (
-        <Field label={t.signIn.otp} hint={t.signIn.otpHint} {...submission.field('otp')}>
-          {(control) => (
-            <input
-              {...control}
-              ref={otpStep.ref}
-              name="otp"
-              required
-              maxLength={32}
-              autoComplete="one-time-code"
-              autoCapitalize="off"
-              spellCheck={false}
-              value={otp}
-              onChange={(event) => setOtp(event.target.value)}
-            />
-          )}
-        </Field>
+        <CodeField
+          field={submission.field('otp')}
+          value={otp}
+          onChange={setOtp}
+          hint={t.signIn.otpHint}
+          inputRef={otpStep.ref}
+        />
       )}
     </SubmitForm>
   );

@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { namedResourceTable } from './sql/tables';
 
 export class InitialSchema1763712000000 implements MigrationInterface {
   name = 'InitialSchema1763712000000';
@@ -25,22 +26,9 @@ export class InitialSchema1763712000000 implements MigrationInterface {
     await queryRunner.query(`CREATE UNIQUE INDEX "UQ_api_keys_key_hash" ON "api_keys" ("key_hash")`);
     await queryRunner.query(`CREATE INDEX "IDX_api_keys_account" ON "api_keys" ("account_id")`);
 
-    await queryRunner.query(`
-      CREATE TABLE "spaces" (
-        "id" SERIAL NOT NULL,
-        "account_id" integer NOT NULL,
-        "name" character varying(255) NOT NULL,
-        "color" smallint NOT NULL DEFAULT 1,
-        "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
-        "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
-        CONSTRAINT "PK_spaces" PRIMARY KEY ("id"),
-        CONSTRAINT "FK_spaces_account" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE
-      )`);
-    // Names are unique per account regardless of case, as a person reads them.
-    await queryRunner.query(
-      `CREATE UNIQUE INDEX "UQ_spaces_account_name" ON "spaces" ("account_id", lower("name"))`,
-    );
-    await queryRunner.query(`CREATE INDEX "IDX_spaces_account_id" ON "spaces" ("account_id", "id")`);
+    for (const statement of namedResourceTable('spaces', ['"color" smallint NOT NULL DEFAULT 1'])) {
+      await queryRunner.query(statement);
+    }
 
     // The core of the links table, so that spaces can count their links and deleting a space leaves its links
     // without one (ON DELETE SET NULL). The links feature extends this table.

@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { namedResourceTable } from './sql/tables';
 
 export class LinksDomainsPixels1763798400000 implements MigrationInterface {
   name = 'LinksDomainsPixels1763798400000';
@@ -22,22 +23,10 @@ export class LinksDomainsPixels1763798400000 implements MigrationInterface {
     await queryRunner.query(`CREATE UNIQUE INDEX "UQ_domains_name" ON "domains" ("name")`);
     await queryRunner.query(`CREATE INDEX "IDX_domains_account_id" ON "domains" ("account_id", "id")`);
 
-    await queryRunner.query(`
-      CREATE TABLE "pixels" (
-        "id" SERIAL NOT NULL,
-        "account_id" integer NOT NULL,
-        "name" character varying(255) NOT NULL,
-        "type" character varying(32) NOT NULL,
-        "value" character varying(255) NOT NULL,
-        "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
-        "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
-        CONSTRAINT "PK_pixels" PRIMARY KEY ("id"),
-        CONSTRAINT "FK_pixels_account" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE
-      )`);
-    await queryRunner.query(
-      `CREATE UNIQUE INDEX "UQ_pixels_account_name" ON "pixels" ("account_id", lower("name"))`,
-    );
-    await queryRunner.query(`CREATE INDEX "IDX_pixels_account_id" ON "pixels" ("account_id", "id")`);
+    const pixelColumns = ['"type" character varying(32) NOT NULL', '"value" character varying(255) NOT NULL'];
+    for (const statement of namedResourceTable('pixels', pixelColumns)) {
+      await queryRunner.query(statement);
+    }
 
     // No link could be made before this migration, so the new NOT NULL column needs no backfill.
     await queryRunner.query(`

@@ -1,11 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-export class Clicks1763884800000 implements MigrationInterface {
-  name = 'Clicks1763884800000';
-
-  async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`
-      CREATE TABLE "clicks" (
+/** The columns of a raw click, each on a line of its own: reverting the rollups makes this table again. */
+export const RAW_CLICK_COLUMNS = `
         "id" BIGSERIAL NOT NULL,
         "link_id" integer NOT NULL,
         "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
@@ -15,7 +11,14 @@ export class Clicks1763884800000 implements MigrationInterface {
         "browser" character varying(64),
         "operating_system" character varying(64),
         "device" character varying(32),
-        "language" character varying(2),
+        "language" character varying(2),`;
+
+export class Clicks1763884800000 implements MigrationInterface {
+  name = 'Clicks1763884800000';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
+      CREATE TABLE "clicks" (${RAW_CLICK_COLUMNS}
         CONSTRAINT "PK_clicks" PRIMARY KEY ("id"),
         CONSTRAINT "FK_clicks_link" FOREIGN KEY ("link_id") REFERENCES "links"("id") ON DELETE CASCADE
       )`);

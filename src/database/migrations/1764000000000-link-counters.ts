@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { linkStatementTrigger, triggerFunction } from './sql/triggers';
 
 /**
  * The counters that visits write (`clicks`, `last_rotation`) move out of `links` into a narrow table of their own:
@@ -26,16 +27,14 @@ export class LinkCounters1764000000000 implements MigrationInterface {
     await queryRunner.query(`
       INSERT INTO "link_counters" ("link_id", "account_id", "clicks", "last_rotation")
       SELECT "id", "account_id", "clicks", "last_rotation" FROM "links"`);
-    await queryRunner.query(`
-      CREATE FUNCTION "link_counters_for_new_links"() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        INSERT INTO "link_counters" ("link_id", "account_id") SELECT "id", "account_id" FROM "new_links";
-        RETURN NULL;
-      END
-      $$`);
-    await queryRunner.query(`
-      CREATE TRIGGER "TR_links_counters" AFTER INSERT ON "links"
-      REFERENCING NEW TABLE AS "new_links" FOR EACH STATEMENT EXECUTE FUNCTION "link_counters_for_new_links"()`);
+    await queryRunner.query(
+      triggerFunction('link_counters_for_new_links', [
+        'INSERT INTO "link_counters" ("link_id", "account_id") SELECT "id", "account_id" FROM "new_links";',
+      ]),
+    );
+    await queryRunner.query(
+      linkStatementTrigger('TR_links_counters', 'INSERT', 'new_links', 'link_counters_for_new_links'),
+    );
     await queryRunner.query(`DROP INDEX "IDX_links_account_clicks"`);
     await queryRunner.query(`ALTER TABLE "links" DROP COLUMN "clicks", DROP COLUMN "last_rotation"`);
   }

@@ -1,34 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-
-/** The key of `link_counts`: a link's account, space (0 for none), domain and whether it is disabled. */
-const KEY = 'account_id, space_id, domain_id, disabled';
-
-/** The keys of the links in a transition table, with the change each brings to its count. */
-function keysOf(table: string, alias: string, change: string): string {
-  return `SELECT ${alias}.account_id, COALESCE(${alias}.space_id, 0) AS space_id, ${alias}.domain_id, ${alias}.disabled,
-                 ${change} AS links
-            FROM ${table} ${alias}`;
-}
-
-/**
- * Adds the changes of `deltas` (rows of KEY and links) to the counts, in key order so that concurrent statements
- * lock the rows they share in the same order, and removes the counts that reach zero.
- */
-function applyDeltas(deltas: string): string {
-  return `
-    WITH delta AS (
-      SELECT ${KEY}, sum(links)::int AS links FROM (${deltas}) d GROUP BY ${KEY} HAVING sum(links) <> 0
-    ), applied AS (
-      INSERT INTO link_counts AS c (${KEY}, links)
-      SELECT ${KEY}, links FROM delta ORDER BY ${KEY}
-      ON CONFLICT (${KEY}) DO UPDATE SET links = c.links + excluded.links
-      RETURNING c.account_id, c.links
-    )
-    SELECT array_agg(DISTINCT account_id) FILTER (WHERE links = 0) INTO emptied FROM applied;
-    IF emptied IS NOT NULL THEN
-      DELETE FROM link_counts WHERE account_id = ANY (emptied) AND links = 0;
-    END IF;`;
-}
+import { applyToCounts, KEY, statementChanges } from './sql/link-counts';
+import { linkStatementTriggers, triggerFunction } from './sql/triggers';
 
 const TRIGRAM_COLUMNS = ['title', 'alias', 'url'];
 
@@ -114,13 +86,11 @@ export class LinkLists1764100000000 implements MigrationInterface {
       CREATE INDEX "IDX_links_account_limited" ON "links" ("account_id", "id")
       INCLUDE ("active_period_start_at", "active_period_end_at") WHERE NOT "disabled" AND "clicks_limit" > 0`);
     await queryRunner.query(COUNTER_ROWS_WITH_LIMIT);
-    await queryRunner.query(`
-      CREATE FUNCTION "link_counters_follow_limit"() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        UPDATE "link_counters" SET "clicks_limit" = NEW."clicks_limit" WHERE "link_id" = NEW."id";
-        RETURN NULL;
-      END
-      $$`);
+    await queryRunner.query(
+      triggerFunction('link_counters_follow_limit', [
+        'UPDATE "link_counters" SET "clicks_limit" = NEW."clicks_limit" WHERE "link_id" = NEW."id";',
+      ]),
+    );
     await queryRunner.query(`
       CREATE TRIGGER "TR_links_counters_limit" AFTER UPDATE OF "clicks_limit" ON "links" FOR EACH ROW
       WHEN (OLD."clicks_limit" IS DISTINCT FROM NEW."clicks_limit") EXECUTE FUNCTION "link_counters_follow_limit"()`);
@@ -143,41 +113,14 @@ export class LinkLists1764100000000 implements MigrationInterface {
       CREATE FUNCTION "link_counts_follow"() RETURNS trigger LANGUAGE plpgsql AS $$
       DECLARE
         emptied integer[];
-      BEGIN
-        IF TG_OP = 'INSERT' THEN
-          ${applyDeltas(keysOf('new_links', 'n', '1'))}
-        ELSIF TG_OP = 'DELETE' THEN
-          ${applyDeltas(keysOf('old_links', 'o', '-1'))}
-        ELSE
-          ${applyDeltas(`
-            ${keysOf('old_links', 'o', '-1')} JOIN new_links n ON n.id = o.id
-             WHERE (o.account_id, o.space_id, o.domain_id, o.disabled)
-                   IS DISTINCT FROM (n.account_id, n.space_id, n.domain_id, n.disabled)
-            UNION ALL
-            ${keysOf('new_links', 'n', '1')} JOIN old_links o ON o.id = n.id
-             WHERE (o.account_id, o.space_id, o.domain_id, o.disabled)
-                   IS DISTINCT FROM (n.account_id, n.space_id, n.domain_id, n.disabled)`)}
-        END IF;
+      BEGIN${statementChanges((deltas) => applyToCounts(deltas, 'subquery'), '        ')}
         RETURN NULL;
       END
       $$`);
-    await queryRunner.query(`
-      CREATE TRIGGER "TR_links_counts_insert" AFTER INSERT ON "links"
-      REFERENCING NEW TABLE AS "new_links" FOR EACH STATEMENT EXECUTE FUNCTION "link_counts_follow"()`);
-    await queryRunner.query(`
-      CREATE TRIGGER "TR_links_counts_update" AFTER UPDATE ON "links"
-      REFERENCING OLD TABLE AS "old_links" NEW TABLE AS "new_links"
-      FOR EACH STATEMENT EXECUTE FUNCTION "link_counts_follow"()`);
-    await queryRunner.query(`
-      CREATE TRIGGER "TR_links_counts_delete" AFTER DELETE ON "links"
-      REFERENCING OLD TABLE AS "old_links" FOR EACH STATEMENT EXECUTE FUNCTION "link_counts_follow"()`);
-    await queryRunner.query(`
-      CREATE FUNCTION "link_counts_truncate"() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        DELETE FROM "link_counts";
-        RETURN NULL;
-      END
-      $$`);
+    for (const trigger of linkStatementTriggers('TR_links_counts', 'link_counts_follow')) {
+      await queryRunner.query(trigger);
+    }
+    await queryRunner.query(triggerFunction('link_counts_truncate', ['DELETE FROM "link_counts";']));
     await queryRunner.query(`
       CREATE TRIGGER "TR_links_counts_truncate" AFTER TRUNCATE ON "links"
       FOR EACH STATEMENT EXECUTE FUNCTION "link_counts_truncate"()`);

@@ -1,4 +1,10 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import {
+  announceChanges,
+  linkStatementTrigger,
+  linkStatementTriggers,
+  triggerFunction,
+} from './sql/triggers';
 
 /**
  * Clicks are written in batches. Each batch has an id, recorded in the same statement as its clicks, so a batch
@@ -20,16 +26,14 @@ export class ClickBatches1764200000000 implements MigrationInterface {
     await queryRunner.query(`CREATE INDEX "IDX_click_batches_written_at" ON "click_batches" ("written_at")`);
 
     await queryRunner.query(`ALTER TABLE "clicks" DROP CONSTRAINT "FK_clicks_link"`);
-    await queryRunner.query(`
-      CREATE FUNCTION "clicks_of_deleted_links"() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        DELETE FROM "clicks" WHERE "link_id" IN (SELECT "id" FROM "deleted_links");
-        RETURN NULL;
-      END
-      $$`);
-    await queryRunner.query(`
-      CREATE TRIGGER "TR_links_delete_clicks" AFTER DELETE ON "links"
-      REFERENCING OLD TABLE AS "deleted_links" FOR EACH STATEMENT EXECUTE FUNCTION "clicks_of_deleted_links"()`);
+    await queryRunner.query(
+      triggerFunction('clicks_of_deleted_links', [
+        'DELETE FROM "clicks" WHERE "link_id" IN (SELECT "id" FROM "deleted_links");',
+      ]),
+    );
+    await queryRunner.query(
+      linkStatementTrigger('TR_links_delete_clicks', 'DELETE', 'deleted_links', 'clicks_of_deleted_links'),
+    );
 
     // One notice per changed link (its domain and alias, old and new), or one that drops everything for a large
     // statement: a bulk load must not flood the channel.
@@ -61,16 +65,9 @@ export class ClickBatches1764200000000 implements MigrationInterface {
         RETURN NULL;
       END
       $$`);
-    await queryRunner.query(`
-      CREATE TRIGGER "TR_links_announce_insert" AFTER INSERT ON "links"
-      REFERENCING NEW TABLE AS "new_links" FOR EACH STATEMENT EXECUTE FUNCTION "announce_link_changes"()`);
-    await queryRunner.query(`
-      CREATE TRIGGER "TR_links_announce_update" AFTER UPDATE ON "links"
-      REFERENCING OLD TABLE AS "old_links" NEW TABLE AS "new_links"
-      FOR EACH STATEMENT EXECUTE FUNCTION "announce_link_changes"()`);
-    await queryRunner.query(`
-      CREATE TRIGGER "TR_links_announce_delete" AFTER DELETE ON "links"
-      REFERENCING OLD TABLE AS "old_links" FOR EACH STATEMENT EXECUTE FUNCTION "announce_link_changes"()`);
+    for (const trigger of linkStatementTriggers('TR_links_announce', 'announce_link_changes')) {
+      await queryRunner.query(trigger);
+    }
 
     // Whether a link has pixels is part of what a visit needs; domains are cached by host.
     await queryRunner.query(`
@@ -90,16 +87,9 @@ export class ClickBatches1764200000000 implements MigrationInterface {
     await queryRunner.query(`
       CREATE TRIGGER "TR_link_pixels_announce" AFTER INSERT OR DELETE ON "link_pixels"
       FOR EACH ROW EXECUTE FUNCTION "announce_link_pixel_changes"()`);
-    await queryRunner.query(`
-      CREATE FUNCTION "announce_domain_changes"() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        PERFORM pg_notify('visit_cache', 'domains');
-        RETURN NULL;
-      END
-      $$`);
-    await queryRunner.query(`
-      CREATE TRIGGER "TR_domains_announce" AFTER INSERT OR UPDATE OR DELETE ON "domains"
-      FOR EACH STATEMENT EXECUTE FUNCTION "announce_domain_changes"()`);
+    for (const statement of announceChanges('domains', 'announce_domain_changes')) {
+      await queryRunner.query(statement);
+    }
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

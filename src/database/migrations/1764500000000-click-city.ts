@@ -1,14 +1,10 @@
-import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { AddColumn } from './sql/add-column';
 
 /** The city of a click, for phpShort's `city` stats: null where no city database is installed. */
-export class ClickCity1764500000000 implements MigrationInterface {
+export class ClickCity1764500000000 extends AddColumn {
   name = 'ClickCity1764500000000';
 
-  async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`ALTER TABLE "clicks" ADD "city" character varying(128)`);
-  }
-
-  async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`ALTER TABLE "clicks" DROP COLUMN "city"`);
+  constructor() {
+    super('clicks', 'city', 'character varying(128)');
   }
 }

@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { triggerFunction } from './sql/triggers';
 
 /**
  * Less work for PostgreSQL per click, the half of a redirect's cost that is not Node's.
@@ -67,13 +68,13 @@ export class ClickWritePath1764600000000 implements MigrationInterface {
     await queryRunner.query(`ALTER TABLE "clicks" ADD CONSTRAINT "PK_clicks" PRIMARY KEY ("id")`);
     await queryRunner.query(`CREATE INDEX "IDX_clicks_link_created" ON "clicks" ("link_id", "created_at")`);
 
-    await queryRunner.query(`
-      CREATE OR REPLACE FUNCTION "link_counters_follow_limit"() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        UPDATE "link_counters" SET "clicks_limit" = NEW."clicks_limit" WHERE "link_id" = NEW."id";
-        RETURN NULL;
-      END
-      $$`);
+    await queryRunner.query(
+      triggerFunction(
+        'link_counters_follow_limit',
+        ['UPDATE "link_counters" SET "clicks_limit" = NEW."clicks_limit" WHERE "link_id" = NEW."id";'],
+        { replace: true },
+      ),
+    );
     await queryRunner.query(`DROP TRIGGER "TR_link_counters_mark_behind" ON "link_counters"`);
     await queryRunner.query(`DROP FUNCTION "link_counters_mark_behind"()`);
     await queryRunner.query(`DROP INDEX "IDX_link_counters_listed_behind"`);

@@ -1,4 +1,6 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { RAW_CLICK_COLUMNS } from './1763884800000-clicks';
+import { triggerFunction } from './sql/triggers';
 
 /**
  * Stats read rollups instead of raw clicks, and raw clicks shrink to what an export and a rebuild need.
@@ -228,15 +230,17 @@ export class ClickRollups1764900000000 implements MigrationInterface {
       CREATE TRIGGER "TR_clicks_record" INSTEAD OF INSERT ON "clicks" FOR EACH ROW EXECUTE FUNCTION "record_click"()`);
 
     // A deleted link's clicks and rollups go with it.
-    await queryRunner.query(`
-      CREATE OR REPLACE FUNCTION "clicks_of_deleted_links"() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        DELETE FROM "click_events" WHERE "link_id" IN (SELECT "id" FROM "deleted_links");
-        DELETE FROM "click_hours" WHERE "link_id" IN (SELECT "id" FROM "deleted_links");
-        DELETE FROM "click_days" WHERE "link_id" IN (SELECT "id" FROM "deleted_links");
-        RETURN NULL;
-      END
-      $$`);
+    await queryRunner.query(
+      triggerFunction(
+        'clicks_of_deleted_links',
+        [
+          'DELETE FROM "click_events" WHERE "link_id" IN (SELECT "id" FROM "deleted_links");',
+          'DELETE FROM "click_hours" WHERE "link_id" IN (SELECT "id" FROM "deleted_links");',
+          'DELETE FROM "click_days" WHERE "link_id" IN (SELECT "id" FROM "deleted_links");',
+        ],
+        { replace: true },
+      ),
+    );
 
     // The clicks there are: a partition for each month they span, their values and profiles, then the rows. Rows
     // meet their profile by the text of their eight values, which a hash join matches in one pass (IS NOT DISTINCT
@@ -291,17 +295,7 @@ export class ClickRollups1764900000000 implements MigrationInterface {
 
   async down(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(`
-      CREATE TABLE "clicks_before_rollups" (
-        "id" BIGSERIAL NOT NULL,
-        "link_id" integer NOT NULL,
-        "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
-        "referrer" character varying(255),
-        "country" character varying(2),
-        "continent" character varying(2),
-        "browser" character varying(64),
-        "operating_system" character varying(64),
-        "device" character varying(32),
-        "language" character varying(2),
+      CREATE TABLE "clicks_before_rollups" (${RAW_CLICK_COLUMNS}
         "city" character varying(128),
         CONSTRAINT "PK_clicks" PRIMARY KEY ("link_id", "created_at", "id")
       )`);
@@ -311,13 +305,13 @@ export class ClickRollups1764900000000 implements MigrationInterface {
       SELECT "link_id", "created_at", "referrer", "country", "continent", "browser", "operating_system", "device",
              "language", "city"
         FROM "clicks" ORDER BY "created_at"`);
-    await queryRunner.query(`
-      CREATE OR REPLACE FUNCTION "clicks_of_deleted_links"() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        DELETE FROM "clicks" WHERE "link_id" IN (SELECT "id" FROM "deleted_links");
-        RETURN NULL;
-      END
-      $$`);
+    await queryRunner.query(
+      triggerFunction(
+        'clicks_of_deleted_links',
+        ['DELETE FROM "clicks" WHERE "link_id" IN (SELECT "id" FROM "deleted_links");'],
+        { replace: true },
+      ),
+    );
     await queryRunner.query(`DROP VIEW "clicks"`);
     await queryRunner.query(`DROP FUNCTION "record_click"()`);
     await queryRunner.query(`DROP FUNCTION "roll_up_clicks"(integer, timestamptz, integer)`);

@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { announceChanges } from './sql/triggers';
 
 /**
  * Webhooks and the transactional outbox they and the event streams are fed from (contract §10):
@@ -36,16 +37,9 @@ export class WebhooksAndEvents1765100000000 implements MigrationInterface {
       )`);
     await queryRunner.query(`CREATE INDEX "IDX_webhooks_account" ON "webhooks" ("account_id", "id")`);
     // Every instance keeps in memory which accounts take which events: a change to webhooks is announced.
-    await queryRunner.query(`
-      CREATE FUNCTION "announce_webhook_changes"() RETURNS trigger LANGUAGE plpgsql AS $$
-      BEGIN
-        PERFORM pg_notify('visit_cache', 'webhooks');
-        RETURN NULL;
-      END
-      $$`);
-    await queryRunner.query(`
-      CREATE TRIGGER "TR_webhooks_announce" AFTER INSERT OR UPDATE OR DELETE ON "webhooks"
-      FOR EACH STATEMENT EXECUTE FUNCTION "announce_webhook_changes"()`);
+    for (const statement of announceChanges('webhooks', 'announce_webhook_changes')) {
+      await queryRunner.query(statement);
+    }
 
     await queryRunner.query(`
       CREATE TABLE "events" (

@@ -112,6 +112,41 @@ export function PersonNameField({ field, value, onChange }: TextFieldProps) {
   );
 }
 
+/**
+ * A code of the authenticator app or, at sign-in, one of the recovery codes, which are not numbers: `numeric`
+ * brings up a phone's number pad where only the app's code is taken.
+ */
+export function CodeField({
+  field,
+  value,
+  onChange,
+  label,
+  hint,
+  inputRef,
+  numeric = false,
+}: TextFieldProps & { numeric?: boolean }) {
+  const t = useT();
+  return (
+    <Field label={label ?? t.signIn.otp} hint={hint} {...field}>
+      {(control) => (
+        <input
+          {...control}
+          ref={inputRef}
+          name="otp"
+          required
+          maxLength={32}
+          inputMode={numeric ? 'numeric' : undefined}
+          autoComplete="one-time-code"
+          autoCapitalize="off"
+          spellCheck={false}
+          value={value}
+          onChange={(event) => onChange(event.target.value)}
+        />
+      )}
+    </Field>
+  );
+}
+
 /** The token of a link (an invitation, a password reset), from the address it was opened at. */
 export function useLinkToken(): string {
   return useSearchParams()[0].get('token') ?? '';

@@ -9,12 +9,12 @@ import {
 import type { User } from '../../api/types';
 import { Card } from '../../components/Card';
 import { CopyButton } from '../../components/CopyButton';
-import { Field } from '../../components/Field';
 import { useNotify } from '../../components/Notifications';
 import { SecretDialog } from '../../components/SecretDialog';
 import { SubmitForm } from '../../components/SubmitForm';
 import { useSubmit } from '../../hooks/useSubmit';
 import { useT } from '../../i18n/I18nProvider';
+import { CodeField } from '../people/fields';
 import { PasswordConfirmDialog } from './PasswordConfirmDialog';
 
 /**
@@ -141,19 +141,13 @@ function TwoFactorSetupForm({ setup, onConfirmed, onCancel }: SetupFormProps) {
           </div>
         }
       >
-        <Field label={t.profile.code} {...submission.field('otp')}>
-          {(control) => (
-            <input
-              {...control}
-              required
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={32}
-              value={otp}
-              onChange={(event) => setOtp(event.target.value)}
-            />
-          )}
-        </Field>
+        <CodeField
+          numeric
+          label={t.profile.code}
+          field={submission.field('otp')}
+          value={otp}
+          onChange={setOtp}
+        />
       </SubmitForm>
     </>
   );
