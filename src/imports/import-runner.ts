@@ -12,7 +12,7 @@ import { ImportPageWriter, ImportStopped } from './import-page';
 import { ImportSources } from './import-sources';
 import { MAX_IMPORT_ERRORS, type ImportError } from './import-job.entity';
 import { ImportsRepository, type ClaimedImport } from './imports.repository';
-import { SourceError, type ImportSource } from './sources/source';
+import { SourceError, type ImportSource, type SourcePage } from './sources/source';
 
 /** How long a runner's claim on an import lasts without a word from it: then another instance takes it over. */
 const LEASE_MS = 60_000;
@@ -105,8 +105,10 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
       const context = { job, token, references, leaseMs: LEASE_MS, errors: addErrors };
       if (job.cursor === null) await this.bringReferences(references, summary, addErrors);
       let cursor = job.cursor;
+      const bounds = new PageBounds(summary.linksTotal, job.linksDone);
       do {
         const page = await source.page(cursor);
+        bounds.check(cursor, page);
         await this.writer.write(context, page, summary.linksTotal);
         cursor = page.next;
       } while (cursor !== null && !cancelled.signal.aborted);
@@ -152,6 +154,43 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
   /** Gives the import back at once, for the next start (or another instance) to go on from its last page. */
   private async handBack(id: number, token: string): Promise<void> {
     await this.repository.release(id, token);
+  }
+}
+
+/** Empty pages in a row after which a source that still names a next page is taken for one that never ends. */
+const MAX_EMPTY_PAGES = 3;
+/** Links past what a source said it holds (a tenth more, and this many) before its pages are taken for endless. */
+const LINKS_BEYOND_TOTAL = 1000;
+
+/**
+ * What keeps a source from holding an import forever: pages that name themselves as the next, pages without
+ * links that still promise more, and far more links than the source said it holds.
+ */
+export class PageBounds {
+  private emptyPages = 0;
+  private links: number;
+
+  constructor(
+    private readonly total: number | null,
+    alreadyRead: number,
+  ) {
+    this.links = alreadyRead;
+  }
+
+  check(cursor: string | null, page: SourcePage): void {
+    if (page.next !== null && page.next === cursor) {
+      throw new SourceError('the source answered the same page again as the next one');
+    }
+    this.emptyPages = page.links.length === 0 ? this.emptyPages + 1 : 0;
+    if (page.next !== null && this.emptyPages >= MAX_EMPTY_PAGES) {
+      throw new SourceError(
+        `the source answered ${MAX_EMPTY_PAGES} empty pages in a row and still named a next one`,
+      );
+    }
+    this.links += page.links.length;
+    if (this.total !== null && this.links > Math.ceil(this.total * 1.1) + LINKS_BEYOND_TOTAL) {
+      throw new SourceError(`the source's pages go on past the ${this.total} links it said it holds`);
+    }
   }
 }
 

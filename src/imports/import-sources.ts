@@ -1,4 +1,4 @@
-import { Inject, Injectable, Optional } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { isPublicAddress, resolveHost, type AddressPolicy } from '../common/outbound-address';
 import type { ImportsConfig } from '../config/app-config';
 import type { ImportJob } from './import-job.entity';
@@ -13,17 +13,18 @@ import { yourlsSource } from './sources/yourls.source';
 /** The most of one answer of a source that is read: a page of links with their history. */
 const MAX_ANSWER_BYTES = 64 << 20;
 
-/** Where sources are looked up: the system's resolver and the public-address rule, unless a test says otherwise. */
+/** Where sources are looked up and may be: the system's resolver and public addresses only, unless a test says otherwise. */
 export const IMPORT_ADDRESS_POLICY = Symbol('IMPORT_ADDRESS_POLICY');
+
+export const DEFAULT_IMPORT_ADDRESS_POLICY: AddressPolicy = {
+  resolve: resolveHost,
+  allowAddress: isPublicAddress,
+};
 
 /** The adapter of an import's source, connected under the import settings. */
 @Injectable()
 export class ImportSources {
-  private readonly policy: AddressPolicy;
-
-  constructor(@Optional() @Inject(IMPORT_ADDRESS_POLICY) policy?: AddressPolicy) {
-    this.policy = policy ?? { resolve: resolveHost, allowAddress: isPublicAddress };
-  }
+  constructor(@Inject(IMPORT_ADDRESS_POLICY) private readonly policy: AddressPolicy) {}
 
   open(
     job: ImportJob,

@@ -8,7 +8,7 @@ import { ImportJob } from './import-job.entity';
 import { ImportPageWriter } from './import-page';
 import { ReferenceServices } from './import-references';
 import { ImportRunner } from './import-runner';
-import { ImportSources } from './import-sources';
+import { DEFAULT_IMPORT_ADDRESS_POLICY, IMPORT_ADDRESS_POLICY, ImportSources } from './import-sources';
 import { ImportsController } from './imports.controller';
 import { ImportsRepository } from './imports.repository';
 import { ImportsService } from './imports.service';
@@ -18,6 +18,7 @@ import { ImportsService } from './imports.service';
   imports: [TypeOrmModule.forFeature([ImportJob]), LinksModule, SpacesModule, PixelsModule, DomainsModule],
   controllers: [ImportsController],
   providers: [
+    { provide: IMPORT_ADDRESS_POLICY, useValue: DEFAULT_IMPORT_ADDRESS_POLICY },
     ImportsService,
     ImportsRepository,
     ImportRunner,

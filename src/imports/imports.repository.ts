@@ -77,17 +77,13 @@ const JOB_COLUMNS = `id, account_id AS "accountId", source, source_origin AS "so
   lease_until AS "leaseUntil", created_at AS "createdAt", started_at AS "startedAt", finished_at AS "finishedAt"`;
 
 /**
- * Raw clicks of a page: each click names its link, its time and its profile's place in `$4` (a JSON array of
- * eight-text arrays), which `click_profile_ids` numbers. The counters of the page's links were locked first by
- * {@link ImportsRepository.addClicks}, as every writer of clicks does.
+ * Raw clicks of a page: each click names its link, its time and its profile, numbered by an earlier statement (a
+ * profile made within this one would not be seen by its rollups' join). The counters of the page's links were
+ * locked first by {@link ImportsRepository.addHistory}, as every writer of clicks does.
  */
 const INSERT_RAW_CLICKS = `
-  WITH profiles AS (
-    SELECT p.profile, p.ord::int AS ord FROM unnest(click_profile_ids($4::jsonb)) WITH ORDINALITY AS p(profile, ord)
-  ), kept AS MATERIALIZED (
-    SELECT r.link_id, r.created_at, profiles.profile
-      FROM unnest($1::int[], $2::timestamptz[], $3::int[]) AS r(link_id, created_at, ord)
-      JOIN profiles USING (ord)
+  WITH kept AS MATERIALIZED (
+    SELECT link_id, created_at, profile FROM unnest($1::int[], $2::timestamptz[], $3::int[]) AS r(link_id, created_at, profile)
   ), recorded AS (
     INSERT INTO click_events (created_at, link_id, profile_id) SELECT created_at, link_id, profile FROM kept
   ), ${ROLL_UP}
@@ -359,11 +355,13 @@ export class ImportsRepository {
       }
     }
     if (linkIds.length === 0) return 0;
+    const [{ ids }] = await tx.query<{ ids: number[] }[]>('SELECT click_profile_ids($1::jsonb) AS ids', [
+      `[${[...profiles.keys()].join(',')}]`,
+    ]);
     const [{ clicks }] = await tx.query<{ clicks: number }[]>(INSERT_RAW_CLICKS, [
       linkIds,
       times,
-      places,
-      `[${[...profiles.keys()].join(',')}]`,
+      places.map((place) => ids[place - 1]),
     ]);
     return clicks;
   }

@@ -78,17 +78,35 @@ describe('SourceHttp', () => {
     expect(seen).toHaveLength(4);
   });
 
-  it('fails a source that never answers, once its time is out', async () => {
+  it('fails a source that never answers once its time is out, retries included', async () => {
     const { url, seen } = await serve(() => undefined);
-    // The tries after a timeout do not wait their back-off here.
-    const sleep = () => Promise.resolve();
     const started = Date.now();
 
-    const read = new SourceHttp(url, CREDENTIALS, { ...OPTIONS, timeoutMs: 150, sleep }).json('api');
+    const read = new SourceHttp(url, CREDENTIALS, { ...OPTIONS, timeoutMs: 300 }).json('api');
 
-    await expect(read).rejects.toThrow(new SourceError('the source did not answer within 150 ms'));
-    expect(Date.now() - started).toBeGreaterThanOrEqual(4 * 140);
-    expect(seen).toHaveLength(4);
+    await expect(read).rejects.toThrow(new SourceError('the source did not answer within 300 ms'));
+    // One request's time is the whole budget: no try after it waits another 300 ms.
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    expect(Date.now() - started).toBeLessThan(900);
+    expect(seen).toHaveLength(1);
+  });
+
+  it('tries again a source that dropped the connection, while the time lasts', async () => {
+    let answered = 0;
+    const { url, seen } = await serve((_, response) => {
+      answered += 1;
+      if (answered === 1) {
+        response.socket?.destroy();
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end('{"ok":true}');
+    });
+
+    const read = new SourceHttp(url, CREDENTIALS, { ...OPTIONS, timeoutMs: 5000 }).json('api');
+
+    await expect(read).resolves.toEqual({ ok: true });
+    expect(seen).toHaveLength(2);
   });
 
   it('sends the credentials to the source’s own origin only, never where it redirects elsewhere', async () => {

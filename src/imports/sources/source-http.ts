@@ -77,12 +77,15 @@ export class SourceHttp {
   /** The answer of `path` whatever its status, after redirects, retries and the rate limit's waits. */
   async get(path: string, query: SourceQuery = {}): Promise<SourceAnswer> {
     const url = this.urlOf(path, query);
+    // Failures on the way are tried again while the request's time lasts; a source that asked for a wait is waited for.
+    const started = Date.now();
+    const left = () => this.options.timeoutMs - (Date.now() - started);
     for (let attempt = 1; ; attempt += 1) {
       await this.awaitTurn();
       try {
-        const answer = await this.follow(url);
+        const answer = await this.follow(url, Math.max(1, left()));
         this.noteRateLimit(answer);
-        if (answer.status === 429 || answer.status === 503 || answer.status >= 500) {
+        if (answer.status === 429 || answer.status >= 500) {
           const wait = retryAfterMs(answer.headers['retry-after']) ?? backoffMs(attempt);
           if (attempt >= MAX_TRIES || wait > MAX_WAIT_MS) return answer;
           await this.sleep(wait, this.options.signal);
@@ -90,7 +93,9 @@ export class SourceHttp {
         }
         return answer;
       } catch (error) {
-        if (!(error instanceof TransientFailure) || attempt >= MAX_TRIES) {
+        const retried =
+          error instanceof TransientFailure && attempt < MAX_TRIES && left() > backoffMs(attempt);
+        if (!retried) {
           throw error instanceof SourceError
             ? error
             : new SourceError(error instanceof Error ? error.message : 'failed');
@@ -137,10 +142,11 @@ export class SourceHttp {
     );
   }
 
-  private async follow(start: URL): Promise<SourceAnswer> {
+  private async follow(start: URL, deadlineMs: number): Promise<SourceAnswer> {
     let url = start;
+    const started = Date.now();
     for (let hop = 0; ; hop += 1) {
-      const answer = await this.once(url);
+      const answer = await this.once(url, Math.max(1, deadlineMs - (Date.now() - started)));
       const location = headerValue(answer.headers.location);
       if (answer.status < 300 || answer.status > 399 || location === undefined) return answer;
       if (hop >= MAX_REDIRECTS)
@@ -153,21 +159,21 @@ export class SourceHttp {
     }
   }
 
-  private async once(url: URL): Promise<SourceAnswer> {
+  private async once(url: URL, deadlineMs: number): Promise<SourceAnswer> {
     const started = Date.now();
-    const address = await this.addressOf(url);
+    const address = await this.addressOf(url, deadlineMs);
     // Credentials go to the source's own origin only, never to where it redirects elsewhere.
     const headers = url.origin === this.base.origin ? this.headers : {};
-    return this.request(url, address, headers, Math.max(1, this.options.timeoutMs - (Date.now() - started)));
+    return this.request(url, address, headers, Math.max(1, deadlineMs - (Date.now() - started)));
   }
 
-  private async addressOf(url: URL): Promise<CheckedAddress> {
+  private async addressOf(url: URL, deadlineMs: number): Promise<CheckedAddress> {
     const policy: AddressPolicy = this.options.allowPrivateAddresses
       ? { resolve: this.options.resolve, allowAddress: () => true }
       : this.options;
     try {
       return await checkedAddress(url.hostname, policy, {
-        ms: this.options.timeoutMs,
+        ms: deadlineMs,
         error: () => new TransientFailure(`the source's name ${url.hostname} did not resolve in time`),
       });
     } catch (error) {
@@ -222,7 +228,10 @@ export class SourceHttp {
         },
       );
       const timer = setTimeout(
-        () => request.destroy(new TransientFailure(`the source did not answer within ${deadlineMs} ms`)),
+        () =>
+          request.destroy(
+            new TransientFailure(`the source did not answer within ${this.options.timeoutMs} ms`),
+          ),
         deadlineMs,
       );
       const abort = () => request.destroy(new SourceError('the import was stopped'));

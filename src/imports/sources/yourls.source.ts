@@ -152,6 +152,8 @@ async function connect(databaseUrl: string, options: YourlsConnectOptions): Prom
       charset: 'utf8mb4',
     });
     await connection.query('SET SESSION TRANSACTION READ ONLY');
+    // TIMESTAMP columns are shown in the session's zone: UTC, as every time here is read.
+    await connection.query("SET time_zone = '+00:00'");
     return connection;
   } catch (error) {
     throw new SourceError(`the YOURLS database cannot be reached: ${mysqlReason(error)}`);
