@@ -23,6 +23,7 @@ const PROCESS_SPECS = [
   'database-faults',
   'database-refused',
   'embedded',
+  'import-resume',
   'event-delivery-processes',
   'npm-start',
   'phpshort-import',

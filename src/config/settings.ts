@@ -547,6 +547,11 @@ export const SETTINGS = {
   IMPORT_REQUESTS_PER_SECOND: integer(20, 1, 10_000, {
     meaning: 'requests an import makes of its source each second at most (fewer when the source says so)',
   }),
+  IMPORT_LEASE_MS: integer(60_000, 2000, 3_600_000, {
+    meaning:
+      'how long an import stays with an instance that stopped working on it (a crash, a `kill -9`) before another ' +
+      'instance, or the next start, takes it over from its last page',
+  }),
   IMPORT_TIMEOUT_MS: integer(30_000, 1000, 600_000, {
     meaning: "the longest one request to an import's source may take, answer included",
   }),

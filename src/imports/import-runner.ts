@@ -14,8 +14,6 @@ import { MAX_IMPORT_ERRORS, type ImportError } from './import-job.entity';
 import { ImportsRepository, type ClaimedImport } from './imports.repository';
 import { SourceError, type ImportSource, type SourcePage } from './sources/source';
 
-/** How long a runner's claim on an import lasts without a word from it: then another instance takes it over. */
-const LEASE_MS = 60_000;
 /** How often a runner looks for an import to run when none woke it. */
 const POLL_MS = 5_000;
 
@@ -74,7 +72,7 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
   /** Runs claimed imports until none waits. */
   private async drain(): Promise<void> {
     while (!this.stopping.signal.aborted) {
-      const claimed = await this.repository.claim(LEASE_MS, randomUUID());
+      const claimed = await this.repository.claim(this.config.importLeaseMs, randomUUID());
       if (claimed === null) return;
       await this.run(claimed);
     }
@@ -92,17 +90,17 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
     this.stopping.signal.addEventListener('abort', onStop, { once: true });
     // The lease is renewed while a page is read, and a cancel is noticed then too.
     const heartbeat = setInterval(() => {
-      void this.repository.renew(job.id, token, LEASE_MS).then(
+      void this.repository.renew(job.id, token, this.config.importLeaseMs).then(
         (held) => (held ? undefined : cancelled.abort()),
         () => undefined,
       );
-    }, LEASE_MS / 4);
+    }, this.config.importLeaseMs / 4);
     let source: ImportSource | null = null;
     try {
       source = this.sources.open(job, claimed.credentials, this.config, cancelled.signal);
       const summary = await source.open();
       const references = new WorkspaceReferences(job.accountId, job.dryRun, this.references);
-      const context = { job, token, references, leaseMs: LEASE_MS, errors: addErrors };
+      const context = { job, token, references, leaseMs: this.config.importLeaseMs, errors: addErrors };
       if (job.cursor === null) await this.bringReferences(references, summary, addErrors);
       let cursor = job.cursor;
       const bounds = new PageBounds(summary.linksTotal, job.linksDone);
