@@ -4,7 +4,9 @@ import { createAccount, createTestApp, type TestAccount, type TestApp } from './
 import {
   childEnv,
   killAllChildren,
+  lastLine,
   removeDir,
+  runCli,
   startServer,
   tempDir,
   type ServerProcess,
@@ -232,6 +234,28 @@ describe('import from a phpShort source (a second instance)', () => {
     const skipped = await runImport(await createAccount(target));
     expect(skipped).toMatchObject({ status: 'done', progress: { links_created: 0, links_skipped: 2 } });
   }, 60_000);
+
+  it('runs from the command line, with its progress on stderr and the import as the last line', async () => {
+    const account = await createAccount(target);
+    const env = childEnv({ IMPORT_ALLOW_PRIVATE_ADDRESSES: 'true', LOG_LEVEL: 'warn' });
+    const args = ['import:phpshort', '--account', String(account.id), '--url', source.url];
+    const ran = await runCli([...args, '--api-key', sourceKey, '--on-conflict', 'suffix'], { env });
+    expect(ran.code).toBe(0);
+    expect(JSON.parse(lastLine(ran.stdout))).toMatchObject({
+      source: 'phpshort',
+      status: 'done',
+      progress: { links_done: 3, links_failed: 1 },
+    });
+    expect(ran.stderr).toMatch(/^done 100% 3\/3 links: /m);
+    expect(ran.stdout + ran.stderr).not.toContain(sourceKey);
+
+    const missing = await runCli(args, { env });
+    expect(missing.code).toBe(64);
+    expect(missing.stderr).toContain('--api-key: The api key field is required.');
+    const refused = await runCli([...args, '--api-key', 'wrong-key'], { env });
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('The import failed: the source refused the credentials (401)');
+  }, 90_000);
 
   it('a source that cannot be read fails with the reason, and bad options are named', async () => {
     const account = await createAccount(target);

@@ -4,6 +4,7 @@ import { keyCreate, keyList, keyRevoke } from './key.commands';
 import { migrationRevert, migrationRun, migrationShow } from './migration.commands';
 import { memberSetRole, userCreate, userInvite, userResetPassword } from './people.commands';
 import { statsRebuild } from './stats.commands';
+import { importCommands } from './import.commands';
 
 /**
  * The commands, in the order the usage lists them. Reading a command line needs no settings and no database:
@@ -23,4 +24,5 @@ export const COMMANDS: readonly CliCommand[] = [
   migrationRevert,
   migrationShow,
   statsRebuild,
+  ...importCommands,
 ];

@@ -1,5 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import type { ApiCaller } from '../auth/owner';
+import type { Account } from '../auth/account.entity';
+import { wholeAccount, type ApiCaller } from '../auth/owner';
+import { SCOPES } from '../auth/scopes';
 import {
   ResourceNotFoundException,
   UnauthorizedActionException,
@@ -34,6 +36,21 @@ export class ImportsService {
     private readonly repository: ImportsRepository,
     private readonly runner: ImportRunner,
   ) {}
+
+  /** The caller an operator's command acts as: the whole workspace, as its owner's full key would. */
+  callerFor(account: Account): ApiCaller {
+    return {
+      account,
+      keyId: null,
+      keyName: null,
+      user: null,
+      granted: new Set(SCOPES),
+      owner: wholeAccount(account.id),
+      expiresAt: null,
+      sessionId: null,
+      sessionExpiresAt: null,
+    };
+  }
 
   async create(caller: ApiCaller, dto: CreateImportDto): Promise<ImportResponse> {
     // An import makes spaces and puts links anywhere in the workspace: beyond a key restricted to spaces.
