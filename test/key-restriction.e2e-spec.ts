@@ -186,6 +186,15 @@ describe('a key restricted to spaces', () => {
     expect(fine.status).toBe(201);
   });
 
+  it('may not start an import from another shortener, which makes spaces and puts links anywhere', async () => {
+    const body = { source: 'yourls', database_url: 'mysql://127.0.0.1:9/none' };
+    const refused = await json(restricted, 'post', '/api/v1/imports', body);
+    expect(refused.status).toBe(403);
+    expect((await call(owner, 'get', '/api/v1/imports')).body.meta.total).toBe(0);
+    // Control: the key without a restriction starts it.
+    expect((await json(owner, 'post', '/api/v1/imports', body)).status).toBe(202);
+  });
+
   it('sees and changes only its spaces, and makes none', async () => {
     const listed = await call(restricted, 'get', '/api/v1/spaces');
     expect(ids(listed.body)).toEqual([mine]);

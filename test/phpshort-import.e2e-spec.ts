@@ -190,6 +190,13 @@ describe('import from a phpShort source (a second instance)', () => {
       expect([name, mine.data]).toEqual([name, theirs.data]);
     }
 
+    // The credentials were held only while the import could run.
+    const [held] = await target.dataSource.query<{ credentials: unknown }[]>(
+      'SELECT credentials FROM imports WHERE account_id = $1',
+      [account.id],
+    );
+    expect(held.credentials).toBeNull();
+
     const again = await runImport(account);
     expect(again).toMatchObject({
       status: 'done',
