@@ -27,6 +27,7 @@ const RAN: Record<string, string> = {
   DashboardSessions1765200000000: '4a5f4b7e5e1fa9fb1c4245ab59cd28a735006fa5089259c00d203958dbb43017',
   ClickEventOffsets1765300000000: '7c622cc9948164cb827d320e89319f0ec4d38bdeb3468865cb873814d277428c',
   PeopleAndAudit1765400000000: '4e5f3256e8cc1587d045b5f67b91bff6e0f7aa1a10eb2bdf69852cad4e6f0dd6',
+  Imports1765500000000: '3835ba9e6351300e2c1d25324f52eabbba189247d59235dbc932f8076d7ba6ec',
 };
 
 /** The migrations of the folder, by name, as the migration runner finds them. */
