@@ -35,6 +35,11 @@ export type Invitation = Schemas['InvitationResponse'];
 export type AuditEntry = Schemas['AuditEntryResponse'];
 export type AuditActorType = Schemas['AuditActorType'];
 export type AuditTargetType = Schemas['AuditTargetType'];
+export type ImportJob = Schemas['ImportResponse'];
+export type ImportSource = Schemas['ImportSource'];
+export type ImportStatus = Schemas['ImportStatus'];
+export type ImportOnConflict = Schemas['ImportOnConflict'];
+export type CreateImportBody = Schemas['CreateImportDto'];
 
 // The sessions and the ways in (api/session.ts).
 export type Session = Schemas['SessionResponse'];

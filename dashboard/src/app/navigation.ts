@@ -26,6 +26,8 @@ export const NAV_ITEMS: readonly NavItem[] = [
   screen('domains', 'domains.read', () => import('../features/domains/DomainsPage')),
   screen('pixels', 'pixels.read', () => import('../features/pixels/PixelsPage')),
   screen('transfer', 'links.read', () => import('../features/transfer/TransferPage')),
+  // Listing imports needs only links.read, but the screen is there to start them.
+  screen('imports', 'links.write', () => import('../features/imports/ImportsPage')),
   screen('keys', 'keys.read', () => import('../features/keys/KeysPage')),
   screen('webhooks', 'webhooks.read', () => import('../features/webhooks/WebhooksPage')),
   screen('members', 'members.read', () => import('../features/members/MembersPage')),

@@ -18,6 +18,8 @@ interface UrlInputProps extends ControlProps {
   value: string;
   onChange: (value: string) => void;
   required?: boolean;
+  /** Required by the API, which says so when it is left empty, rather than by the browser. */
+  'aria-required'?: true | undefined;
   maxLength?: number;
 }
 
