@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
   childEnv,
-  cliAccount,
   killAllChildren,
   removeDir,
   startServer,
@@ -9,6 +8,9 @@ import {
   type ServerProcess,
 } from './support/process';
 import { sleep } from './support/sleep';
+
+/** An embedded database's first start makes its cluster: slow on a loaded machine. */
+const EMBEDDED_START_MS = 120_000;
 import { UA } from './support/visitors';
 
 /**
@@ -20,6 +22,7 @@ describe('an import killed mid-way', () => {
   const sourceKey = `lsk_${randomBytes(32).toString('base64url')}`;
   let source: ServerProcess;
   let dataDir: string;
+  let targetDir: string | undefined;
 
   async function request(
     server: ServerProcess,
@@ -40,6 +43,7 @@ describe('an import killed mid-way', () => {
   beforeAll(async () => {
     dataDir = tempDir();
     source = await startServer({
+      readyTimeoutMs: EMBEDDED_START_MS,
       env: childEnv(
         { INITIAL_API_KEY: sourceKey, DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn' },
         { embedded: true },
@@ -68,20 +72,30 @@ describe('an import killed mid-way', () => {
     await source?.stop();
     await killAllChildren();
     removeDir(dataDir);
+    removeDir(targetDir);
   });
 
   it('goes on after a restart from its last page, with nothing twice and nothing missing', async () => {
-    const env = childEnv({
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_PER_MINUTE: '0',
-      IMPORT_ALLOW_PRIVATE_ADDRESSES: 'true',
-      IMPORT_LEASE_MS: '3000',
-      // Slow enough that the kill lands mid-way: about a page a second.
-      IMPORT_REQUESTS_PER_SECOND: '3',
-      INITIAL_API_KEY: undefined,
-    });
-    const { apiKey } = await cliAccount(`Resume ${randomBytes(3).toString('hex')}`, env);
-    let target = await startServer({ env });
+    // A database of its own (embedded, in a directory of its own): the run's database is every test's, and an
+    // instance that runs imports would take theirs too.
+    targetDir = tempDir();
+    const apiKey = `lsk_${randomBytes(32).toString('base64url')}`;
+    const env = childEnv(
+      {
+        LOG_LEVEL: 'warn',
+        RATE_LIMIT_PER_MINUTE: '0',
+        DATA_DIR: targetDir,
+        IMPORT_RUNNER: 'true',
+        // The first start makes the workspace, with this key.
+        INITIAL_API_KEY: apiKey,
+        IMPORT_ALLOW_PRIVATE_ADDRESSES: 'true',
+        IMPORT_LEASE_MS: '3000',
+        // Slow enough that the kill lands mid-way: about a page a second.
+        IMPORT_REQUESTS_PER_SECOND: '3',
+      },
+      { embedded: true },
+    );
+    let target = await startServer({ env, readyTimeoutMs: EMBEDDED_START_MS });
     const created = await request(target, apiKey, 'POST', '/api/v1/imports', {
       source: 'phpshort',
       url: source.url,
@@ -102,7 +116,7 @@ describe('an import killed mid-way', () => {
     await target.kill();
     expect(before.progress.links_done).toBeLessThan(LINKS);
 
-    target = await startServer({ env });
+    target = await startServer({ env, readyTimeoutMs: EMBEDDED_START_MS });
     let after = await show();
     for (let tries = 0; tries < 600 && ['queued', 'running'].includes(after.status); tries += 1) {
       await sleep(200);

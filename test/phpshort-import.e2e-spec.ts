@@ -12,6 +12,9 @@ import {
   type ServerProcess,
 } from './support/process';
 import { sleep } from './support/sleep';
+
+/** An embedded database's first start makes its cluster: slow on a loaded machine. */
+const EMBEDDED_START_MS = 120_000;
 import { UA } from './support/visitors';
 
 /**
@@ -75,6 +78,7 @@ describe('import from a phpShort source (a second instance)', () => {
   beforeAll(async () => {
     dataDir = tempDir();
     source = await startServer({
+      readyTimeoutMs: EMBEDDED_START_MS,
       env: childEnv(
         { INITIAL_API_KEY: sourceKey, DATA_DIR: dataDir, RATE_LIMIT_PER_MINUTE: '0', LOG_LEVEL: 'warn' },
         { embedded: true },

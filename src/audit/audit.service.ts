@@ -1,11 +1,6 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { mapPage, type Page } from '../common/pagination';
+import { PeriodicTask } from '../common/periodic-task';
 import { peopleConfig, type PeopleConfig } from '../config/app-config';
 import { AuditRepository } from './audit.repository';
 import { toAuditEntryResponse, type AuditEntryResponse } from './audit.mapper';
@@ -15,28 +10,21 @@ import type { AuditListQueryDto } from './dto/audit-list-query.dto';
 const PRUNE_EVERY_MS = 60 * 60_000;
 const PRUNE_STEP = 5000;
 
-/** The audit log's reading, and its retention: entries older than `AUDIT_RETENTION_DAYS` go, an hour at a time. */
+/**
+ * The audit log's reading, and its retention: entries older than `AUDIT_RETENTION_DAYS` go, at start and then every
+ * hour.
+ */
 @Injectable()
-export class AuditService implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(AuditService.name);
-  private timer: NodeJS.Timeout | undefined;
-
+export class AuditService extends PeriodicTask {
   constructor(
     private readonly repository: AuditRepository,
     @Inject(peopleConfig.KEY) private readonly config: PeopleConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => {
-      this.prune(new Date()).catch((error: unknown) =>
-        this.logger.warn(`Audit retention failed: ${String(error)}`),
-      );
-    }, PRUNE_EVERY_MS);
-    this.timer.unref();
+  ) {
+    super({ everyMs: PRUNE_EVERY_MS, failure: 'Audit retention failed' });
   }
 
-  onApplicationShutdown(): void {
-    clearInterval(this.timer);
+  protected round(): Promise<number> {
+    return this.prune(new Date());
   }
 
   async list(accountId: number, query: AuditListQueryDto): Promise<Page<AuditEntryResponse>> {

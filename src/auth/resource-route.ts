@@ -27,8 +27,11 @@ export interface Resource {
   object: string;
   /** What PUT and PATCH say of an update; by default, that what is absent stays as it is. */
   update?: string;
-  /** The example bodies of a create and of an update (PUT and PATCH alike), as the document shows them. */
-  examples: { create: object; update: object };
+  /**
+   * The example bodies of a create and of an update (PUT and PATCH alike), as the document shows them; none for a
+   * resource whose creates and updates are routes of their own.
+   */
+  examples?: { create?: object; update?: object };
 }
 
 /**
@@ -49,7 +52,8 @@ export const DeleteById = (): MethodDecorator => applyDecorators(Delete(':id'), 
 type RouteOptions = Partial<Omit<EndpointOptions, 'body'>> & { response?: Type };
 
 /**
- * The routes every resource of the API has (links, spaces, domains, pixels, keys, webhooks), each kind composed
+ * The routes every resource of the API has (links, spaces, domains, pixels, keys, webhooks; members, invitations
+ * and imports those of them they have), each kind composed
  * once: its verb and path, its name and summary from the resource's, its answer in the OpenAPI document, the
  * errors of its kind, and the scope it needs. So a rule of the contract such as "a delete answers 200 with the
  * deleted envelope", or a naming rule such as `patch<Resource>`, has one home.
@@ -74,7 +78,7 @@ export function resourceRoutes(resource: Resource) {
     description: resource.update ?? description,
     body: true,
     errors: [404],
-    example: resource.examples.update,
+    example: resource.examples?.update,
   });
   return {
     /** `GET /`: a page of the resources; 422 for a query it cannot read. */
@@ -94,7 +98,7 @@ export function resourceRoutes(resource: Resource) {
       operationId: `create${resource.id}`,
       summary: `Create ${resource.one}`,
       body: true,
-      example: resource.examples.create,
+      example: resource.examples?.create,
     }),
     /** `PUT /:id`: what is absent stays as it is, as with PATCH (the contract's PUT is PATCH's twin). */
     replace: compose(write, Put(':id'), (model) => ApiDataResponse(model), {

@@ -12,6 +12,7 @@ import { CreateImportDto } from '../imports/dto/import.dto';
 import type { ImportResponse } from '../imports/import.mapper';
 import { ImportsModule } from '../imports/imports.module';
 import { ImportsService } from '../imports/imports.service';
+import { ImportRunner } from '../imports/import-runner';
 import type { ImportSourceName } from '../imports/sources/source';
 import { AccountsService } from '../auth/accounts.service';
 import { AuthModule } from '../auth/auth.module';
@@ -91,6 +92,8 @@ function importCommand(
       const [{ value: dto, errors }] = await validateItems(CreateImportDto, [withoutAbsent(body)]);
       const refusal = Object.entries(errors)[0];
       if (refusal !== undefined) throw new UsageError(`--${refusal[0].replace('_', '-')}: ${refusal[1][0]}`);
+      // The command runs the import it starts, and no other: this process's runner takes none by itself.
+      process.env.IMPORT_RUNNER = 'false';
       const ended = await context.run(ImportsWorkModule.forCommand(), (app) => follow(app, accountId, dto));
       printResult({ ...ended, progress: ended.progress, errors: ended.errors });
       if (ended.status !== 'done')
@@ -99,7 +102,10 @@ function importCommand(
   });
 }
 
-/** Starts the import and shows its progress until it ends, on stderr: a bar on a terminal, a line a step otherwise. */
+/**
+ * Starts the import, runs it here (or watches the instance that runs it, when one took it first, or the workspace's
+ * import before it), and shows its progress until it ends, on stderr: a bar on a terminal, a line a step otherwise.
+ */
 async function follow(
   app: INestApplicationContext,
   accountId: number,
@@ -108,6 +114,7 @@ async function follow(
   const account = await app.get(AccountsService).findById(accountId);
   if (account === null) throw new CommandFailedError(`No account with id ${accountId}`);
   const imports = app.get(ImportsService);
+  const runner = app.get(ImportRunner);
   const caller = imports.callerFor(account);
   let shown: ImportResponse;
   try {
@@ -117,14 +124,19 @@ async function follow(
     const [field, reasons] = Object.entries(error.fields)[0];
     throw new UsageError(`--${field.replace('_', '-')}: ${reasons[0]}`);
   }
+  let running: Promise<unknown> | null = null;
   let last = '';
   while (shown.status === 'queued' || shown.status === 'running') {
+    if (running === null && shown.status === 'queued') {
+      running = runner.runNow(shown.id).finally(() => (running = null));
+    }
     await new Promise((resolve) => setTimeout(resolve, POLL_MS));
     shown = await imports.show(caller, shown.id);
     const line = progressLine(shown, process.stderr.isTTY === true);
     if (line !== last) process.stderr.write(line);
     last = line;
   }
+  await running;
   if (process.stderr.isTTY === true) process.stderr.write('\n');
   return shown;
 }

@@ -20,6 +20,7 @@ import { CommandFailedError, printResult, UsageError } from './output';
 
 const EMAIL_OPTION = { value: 'EMAIL', description: "the person's email", required: true, parse: userEmail };
 const ROLE_OPTION = { value: 'ROLE', description: 'owner, admin, editor or viewer', parse: role };
+const PASSWORD_OPTION = { value: 'PASSWORD', description: '10 to 256 characters', parse: password };
 
 /** The people commands' work, with the account `--account` names found first (when it is given). */
 async function onPeople<T>(
@@ -42,7 +43,7 @@ export const userCreate = defineCommand({
   description: "make a person who signs in with an email and a password (or set an existing one's password)",
   options: {
     email: EMAIL_OPTION,
-    password: { value: 'PASSWORD', description: '10 to 256 characters', required: true, parse: password },
+    password: { ...PASSWORD_OPTION, required: true },
     name: {
       value: 'NAME',
       description: 'their name (default: the part of the email before @)',
@@ -89,11 +90,7 @@ export const userResetPassword = defineCommand({
   description: "set a person's password (ending their sessions), or print a one-time link to choose one",
   options: {
     email: EMAIL_OPTION,
-    password: {
-      value: 'PASSWORD',
-      description: '10 to 256 characters; without it, a link is printed',
-      parse: password,
-    },
+    password: { ...PASSWORD_OPTION, description: '10 to 256 characters; without it, a link is printed' },
   },
   async run(options, context) {
     const email = required('--email', options.email);

@@ -1,10 +1,5 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type OnApplicationBootstrap,
-  type OnApplicationShutdown,
-} from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
+import { PeriodicTask } from '../common/periodic-task';
 import { clicksConfig, type ClicksConfig } from '../config/app-config';
 import { ClickStore } from './click-store.repository';
 
@@ -35,46 +30,31 @@ export function retainedFrom(now: Date, days: number): Date | null {
  * it: what was not done is done at the next round.
  */
 @Injectable()
-export class ClickPartitions implements OnApplicationBootstrap, OnApplicationShutdown {
-  private readonly logger = new Logger(ClickPartitions.name);
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
-
+export class ClickPartitions extends PeriodicTask {
   constructor(
     private readonly store: ClickStore,
     @Inject(clicksConfig.KEY) private readonly config: ClicksConfig,
-  ) {}
-
-  async onApplicationBootstrap(): Promise<void> {
-    await this.maintain();
-    this.timer = setInterval(() => void this.maintain(), MAINTENANCE_MS);
-    this.timer.unref();
-  }
-
-  async onApplicationShutdown(): Promise<void> {
-    if (this.timer !== null) clearInterval(this.timer);
-    await this.running;
-  }
-
-  /** One round: partitions ahead, then retention. Never throws: a failed round is logged and tried next time. */
-  maintain(now: Date = new Date()): Promise<void> {
-    this.running ??= this.round(now).finally(() => {
-      this.running = null;
+  ) {
+    super({
+      everyMs: MAINTENANCE_MS,
+      failure: 'Click partitions not maintained this round',
+      awaitFirstRound: true,
     });
-    return this.running;
   }
 
-  private async round(now: Date): Promise<void> {
-    try {
-      const months = Array.from({ length: MONTHS_AHEAD + 1 }, (_, offset) => monthStart(now, offset));
-      const dropped = await this.store.maintainPartitions(
-        months,
-        retainedFrom(now, this.config.clickRetentionDays),
-      );
-      if (dropped.length > 0) this.logger.log(`Dropped the raw clicks of ${dropped.join(', ')}`);
-    } catch (error) {
-      const message = error instanceof Error ? error.message : String(error);
-      this.logger.warn(`Click partitions not maintained this round: ${message}`);
-    }
+  /** A round now (or right after the one under way). Never throws: a failed round is logged and tried next time. */
+  maintain(): Promise<void> {
+    return this.runRound();
+  }
+
+  /** One round: partitions ahead, then retention. */
+  protected async round(): Promise<void> {
+    const now = new Date();
+    const months = Array.from({ length: MONTHS_AHEAD + 1 }, (_, offset) => monthStart(now, offset));
+    const dropped = await this.store.maintainPartitions(
+      months,
+      retainedFrom(now, this.config.clickRetentionDays),
+    );
+    if (dropped.length > 0) this.logger.log(`Dropped the raw clicks of ${dropped.join(', ')}`);
   }
 }

@@ -52,7 +52,8 @@ export async function validateEach<T extends object>(
   const checked = await validateItems(metatype, items);
   const errors: FieldErrors = {};
   for (const [index, item] of checked.entries()) {
-    for (const [name, reasons] of Object.entries(item.errors)) errors[`${field}.${itemKey(index)}.${name}`] = reasons;
+    for (const [name, reasons] of Object.entries(item.errors))
+      errors[`${field}.${itemKey(index)}.${name}`] = reasons;
   }
   if (Object.keys(errors).length > 0) throw new ValidationFailedException(errors);
   return checked.map((item) => item.value);

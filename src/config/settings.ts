@@ -547,6 +547,11 @@ export const SETTINGS = {
   IMPORT_REQUESTS_PER_SECOND: integer(20, 1, 10_000, {
     meaning: 'requests an import makes of its source each second at most (fewer when the source says so)',
   }),
+  IMPORT_RUNNER: flag(true, {
+    meaning:
+      '`false`: this instance runs no imports (they run on the instances where it is `true`), to keep one that ' +
+      'answers visitors free of their work; the CLI runs the import it starts either way',
+  }),
   IMPORT_LEASE_MS: integer(60_000, 2000, 3_600_000, {
     meaning:
       'how long an import stays with an instance that stopped working on it (a crash, a `kill -9`) before another ' +

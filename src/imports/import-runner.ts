@@ -1,11 +1,6 @@
-import {
-  Inject,
-  Injectable,
-  Logger,
-  type BeforeApplicationShutdown,
-  type OnApplicationBootstrap,
-} from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { PeriodicTask } from '../common/periodic-task';
 import { importsConfig, type ImportsConfig } from '../config/app-config';
 import { ReferenceRefused, ReferenceServices, WorkspaceReferences } from './import-references';
 import { ImportPageWriter, ImportStopped } from './import-page';
@@ -13,6 +8,15 @@ import { ImportSources } from './import-sources';
 import { MAX_IMPORT_ERRORS, type ImportError } from './import-job.entity';
 import { ImportsRepository, type ClaimedImport } from './imports.repository';
 import { SourceError, type ImportSource, type SourcePage } from './sources/source';
+
+/** The workspaces whose imports this instance's runner takes: every one (null) in production. */
+export interface ImportRunnerScope {
+  accountIds(): readonly number[] | null;
+}
+
+export const IMPORT_RUNNER_SCOPE = Symbol('IMPORT_RUNNER_SCOPE');
+
+export const EVERY_WORKSPACE: ImportRunnerScope = { accountIds: () => null };
 
 /** How often a runner looks for an import to run when none woke it. */
 const POLL_MS = 5_000;
@@ -24,12 +28,8 @@ const POLL_MS = 5_000;
  * the import back for the next start to go on with.
  */
 @Injectable()
-export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationShutdown {
-  private readonly logger = new Logger(ImportRunner.name);
-  private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> | null = null;
+export class ImportRunner extends PeriodicTask {
   private readonly stopping = new AbortController();
-  private woken = false;
 
   constructor(
     private readonly repository: ImportsRepository,
@@ -37,42 +37,47 @@ export class ImportRunner implements OnApplicationBootstrap, BeforeApplicationSh
     private readonly writer: ImportPageWriter,
     private readonly references: ReferenceServices,
     @Inject(importsConfig.KEY) private readonly config: ImportsConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.timer = setInterval(() => this.wake(), POLL_MS);
-    this.timer.unref();
-    this.wake();
+    @Inject(IMPORT_RUNNER_SCOPE) private readonly scope: ImportRunnerScope,
+  ) {
+    super({ everyMs: POLL_MS, failure: 'Imports not run this round' });
   }
 
-  async beforeApplicationShutdown(): Promise<void> {
-    if (this.timer !== null) clearInterval(this.timer);
+  override async onApplicationBootstrap(): Promise<void> {
+    // An instance that runs no imports leaves them to those that do (IMPORT_RUNNER=false).
+    if (this.config.importRunner) await super.onApplicationBootstrap();
+  }
+
+  override async beforeApplicationShutdown(): Promise<void> {
+    // The import under way stops between two pages.
     this.stopping.abort();
-    await this.running;
+    await super.beforeApplicationShutdown();
   }
 
-  /** Looks for work now (a new import was queued). */
+  /**
+   * Runs this import now, in this process, unless another instance holds it or its workspace runs another: the
+   * CLI's way, which runs the import it started whatever the instance settings say. True when it was run here.
+   */
+  async runNow(id: number): Promise<boolean> {
+    const claimed = await this.repository.claim(this.config.importLeaseMs, randomUUID(), {
+      accountIds: null,
+      importId: id,
+    });
+    if (claimed === null) return false;
+    await this.run(claimed);
+    return true;
+  }
+
+  /** Looks for work now (a new import was queued), or once the round under way ends. */
   wake(): void {
-    if (this.stopping.signal.aborted) return;
-    if (this.running !== null) {
-      this.woken = true;
-      return;
-    }
-    this.running = this.drain()
-      .catch((error: unknown) => this.logger.error(`imports: ${describe(error)}`))
-      .finally(() => {
-        this.running = null;
-        if (this.woken) {
-          this.woken = false;
-          this.wake();
-        }
-      });
+    if (this.config.importRunner) void this.runRound();
   }
 
-  /** Runs claimed imports until none waits. */
-  private async drain(): Promise<void> {
+  /** A round: runs claimed imports until none waits. */
+  protected async round(): Promise<void> {
     while (!this.stopping.signal.aborted) {
-      const claimed = await this.repository.claim(this.config.importLeaseMs, randomUUID());
+      const claimed = await this.repository.claim(this.config.importLeaseMs, randomUUID(), {
+        accountIds: this.scope.accountIds(),
+      });
       if (claimed === null) return;
       await this.run(claimed);
     }

@@ -1,16 +1,26 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import { Body, Controller, Delete, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
 import { CurrentCaller } from '../auth/current-account.decorator';
 import type { ApiCaller } from '../auth/owner';
-import { ScopedRoute } from '../auth/resource-route';
+import { resourceRoutes, ScopedRoute } from '../auth/resource-route';
 import { dataEnvelope } from '../common/envelope';
 import { IdPipe } from '../common/id.pipe';
-import { ApiDataResponse, ApiListResponse } from '../common/openapi';
+import { ApiDataResponse } from '../common/openapi';
 import { paginatedEnvelope } from '../common/pagination';
 import { CreateImportDto, IMPORT_EXAMPLE, ImportListQueryDto } from './dto/import.dto';
 import { ImportResponse } from './import.mapper';
 import { ImportsService } from './imports.service';
+
+/** Imports write links: they are read and started with the links' scopes. */
+const routes = resourceRoutes({
+  scopes: 'links',
+  id: 'Import',
+  one: 'an import',
+  many: 'imports',
+  response: ImportResponse,
+  object: 'import',
+});
 
 @ApiTags('imports')
 @Controller('api/v1/imports')
@@ -34,8 +44,7 @@ export class ImportsController {
     return { data: await this.imports.create(caller, dto), status: 202 };
   }
 
-  @ScopedRoute('links.read', Get(), { operationId: 'listImports', summary: 'List imports', errors: [422] })
-  @ApiListResponse(ImportResponse)
+  @routes.list()
   async list(
     @CurrentCaller() caller: ApiCaller,
     @Query() query: ImportListQueryDto,
@@ -44,12 +53,7 @@ export class ImportsController {
     return paginatedEnvelope(request, query.pageRequest(), await this.imports.list(caller, query));
   }
 
-  @ScopedRoute('links.read', Get(':id'), {
-    operationId: 'showImport',
-    summary: 'Show an import',
-    errors: [404],
-  })
-  @ApiDataResponse(ImportResponse)
+  @routes.show()
   async show(@CurrentCaller() caller: ApiCaller, @Param('id', IdPipe) id: number) {
     return dataEnvelope(await this.imports.show(caller, id));
   }

@@ -7,7 +7,7 @@ import { SpacesModule } from '../spaces/spaces.module';
 import { ImportJob } from './import-job.entity';
 import { ImportPageWriter } from './import-page';
 import { ReferenceServices } from './import-references';
-import { ImportRunner } from './import-runner';
+import { EVERY_WORKSPACE, IMPORT_RUNNER_SCOPE, ImportRunner } from './import-runner';
 import { DEFAULT_IMPORT_ADDRESS_POLICY, IMPORT_ADDRESS_POLICY, ImportSources } from './import-sources';
 import { ImportsController } from './imports.controller';
 import { ImportsRepository } from './imports.repository';
@@ -17,8 +17,10 @@ import { ImportsService } from './imports.service';
 @Module({
   imports: [TypeOrmModule.forFeature([ImportJob]), LinksModule, SpacesModule, PixelsModule, DomainsModule],
   controllers: [ImportsController],
+  exports: [ImportsService, ImportRunner],
   providers: [
     { provide: IMPORT_ADDRESS_POLICY, useValue: DEFAULT_IMPORT_ADDRESS_POLICY },
+    { provide: IMPORT_RUNNER_SCOPE, useValue: EVERY_WORKSPACE },
     ImportsService,
     ImportsRepository,
     ImportRunner,

@@ -19,6 +19,14 @@ export interface NewImport {
   credentials: Record<string, string>;
 }
 
+/** Which imports a claim may take: of these workspaces only (null: any), and that one alone when an id is given. */
+export interface ClaimScope {
+  accountIds: readonly number[] | null;
+  importId?: number;
+}
+
+const ANY_IMPORT: ClaimScope = { accountIds: null };
+
 /** An import a runner has taken: the job, what it needs to read its source, and the token its writes carry. */
 export interface ClaimedImport {
   job: ImportJob;
@@ -173,7 +181,7 @@ export class ImportsRepository {
    * claim at the same moment skips the row; a second running import of a workspace is refused by the unique
    * index, which reads as nothing to take this time.
    */
-  async claim(leaseMs: number, token: string): Promise<ClaimedImport | null> {
+  async claim(leaseMs: number, token: string, scope: ClaimScope = ANY_IMPORT): Promise<ClaimedImport | null> {
     try {
       const [rows] = await this.dataSource.query<
         [(ImportJob & { credentials: Record<string, string> })[], number]
@@ -182,13 +190,15 @@ export class ImportsRepository {
                 lease_token = $2, started_at = COALESCE(started_at, now())
           WHERE id = (
             SELECT i.id FROM imports i
-             WHERE (i.status = 'running' AND i.lease_until < now())
-                OR (i.status = 'queued'
-                    AND NOT EXISTS (SELECT 1 FROM imports r WHERE r.account_id = i.account_id AND r.status = 'running'))
+             WHERE ((i.status = 'running' AND i.lease_until < now())
+                    OR (i.status = 'queued'
+                        AND NOT EXISTS (SELECT 1 FROM imports r WHERE r.account_id = i.account_id AND r.status = 'running')))
+               AND ($3::int[] IS NULL OR i.account_id = ANY($3::int[]))
+               AND ($4::int IS NULL OR i.id = $4)
              ORDER BY i.id LIMIT 1
                FOR UPDATE SKIP LOCKED)
           RETURNING ${JOB_COLUMNS}, credentials`,
-        [leaseMs, token],
+        [leaseMs, token, scope.accountIds === null ? null : [...scope.accountIds], scope.importId ?? null],
       );
       const row = rows[0];
       if (row === undefined) return null;

@@ -1,15 +1,15 @@
-import { Body, Controller, Get, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
+import { Body, Controller, Param, Patch, Post, Put, Query, Req, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request, Response } from 'express';
 import { CurrentCaller } from '../auth/current-account.decorator';
 import type { ApiCaller } from '../auth/owner';
 import { Public } from '../auth/public.decorator';
 import { RequestAccount } from '../auth/request-account';
-import { DeleteById, ScopedRoute } from '../auth/resource-route';
+import { resourceRoutes, ScopedRoute } from '../auth/resource-route';
 import { dataEnvelope, deletedEnvelope } from '../common/envelope';
 import { IdPipe } from '../common/id.pipe';
 import { ListQueryDto } from '../common/list-query.dto';
-import { ApiDataResponse, ApiDeletedResponse, ApiEndpoint, ApiListResponse } from '../common/openapi';
+import { ApiDataResponse, ApiEndpoint } from '../common/openapi';
 import { paginatedEnvelope } from '../common/pagination';
 import { AcceptInvitationDto, InviteDto, SetRoleDto } from './dto/people.dto';
 import { MembersService } from './members.service';
@@ -19,14 +19,32 @@ import { SessionCookies } from './session-cookies';
 import { clientOf } from './sessions.controller';
 import { SignInService } from './sign-in.service';
 
+const memberRoutes = resourceRoutes({
+  scopes: 'members',
+  id: 'Member',
+  one: 'a member',
+  many: 'members',
+  response: MemberResponse,
+  object: 'member',
+});
+
+const invitationRoutes = resourceRoutes({
+  scopes: 'members',
+  id: 'Invitation',
+  one: 'a pending invitation',
+  many: 'pending invitations',
+  response: InvitationResponse,
+  object: 'invitation',
+  examples: { create: { email: 'bo@example.com', role: 'editor' } },
+});
+
 /** A workspace's members (contract §11). */
 @ApiTags('members')
 @Controller('api/v1/members')
 export class MembersController {
   constructor(private readonly members: MembersService) {}
 
-  @ScopedRoute('members.read', Get(), { operationId: 'listMembers', summary: 'List members', errors: [422] })
-  @ApiListResponse(MemberResponse)
+  @memberRoutes.list()
   async list(@CurrentCaller() caller: ApiCaller, @Query() query: ListQueryDto, @Req() request: Request) {
     return paginatedEnvelope(
       request,
@@ -35,12 +53,7 @@ export class MembersController {
     );
   }
 
-  @ScopedRoute('members.read', Get(':id'), {
-    operationId: 'showMember',
-    summary: 'Show a member',
-    errors: [404],
-  })
-  @ApiDataResponse(MemberResponse)
+  @memberRoutes.show()
   async show(@CurrentCaller() caller: ApiCaller, @Param('id', IdPipe) id: number) {
     return dataEnvelope(await this.members.show(caller.account.id, id));
   }
@@ -75,14 +88,12 @@ export class MembersController {
     return dataEnvelope(await this.members.setRole(caller, caller.account.id, id, dto.role));
   }
 
-  @ScopedRoute('members.write', DeleteById(), {
-    operationId: 'deleteMember',
+  @memberRoutes.remove({
     summary: 'Remove a member',
     description:
       'Their sessions in this workspace end at once, on every instance. Only an owner removes an owner.',
     errors: [404, 422],
   })
-  @ApiDeletedResponse('member')
   async remove(@CurrentCaller() caller: ApiCaller, @Param('id', IdPipe) id: number) {
     await this.members.remove(caller, caller.account.id, id);
     return deletedEnvelope(id, 'member');
@@ -100,12 +111,7 @@ export class InvitationsController {
     private readonly cookies: SessionCookies,
   ) {}
 
-  @ScopedRoute('members.read', Get(), {
-    operationId: 'listInvitations',
-    summary: 'List pending invitations',
-    errors: [422],
-  })
-  @ApiListResponse(InvitationResponse)
+  @invitationRoutes.list()
   async list(@CurrentCaller() caller: ApiCaller, @Query() query: ListQueryDto, @Req() request: Request) {
     return paginatedEnvelope(
       request,
@@ -114,35 +120,22 @@ export class InvitationsController {
     );
   }
 
-  @ScopedRoute('members.read', Get(':id'), {
-    operationId: 'showInvitation',
-    summary: 'Show a pending invitation',
-    errors: [404],
-  })
-  @ApiDataResponse(InvitationResponse)
+  @invitationRoutes.show()
   async show(@CurrentCaller() caller: ApiCaller, @Param('id', IdPipe) id: number) {
     return dataEnvelope(await this.members.invitation(caller.account.id, id));
   }
 
-  @ScopedRoute('members.write', Post(), {
-    operationId: 'createInvitation',
+  @invitationRoutes.create({
     summary: 'Invite a person',
     description:
       '`accept_url` is in this answer only; it is mailed too when SMTP_URL is set. Only an owner invites an owner.',
-    body: true,
-    example: { email: 'bo@example.com', role: 'editor' },
+    response: CreatedInvitationResponse,
   })
-  @ApiDataResponse(CreatedInvitationResponse, { status: 201 })
   async create(@CurrentCaller() caller: ApiCaller, @Body() dto: InviteDto) {
     return dataEnvelope(await this.members.invite(caller, caller.account.id, dto));
   }
 
-  @ScopedRoute('members.write', DeleteById(), {
-    operationId: 'deleteInvitation',
-    summary: 'Revoke an invitation',
-    errors: [404],
-  })
-  @ApiDeletedResponse('invitation')
+  @invitationRoutes.remove({ summary: 'Revoke an invitation' })
   async remove(@CurrentCaller() caller: ApiCaller, @Param('id', IdPipe) id: number) {
     await this.members.revokeInvitation(caller, caller.account.id, id);
     return deletedEnvelope(id, 'invitation');

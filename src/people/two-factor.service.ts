@@ -1,10 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ApiCaller } from '../auth/owner';
 import { ValidationFailedException } from '../common/exceptions';
-import { verifySecret } from '../common/secret-hash';
 import { serverConfig, type ServerConfig } from '../config/app-config';
 import { Transactions } from '../database/transactions';
 import { AuditRepository } from '../audit/audit.repository';
+import { checkCurrentPassword } from './current-password';
 import { toUserResponse, type UserResponse } from './people.mapper';
 import {
   hashRecoveryCode,
@@ -113,9 +113,7 @@ export class TwoFactorService {
 
   private async withPassword(caller: ApiCaller, password: string): Promise<User> {
     const user = await this.users.ofCaller(caller);
-    if (user.passwordHash === null || !(await verifySecret(password, user.passwordHash))) {
-      throw ValidationFailedException.of('current_password', 'The password is incorrect.');
-    }
+    await checkCurrentPassword(user, password);
     return user;
   }
 

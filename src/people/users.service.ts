@@ -1,9 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { ApiCaller } from '../auth/owner';
 import { ResourceNotFoundException, ValidationFailedException } from '../common/exceptions';
-import { hashSecret, verifySecret } from '../common/secret-hash';
+import { hashSecret } from '../common/secret-hash';
 import { serverConfig, type ServerConfig } from '../config/app-config';
 import { Transactions } from '../database/transactions';
+import { checkCurrentPassword } from './current-password';
 import type { UpdateUserDto } from './dto/people.dto';
 import { Mailer } from './mailer';
 import {
@@ -53,9 +54,7 @@ export class UsersService {
       if (dto.current_password == null) {
         throw ValidationFailedException.of('current_password', 'The current password field is required.');
       }
-      if (user.passwordHash === null || !(await verifySecret(dto.current_password, user.passwordHash))) {
-        throw ValidationFailedException.of('current_password', 'The password is incorrect.');
-      }
+      await checkCurrentPassword(user, dto.current_password);
     }
     if (dto.password !== undefined) checkPassword(dto.password, dto.email ?? user.email);
     if (

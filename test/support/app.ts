@@ -1,3 +1,4 @@
+import { IMPORT_RUNNER_SCOPE, type ImportRunnerScope } from '../../src/imports/import-runner';
 import type { INestApplication } from '@nestjs/common';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { Test, type TestingModuleBuilder } from '@nestjs/testing';
@@ -56,6 +57,8 @@ function checkedAgent(agent: ReturnType<typeof request>): ReturnType<typeof requ
 
 export interface TestApp {
   app: INestApplication;
+  /** The accounts `createAccount` made on this app: its import runner takes their imports alone. */
+  accountIds: number[];
   http: () => ReturnType<typeof request>;
   dataSource: DataSource;
   close: () => Promise<void>;
@@ -75,6 +78,7 @@ export async function createTestApp(
   if (testRedisUrl() !== undefined && env.REDIS_KEY_PREFIX === undefined) {
     env = { ...env, REDIS_KEY_PREFIX: uniqueKeyPrefix('app') };
   }
+  const accountIds: number[] = [];
   const saved = Object.fromEntries(Object.keys(env).map((key) => [key, process.env[key]]));
   Object.assign(process.env, env);
   try {
@@ -84,7 +88,11 @@ export async function createTestApp(
       // Apps of different files share the run's database: none sends the others' events unless its file says so
       // (the event tests drive their own worker, on a database of their own).
       .overrideProvider(EVENT_WORKER_OPTIONS)
-      .useValue(MANUAL_EVENT_WORKER);
+      .useValue(MANUAL_EVENT_WORKER)
+      // Apps of different files share the run's database, each with settings of its own: each runs the imports of
+      // its own accounts only, so that no app runs another's under its settings.
+      .overrideProvider(IMPORT_RUNNER_SCOPE)
+      .useValue({ accountIds: () => accountIds } satisfies ImportRunnerScope);
     const moduleRef = await (options.override?.(builder) ?? builder).compile();
     const app = moduleRef.createNestApplication<NestExpressApplication>({
       bodyParser: false,
@@ -95,6 +103,7 @@ export async function createTestApp(
     const server: Server = app.getHttpServer();
     return {
       app,
+      accountIds,
       http: () => checkedAgent(request(server)),
       dataSource: app.get(DataSource),
       close: () => app.close(),
@@ -123,5 +132,6 @@ export async function createAccount(testApp: TestApp, name?: string): Promise<Te
   const { account, apiKey } = await testApp.app
     .get(AccountsService)
     .createAccount(name ?? `Account ${process.pid}-${counter}`);
+  testApp.accountIds.push(account.id);
   return { id: account.id, name: account.name, apiKey, auth: `Bearer ${apiKey}` };
 }

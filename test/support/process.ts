@@ -35,6 +35,8 @@ export function childEnv(
   const env: NodeJS.ProcessEnv = { ...process.env };
   if (options.embedded === true) for (const name of DATABASE_VARIABLES) delete env[name];
   if (testRedisUrl() !== undefined) env.REDIS_KEY_PREFIX = uniqueKeyPrefix('servers');
+  // Children share the run's database with every test: they run no imports unless their test says so.
+  env.IMPORT_RUNNER = 'false';
   // No colours in captured output, so that messages can be matched as plain text.
   env.NO_COLOR = '1';
   delete env.FORCE_COLOR;

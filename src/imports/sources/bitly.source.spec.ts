@@ -1,21 +1,9 @@
-import { isPublicAddress, resolveHost } from '../../common/outbound-address';
-import { undocumentedRequests } from '../../../test/fixtures/openapi/conformance';
 import { FakeBitly, type FakeBitlink, type FakeBitlyGroup } from '../../../test/support/fake-bitly';
+import { connectForTests, itReadsLikeAnApiSource, readAllPages } from '../../../test/support/import-sources';
 import { bitlySource } from './bitly.source';
-import { SourceError, type SourceLink, type SourcePage } from './source';
-import { SourceHttp, type SourceConnector } from './source-http';
+import type { SourceLink } from './source';
 
 const TOKEN = 'bitly-token-1';
-
-const connect: SourceConnector = (base, headers) =>
-  new SourceHttp(base, headers, {
-    resolve: resolveHost,
-    allowAddress: isPublicAddress,
-    allowPrivateAddresses: true,
-    timeoutMs: 5000,
-    requestsPerSecond: 1000,
-    maxResponseBytes: 8 << 20,
-  });
 
 const GROUPS: FakeBitlyGroup[] = [
   { guid: 'Bmarketing1', name: 'Marketing', bsds: ['brand.test'] },
@@ -77,31 +65,30 @@ const BITLINKS: FakeBitlink[] = [
 describe('bitlySource', () => {
   let fake: FakeBitly;
 
-  const start = async (paging: 'page' | 'search_after' = 'page') => {
+  const start = async (paging: 'page' | 'search_after') => {
     fake = await FakeBitly.start({ token: TOKEN, groups: GROUPS, bitlinks: BITLINKS, paging });
   };
 
+  beforeEach(() => start('page'));
+
   afterEach(() => fake.close());
 
-  const source = (accessToken = TOKEN) => bitlySource({ accessToken, url: fake.url }, connect);
-
-  async function readAll(): Promise<SourcePage[]> {
-    const adapter = source();
-    const pages: SourcePage[] = [];
-    let cursor: string | null = null;
-    do {
-      const page = await adapter.page(cursor);
-      pages.push(page);
-      cursor = page.next;
-    } while (cursor !== null);
-    return pages;
-  }
+  const source = (accessToken = TOKEN) => bitlySource({ accessToken, url: fake.url }, connectForTests);
+  const readAll = () => readAllPages(source());
 
   const byId = (links: SourceLink[], sourceId: string) => links.find((link) => link.sourceId === sourceId)!;
 
-  it('opens with its groups as spaces, its branded domains and the number of bitlinks', async () => {
-    await start();
+  itReadsLikeAnApiSource({
+    document: 'bitly',
+    fake: () => fake,
+    source,
+    refusal: 403,
+    firstRequest: 'v4/groups',
+    requests: 132,
+    undocumented: { method: 'GET', path: '/v4/bitlinks/bit.ly/abc/clicks', query: ['unit'] },
+  });
 
+  it('opens with its groups as spaces, its branded domains and the number of bitlinks', async () => {
     await expect(source().open()).resolves.toEqual({
       linksTotal: 123,
       spaces: [{ name: 'Marketing' }, { name: 'Support' }],
@@ -111,8 +98,6 @@ describe('bitlySource', () => {
   });
 
   it('reads group after group, two pages of the first, with clicks by day, country and referrer', async () => {
-    await start();
-
     const pages = await readAll();
 
     expect(pages.map((page) => page.next)).toEqual([
@@ -158,8 +143,6 @@ describe('bitlySource', () => {
   });
 
   it('brings a custom back-half as a link of its own, and a branded bitlink on its domain', async () => {
-    await start();
-
     const links = (await source().page(null)).links;
 
     expect(byId(links, 'bit.ly/abc#brand.test/launch')).toMatchObject({
@@ -178,7 +161,6 @@ describe('bitlySource', () => {
   });
 
   it('imports a bitlink whose metrics the plan refuses without history, and says so', async () => {
-    await start();
     const pages = await readAll();
 
     const old = byId(pages[2].links, 'j.mp/old');
@@ -189,61 +171,8 @@ describe('bitlySource', () => {
     ]);
   });
 
-  it('refuses a wrong access token when opened', async () => {
-    await start();
-
-    const opened = source('wrong-token').open();
-
-    await expect(opened).rejects.toBeInstanceOf(SourceError);
-    await expect(opened).rejects.toThrow('refused the credentials (403)');
-  });
-
-  it('waits as long as a 429 says before asking again', async () => {
-    await start();
-    fake.rateLimitOnce(1);
-    const started = Date.now();
-
-    await expect(source().page(null)).resolves.toMatchObject({ next: expect.any(String) });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
-    expect(fake.requests.slice(0, 2).map((request) => request.path)).toEqual(['/v4/groups', '/v4/groups']);
-  });
-
-  it('fails with a SourceError on an answer that is not JSON', async () => {
-    await start();
-    fake.malformedOnce();
-
-    await expect(source().open()).rejects.toThrow(
-      new SourceError('the source answered v4/groups with something other than JSON'),
-    );
-  });
-
-  it('asks only what Bitly’s OpenAPI document describes', async () => {
-    await start();
-
-    await source().open();
-    await readAll();
-
-    expect(fake.requests.length).toBeGreaterThan(120);
-    expect(undocumentedRequests('bitly', fake.requests)).toEqual([]);
-    // The check itself tells a request the document does not describe.
-    expect(
-      undocumentedRequests('bitly', [
-        { method: 'GET', path: '/v4/bitlinks/bit.ly/abc/clicks', query: ['unit'] },
-      ]),
-    ).toHaveLength(1);
-  });
-
-  it('goes on from the cursor of the first page in a fresh adapter', async () => {
-    await start();
-    const pages = await readAll();
-
-    const resumed = await source().page(pages[0].next);
-
-    expect(resumed.links.map((link) => link.sourceId)).toEqual(pages[1].links.map((link) => link.sourceId));
-    expect(resumed.next).toBe(pages[1].next);
-  });
-
   it('pages by search_after where Bitly answers one, and resumes from it', async () => {
+    await fake.close();
     await start('search_after');
 
     const pages = await readAll();

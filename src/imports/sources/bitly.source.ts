@@ -1,5 +1,6 @@
-import { continentOf, isCountryCode } from '../../targeting/allowed-values';
 import {
+  cursorOf,
+  isCount,
   SourceError,
   type ImportSource,
   type SourceItemError,
@@ -10,7 +11,15 @@ import {
   type SourceSpace,
   type SourceSummary,
 } from './source';
-import type { SourceConnector, SourceHttp } from './source-http';
+import { connectOnFirstUse, type SourceConnector, type SourceHttp } from './source-http';
+import {
+  countryTotals,
+  hourTotals,
+  positiveCounts,
+  titleField,
+  type DimensionTotal,
+  type ValueCount,
+} from './source-mapping';
 
 /*
  * Bitly's API v4 (bearer token), read as an import source: its groups become spaces, their bitlinks are read group
@@ -75,7 +84,7 @@ interface BitlyClicks {
 }
 
 interface BitlyMetrics {
-  metrics?: { value: string; clicks: number }[];
+  metrics?: ValueCount[];
 }
 
 /** Where a page of bitlinks starts: a group and a page number, or what Bitly said to search after. */
@@ -89,11 +98,9 @@ export function bitlySource(
   options: { accessToken: string; url?: string },
   connect: SourceConnector,
 ): ImportSource {
-  let client: SourceHttp | null = null;
-  const http = (): SourceHttp =>
-    (client ??= connect(baseUrlOf(options.url ?? BITLY_API), {
-      authorization: `Bearer ${options.accessToken}`,
-    }));
+  const http = connectOnFirstUse(connect, options.url ?? BITLY_API, 'the Bitly API URL', {
+    authorization: `Bearer ${options.accessToken}`,
+  });
   let groups: BitlyGroup[] | null = null;
   const groupList = async (): Promise<BitlyGroup[]> => (groups ??= await readGroups(http()));
 
@@ -136,25 +143,12 @@ export function bitlySource(
   };
 }
 
-function baseUrlOf(url: string): URL {
-  try {
-    return new URL(url);
-  } catch {
-    throw new SourceError('the Bitly API URL is not a valid URL');
-  }
-}
-
 function positionOfCursor(cursor: string): Position {
-  try {
-    const { group, page, after } = JSON.parse(cursor) as { group?: unknown; page?: unknown; after?: unknown };
-    if (typeof group === 'string' && typeof after === 'string') return { group, after };
-    if (typeof group === 'string' && typeof page === 'number' && Number.isInteger(page) && page >= 1) {
-      return { group, page };
-    }
-  } catch {
-    // Reported below with any other cursor this adapter did not write.
-  }
-  throw new SourceError('the import cursor is not one a Bitly source wrote');
+  return cursorOf(cursor, 'Bitly', ({ group, page, after }) => {
+    if (typeof group !== 'string') return null;
+    if (typeof after === 'string') return { group, after };
+    return isCount(page, 1) ? { group, page } : null;
+  });
 }
 
 async function readGroups(http: SourceHttp): Promise<BitlyGroup[]> {
@@ -222,9 +216,9 @@ async function historyOf(
   const referrers = await metrics<BitlyMetrics>(http, `${base}/referring_domains`, totals);
   const refused = countries === REFUSED || referrers === REFUSED;
   const days = [
-    ...(countries === REFUSED ? [] : countryDays(countries.metrics ?? [], lastDay)),
-    ...(referrers === REFUSED ? [] : referrerDays(referrers.metrics ?? [], lastDay)),
-  ];
+    ...(countries === REFUSED ? [] : countryTotals(positiveCounts(countries.metrics ?? []))),
+    ...(referrers === REFUSED ? [] : referrerTotals(referrers.metrics ?? [])),
+  ].map((total) => ({ ...total, day: lastDay }));
   const error = refused
     ? 'Bitly does not give this link’s countries or referrers on this plan: imported with its clicks per day only'
     : null;
@@ -250,44 +244,21 @@ async function metrics<T>(
 
 /** Each day's clicks at its 00:00 UTC, oldest first; days without clicks left out. */
 function dayTotals(days: { date: string; clicks: number }[]): SourceRollups['hours'] {
-  const totals = new Map<number, number>();
-  for (const { date, clicks } of days) {
-    const at = new Date(date).getTime();
-    if (Number.isNaN(at) || !Number.isFinite(clicks) || clicks <= 0) continue;
-    const day = Math.floor(at / DAY_MS) * DAY_MS;
-    totals.set(day, (totals.get(day) ?? 0) + Math.floor(clicks));
-  }
-  return [...totals.entries()]
-    .sort(([a], [b]) => a - b)
-    .map(([at, clicks]) => ({ hour: new Date(at), clicks }));
-}
-
-function countryDays(metricsRows: { value: string; clicks: number }[], day: string): SourceRollups['days'] {
-  const continents = new Map<string, number>();
-  const rows: SourceRollups['days'] = [];
-  for (const { value, clicks } of positive(metricsRows)) {
-    const code = String(value).toUpperCase();
-    if (!isCountryCode(code)) continue;
-    rows.push({ dimension: 'country', day, value: code, clicks });
-    const continent = continentOf(code);
-    if (continent !== null) continents.set(continent, (continents.get(continent) ?? 0) + clicks);
-  }
-  for (const [value, clicks] of continents) rows.push({ dimension: 'continent', day, value, clicks });
-  return rows;
+  return hourTotals(
+    days.flatMap(({ date, clicks }) => {
+      const at = new Date(date).getTime();
+      if (Number.isNaN(at) || !Number.isFinite(clicks)) return [];
+      return [{ at: Math.floor(at / DAY_MS) * DAY_MS, clicks: Math.floor(clicks) }];
+    }),
+  );
 }
 
 /** Bitly's `direct` is a visit without a referrer: none is recorded for it. */
-function referrerDays(metricsRows: { value: string; clicks: number }[], day: string): SourceRollups['days'] {
-  return positive(metricsRows)
+function referrerTotals(metricsRows: ValueCount[]): DimensionTotal[] {
+  return positiveCounts(metricsRows)
     .map(({ value, clicks }) => ({ value: String(value).toLowerCase().slice(0, 255), clicks }))
     .filter(({ value }) => value !== '' && value !== 'direct')
-    .map(({ value, clicks }) => ({ dimension: 'referrer', day, value, clicks }));
-}
-
-function positive(rows: { value: string; clicks: number }[]): { value: string; clicks: number }[] {
-  return rows
-    .filter(({ clicks }) => Number.isFinite(clicks) && clicks > 0)
-    .map(({ value, clicks }) => ({ value, clicks: Math.floor(clicks) }));
+    .map(({ value, clicks }) => ({ dimension: 'referrer', value, clicks }));
 }
 
 /** The bitlink as a link, and each of its custom back-halves as a link of its own. */
@@ -345,10 +316,5 @@ function linkAt(
 }
 
 function fieldsOf(bitlink: BitlyLink, alias: string): SourceLinkFields {
-  return {
-    url: bitlink.long_url,
-    alias,
-    // Absent, the title is fetched from the target page as on any create.
-    ...(bitlink.title ? { title: bitlink.title.slice(0, 255) } : {}),
-  };
+  return { url: bitlink.long_url, alias, ...titleField(bitlink.title) };
 }

@@ -1,23 +1,11 @@
-import { isPublicAddress, resolveHost } from '../../common/outbound-address';
-import { undocumentedRequests } from '../../../test/fixtures/openapi/conformance';
 import { FakeKutt, type FakeKuttLink, type FakeKuttVisit } from '../../../test/support/fake-kutt';
+import { connectForTests, itReadsLikeAnApiSource, readAllPages } from '../../../test/support/import-sources';
 import { kuttSource } from './kutt.source';
-import { SourceError, type SourceLink, type SourceRollups } from './source';
-import { SourceHttp, type SourceConnector } from './source-http';
+import type { SourceRollups } from './source';
 
 const API_KEY = 'kutt-key-1';
 /** The moment the fake counts Kutt's windows back from: a March, so that month 0 is shorter than 30 days. */
 const NOW = new Date('2026-03-15T12:30:00Z');
-
-const connect: SourceConnector = (base, headers) =>
-  new SourceHttp(base, headers, {
-    resolve: resolveHost,
-    allowAddress: isPublicAddress,
-    allowPrivateAddresses: true,
-    timeoutMs: 5000,
-    requestsPerSecond: 1000,
-    maxResponseBytes: 8 << 20,
-  });
 
 function visit(at: string, browser: string, os: string, country: string, referrer: string): FakeKuttVisit {
   return { at, browser, os, country, referrer };
@@ -73,32 +61,28 @@ describe('kuttSource', () => {
 
   afterEach(() => fake.close());
 
-  const source = (apiKey = API_KEY) => kuttSource({ url: fake.url, apiKey }, connect);
+  const source = (apiKey = API_KEY) => kuttSource({ url: fake.url, apiKey }, connectForTests);
 
-  async function readAll(): Promise<{ pages: SourceLink[][]; cursors: (string | null)[] }> {
-    const adapter = source();
-    const pages: SourceLink[][] = [];
-    const cursors: (string | null)[] = [];
-    let cursor: string | null = null;
-    do {
-      const page = await adapter.page(cursor);
-      pages.push(page.links);
-      cursors.push(page.next);
-      cursor = page.next;
-    } while (cursor !== null);
-    return { pages, cursors };
-  }
+  itReadsLikeAnApiSource({
+    document: 'kutt',
+    fake: () => fake,
+    source,
+    refusal: 401,
+    firstRequest: 'api/v2/links',
+    requests: 63,
+    undocumented: { method: 'GET', path: '/api/v2/links', query: ['page'] },
+  });
 
   it('opens with the number of links', async () => {
     await expect(source().open()).resolves.toEqual({ linksTotal: 60, spaces: [], domains: [], pixels: [] });
   });
 
   it('reads every link in two pages, with its fields, domain and password', async () => {
-    const { pages, cursors } = await readAll();
+    const pages = await readAllPages(source());
 
-    expect(pages.map((links) => links.length)).toEqual([50, 10]);
-    expect(cursors).toEqual([JSON.stringify({ skip: 50 }), null]);
-    const links = pages.flat();
+    expect(pages.map((page) => page.links.length)).toEqual([50, 10]);
+    expect(pages.map((page) => page.next)).toEqual([JSON.stringify({ skip: 50 }), null]);
+    const links = pages.flatMap((page) => page.links);
     expect(new Set(links.map((link) => link.sourceId)).size).toBe(60);
 
     const launch = links.find((link) => link.fields.alias === 'launch')!;
@@ -196,50 +180,5 @@ describe('kuttSource', () => {
     const { errors } = await source().page(null);
 
     expect(errors).toEqual([{ item: 'secret', message: expect.stringContaining('banned') }]);
-  });
-
-  it('refuses a wrong API key when opened', async () => {
-    const opened = source('wrong-key').open();
-
-    await expect(opened).rejects.toBeInstanceOf(SourceError);
-    await expect(opened).rejects.toThrow('refused the credentials (401)');
-  });
-
-  it('waits as long as a 429 says before asking again', async () => {
-    fake.rateLimitOnce(1);
-    const started = Date.now();
-
-    await expect(source().open()).resolves.toMatchObject({ linksTotal: 60 });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
-    expect(fake.requests.map((request) => request.path)).toEqual(['/api/v2/links', '/api/v2/links']);
-  });
-
-  it('fails with a SourceError on an answer that is not JSON', async () => {
-    fake.malformedOnce();
-
-    await expect(source().page(null)).rejects.toThrow(
-      new SourceError('the source answered api/v2/links with something other than JSON'),
-    );
-  });
-
-  it('asks only what Kutt’s OpenAPI document describes', async () => {
-    await source().open();
-    await readAll();
-
-    expect(fake.requests.length).toBe(63);
-    expect(undocumentedRequests('kutt', fake.requests)).toEqual([]);
-    // The check itself tells a request the document does not describe.
-    expect(
-      undocumentedRequests('kutt', [{ method: 'GET', path: '/api/v2/links', query: ['page'] }]),
-    ).toHaveLength(1);
-  });
-
-  it('goes on from the cursor of the first page in a fresh adapter', async () => {
-    const { pages, cursors } = await readAll();
-
-    const resumed = await source().page(cursors[0]);
-
-    expect(resumed.links.map((link) => link.sourceId)).toEqual(pages[1].map((link) => link.sourceId));
-    expect(resumed.next).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 import type { StatsDimension } from '../../stats/dto/stats-query.dto';
-import { continentOf, isCountryCode } from '../../targeting/allowed-values';
 import {
+  cursorOf,
+  isCount,
   SourceError,
   type ImportSource,
   type SourceItemError,
@@ -10,7 +11,8 @@ import {
   type SourceRollups,
   type SourceSummary,
 } from './source';
-import type { SourceConnector, SourceHttp } from './source-http';
+import { connectOnFirstUse, type SourceConnector, type SourceHttp } from './source-http';
+import { countryTotals, hourTotals, positiveCounts, titleField } from './source-mapping';
 
 /*
  * Kutt's API v2 (`/api/v2`, key in `X-API-KEY`), read as an import source: links by `skip` and `limit`, each with
@@ -106,9 +108,7 @@ type Counts = Map<string, { dimension: StatsDimension; value: string; clicks: nu
 
 /** Reads a Kutt server at `options.url` with the API key `options.apiKey`. */
 export function kuttSource(options: { url: string; apiKey: string }, connect: SourceConnector): ImportSource {
-  let client: SourceHttp | null = null;
-  const http = (): SourceHttp =>
-    (client ??= connect(baseUrlOf(options.url), { 'x-api-key': options.apiKey }));
+  const http = connectOnFirstUse(connect, options.url, 'the Kutt URL', { 'x-api-key': options.apiKey });
 
   return {
     async open(): Promise<SourceSummary> {
@@ -139,22 +139,8 @@ export function kuttSource(options: { url: string; apiKey: string }, connect: So
   };
 }
 
-function baseUrlOf(url: string): URL {
-  try {
-    return new URL(url);
-  } catch {
-    throw new SourceError('the Kutt URL is not a valid URL');
-  }
-}
-
 function skipOfCursor(cursor: string): number {
-  try {
-    const { skip } = JSON.parse(cursor) as { skip?: unknown };
-    if (typeof skip === 'number' && Number.isInteger(skip) && skip >= 0) return skip;
-  } catch {
-    // Reported below with any other cursor this adapter did not write.
-  }
-  throw new SourceError('the import cursor is not one a Kutt source wrote');
+  return cursorOf(cursor, 'Kutt', ({ skip }) => (isCount(skip, 0) ? skip : null));
 }
 
 async function linksPage(http: SourceHttp, skip: number, limit: number): Promise<KuttLinks> {
@@ -189,7 +175,7 @@ function fieldsOf(link: KuttLink, createdAt: Date | null): SourceLinkFields {
     url: link.target,
     alias: link.address,
     // Kutt's description is what it shows under a link, where we show its title.
-    ...(link.description ? { title: link.description.slice(0, 255) } : {}),
+    ...titleField(link.description),
     ...(expiresAt === null
       ? {}
       : { active_period_start_at: start.toISOString(), active_period_end_at: expiresAt.toISOString() }),
@@ -255,14 +241,6 @@ function viewsOf(window: KuttWindow | undefined, length: number): number[] {
   );
 }
 
-function hourTotals(placed: Placed[]): SourceRollups['hours'] {
-  const hours = new Map<number, number>();
-  for (const { at, clicks } of placed) if (clicks > 0) hours.set(at, (hours.get(at) ?? 0) + clicks);
-  return [...hours.entries()]
-    .sort(([a], [b]) => a - b)
-    .map(([at, clicks]) => ({ hour: new Date(at), clicks }));
-}
-
 /** Each stretch's totals by dimension (its window's less the smaller window's), on its newest day with clicks. */
 function dimensionDays(stats: KuttStats, stretches: Placed[][], now: number): SourceRollups['days'] {
   const windows = [stats.lastDay, stats.lastWeek, stats.lastMonth, stats.lastYear].map(countsOf);
@@ -299,12 +277,10 @@ function countsOf(window: KuttWindow | undefined): Counts {
     add('browser', BROWSERS[String(name).toLowerCase()], value);
   for (const { name, value } of stats.os ?? [])
     add('operating_system', SYSTEMS[String(name).toLowerCase()], value);
-  for (const { name, value } of stats.country ?? []) {
-    const code = String(name).toUpperCase();
-    if (!isCountryCode(code)) continue;
-    add('country', code, value);
-    add('continent', continentOf(code), value);
-  }
+  const countries = positiveCounts(
+    (stats.country ?? []).map(({ name, value }) => ({ value: name, clicks: value })),
+  );
+  for (const { dimension, value, clicks } of countryTotals(countries)) add(dimension, value, clicks);
   for (const { name, value } of stats.referrer ?? []) {
     const host = String(name).toLowerCase();
     if (host !== 'direct' && host !== 'unknown') add('referrer', host.slice(0, 255), value);

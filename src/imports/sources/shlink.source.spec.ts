@@ -1,9 +1,7 @@
-import { isPublicAddress, resolveHost } from '../../common/outbound-address';
-import { undocumentedRequests } from '../../../test/fixtures/openapi/conformance';
 import { FakeShlink, type FakeShlinkShortUrl, type FakeShlinkVisit } from '../../../test/support/fake-shlink';
+import { connectForTests, itReadsLikeAnApiSource, readAllPages } from '../../../test/support/import-sources';
 import { shlinkSource } from './shlink.source';
-import { SourceError, type SourceClick, type SourceLink } from './source';
-import { SourceHttp, type SourceConnector } from './source-http';
+import type { SourceClick } from './source';
 
 const API_KEY = 'shlink-key-1';
 
@@ -14,16 +12,6 @@ const UA = {
     'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36',
   googlebot: 'Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)',
 };
-
-const connect: SourceConnector = (base, headers) =>
-  new SourceHttp(base, headers, {
-    resolve: resolveHost,
-    allowAddress: isPublicAddress,
-    allowPrivateAddresses: true,
-    timeoutMs: 5000,
-    requestsPerSecond: 1000,
-    maxResponseBytes: 8 << 20,
-  });
 
 /** Visits enough for the visits to come in two requests (a request takes 1000). */
 const manyVisits: FakeShlinkVisit[] = Array.from({ length: 1100 }, (_, index) => ({
@@ -92,33 +80,28 @@ describe('shlinkSource', () => {
 
   afterEach(() => fake.close());
 
-  const source = (apiKey = API_KEY) => shlinkSource({ url: fake.url, apiKey }, connect);
+  const source = (apiKey = API_KEY) => shlinkSource({ url: fake.url, apiKey }, connectForTests);
 
-  async function readAll(): Promise<{ pages: SourceLink[][]; cursors: (string | null)[] }> {
-    const adapter = source();
-    const pages: SourceLink[][] = [];
-    const cursors: (string | null)[] = [];
-    let cursor: string | null = null;
-    do {
-      const page = await adapter.page(cursor);
-      pages.push(page.links);
-      cursors.push(page.next);
-      cursor = page.next;
-    } while (cursor !== null);
-    await adapter.close();
-    return { pages, cursors };
-  }
+  itReadsLikeAnApiSource({
+    document: 'shlink',
+    fake: () => fake,
+    source,
+    refusal: 401,
+    firstRequest: 'rest/v3/short-urls',
+    requests: 34,
+    undocumented: { method: 'GET', path: '/rest/v3/short-urls', query: ['limit'] },
+  });
 
   it('opens with the number of short URLs', async () => {
     await expect(source().open()).resolves.toEqual({ linksTotal: 30, spaces: [], domains: [], pixels: [] });
   });
 
   it('reads every short URL in two pages, with visits, domains and tags', async () => {
-    const { pages, cursors } = await readAll();
+    const pages = await readAllPages(source());
 
-    expect(pages.map((links) => links.length)).toEqual([25, 5]);
-    expect(cursors).toEqual([JSON.stringify({ page: 2 }), null]);
-    const links = pages.flat();
+    expect(pages.map((page) => page.links.length)).toEqual([25, 5]);
+    expect(pages.map((page) => page.next)).toEqual([JSON.stringify({ page: 2 }), null]);
+    const links = pages.flatMap((page) => page.links);
     expect(new Set(links.map((link) => link.sourceId)).size).toBe(30);
 
     const first = links.find((link) => link.sourceId === 'first')!;
@@ -212,57 +195,5 @@ describe('shlinkSource', () => {
     expect(errors).toEqual([
       { item: 'go.brand.test/sale', message: expect.stringContaining('query parameters') },
     ]);
-  });
-
-  it('refuses a wrong API key when opened', async () => {
-    const opened = source('wrong-key').open();
-
-    await expect(opened).rejects.toBeInstanceOf(SourceError);
-    await expect(opened).rejects.toThrow('refused the credentials (401)');
-  });
-
-  it('waits as long as a 429 says before asking again', async () => {
-    fake.rateLimitOnce(1);
-    const started = Date.now();
-
-    await expect(source().open()).resolves.toMatchObject({ linksTotal: 30 });
-    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
-    expect(fake.requests.map((request) => request.path)).toEqual([
-      '/rest/v3/short-urls',
-      '/rest/v3/short-urls',
-    ]);
-  });
-
-  it('fails with a SourceError on an answer that is not JSON', async () => {
-    fake.malformedOnce();
-
-    await expect(source().page(null)).rejects.toThrow(
-      new SourceError('the source answered rest/v3/short-urls with something other than JSON'),
-    );
-  });
-
-  it('asks only what Shlink’s OpenAPI document describes', async () => {
-    await source().open();
-    await readAll();
-
-    expect(fake.requests.length).toBeGreaterThan(30);
-    expect(undocumentedRequests('shlink', fake.requests)).toEqual([]);
-    // The check itself tells a request the document does not describe.
-    expect(
-      undocumentedRequests('shlink', [{ method: 'GET', path: '/rest/v3/short-urls', query: ['limit'] }]),
-    ).toHaveLength(1);
-  });
-
-  it('goes on from the cursor of the first page in a fresh adapter', async () => {
-    const { pages, cursors } = await readAll();
-
-    const resumed = await source().page(cursors[0]);
-
-    expect(resumed.links.map((link) => link.sourceId)).toEqual(pages[1].map((link) => link.sourceId));
-    expect(resumed.next).toBeNull();
-  });
-
-  it('refuses a cursor it did not write', async () => {
-    await expect(source().page('{"skip": 3}')).rejects.toThrow(SourceError);
   });
 });

@@ -1,6 +1,8 @@
 import { continentOf, isCountryCode, TargetsType } from '../../targeting/allowed-values';
 import { agentOf } from '../../targeting/visitor';
 import {
+  cursorOf,
+  isCount,
   SourceError,
   type ImportSource,
   type SourceClick,
@@ -10,7 +12,8 @@ import {
   type SourcePage,
   type SourceSummary,
 } from './source';
-import type { SourceConnector, SourceHttp } from './source-http';
+import { connectOnFirstUse, type SourceConnector, type SourceHttp } from './source-http';
+import { titleField } from './source-mapping';
 
 /*
  * Shlink's REST API v3 (`/rest/v3`, key in `X-Api-Key`), read as an import source: short URLs page by page, each
@@ -75,9 +78,7 @@ export function shlinkSource(
   options: { url: string; apiKey: string },
   connect: SourceConnector,
 ): ImportSource {
-  let client: SourceHttp | null = null;
-  const http = (): SourceHttp =>
-    (client ??= connect(baseUrlOf(options.url), { 'x-api-key': options.apiKey }));
+  const http = connectOnFirstUse(connect, options.url, 'the Shlink URL', { 'x-api-key': options.apiKey });
 
   return {
     async open(): Promise<SourceSummary> {
@@ -102,22 +103,8 @@ export function shlinkSource(
   };
 }
 
-function baseUrlOf(url: string): URL {
-  try {
-    return new URL(url);
-  } catch {
-    throw new SourceError('the Shlink URL is not a valid URL');
-  }
-}
-
 function pageOfCursor(cursor: string): number {
-  try {
-    const { page } = JSON.parse(cursor) as { page?: unknown };
-    if (typeof page === 'number' && Number.isInteger(page) && page >= 1) return page;
-  } catch {
-    // Reported below with any other cursor this adapter did not write.
-  }
-  throw new SourceError('the import cursor is not one a Shlink source wrote');
+  return cursorOf(cursor, 'Shlink', ({ page }) => (isCount(page, 1) ? page : null));
 }
 
 async function shortUrlsPage(
@@ -209,8 +196,7 @@ function fieldsOf(shortUrl: ShlinkShortUrl, createdAt: Date | null): SourceLinkF
   return {
     url: shortUrl.longUrl,
     alias: shortUrl.shortCode,
-    // Absent, the title is fetched from the target page as on any create.
-    ...(shortUrl.title ? { title: shortUrl.title.slice(0, 255) } : {}),
+    ...titleField(shortUrl.title),
     ...periodOf(dateOf(shortUrl.meta?.validSince), dateOf(shortUrl.meta?.validUntil), createdAt),
     ...(maxVisits ? { clicks_limit: maxVisits } : {}),
     ...targetingOf(shortUrl.deviceLongUrls ?? {}),

@@ -1,17 +1,8 @@
 import { createServer, type IncomingHttpHeaders, type RequestListener, type Server } from 'node:http';
-import { isPublicAddress, resolveHost } from '../../common/outbound-address';
 import { closeServer, listenOnLoopback } from '../../../test/support/http-server';
+import { TEST_SOURCE_HTTP as OPTIONS } from '../../../test/support/import-sources';
 import { SourceError } from './source';
-import { SourceHttp, type SourceHttpOptions } from './source-http';
-
-const OPTIONS: SourceHttpOptions = {
-  resolve: resolveHost,
-  allowAddress: isPublicAddress,
-  allowPrivateAddresses: true,
-  timeoutMs: 5000,
-  requestsPerSecond: 1000,
-  maxResponseBytes: 8 << 20,
-};
+import { SourceHttp } from './source-http';
 
 const CREDENTIALS = { 'x-api-key': 'the-key', authorization: 'Bearer the-token' };
 

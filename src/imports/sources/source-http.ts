@@ -300,3 +300,25 @@ function abortableSleep(ms: number, signal?: AbortSignal): Promise<void> {
 
 /** Makes the HTTP client of a source: its base URL and the headers its credentials travel in. */
 export type SourceConnector = (base: URL, headers: OutgoingHttpHeaders) => SourceHttp;
+
+/**
+ * The client of the source at `url` (`what` names it in the refusal of an invalid one: `the Kutt URL`), made on
+ * first use: an adapter is made without a request, and an invalid URL fails the import that reads it.
+ */
+export function connectOnFirstUse(
+  connect: SourceConnector,
+  url: string,
+  what: string,
+  headers: OutgoingHttpHeaders,
+): () => SourceHttp {
+  let client: SourceHttp | null = null;
+  return () => (client ??= connect(baseUrlOf(url, what), headers));
+}
+
+function baseUrlOf(url: string, what: string): URL {
+  try {
+    return new URL(url);
+  } catch {
+    throw new SourceError(`${what} is not a valid URL`);
+  }
+}

@@ -116,3 +116,28 @@ export class SourceError extends Error {
     this.name = 'SourceError';
   }
 }
+
+/**
+ * The position a cursor names, when the adapter of `source` (`Kutt`, `Bitly`...) wrote it: `read` takes the JSON
+ * object the adapter wrote and gives null for one it did not. Any other cursor is a SourceError.
+ */
+export function cursorOf<T>(
+  cursor: string,
+  source: string,
+  read: (written: Record<string, unknown>) => T | null,
+): T {
+  let position: T | null = null;
+  try {
+    const written: unknown = JSON.parse(cursor);
+    if (typeof written === 'object' && written !== null) position = read(written as Record<string, unknown>);
+  } catch {
+    // Not JSON: reported below with any other cursor the adapter did not write.
+  }
+  if (position === null) throw new SourceError(`the import cursor is not one a ${source} source wrote`);
+  return position;
+}
+
+/** A whole number from `min` up, as a cursor counts pages or links. */
+export function isCount(value: unknown, min: number): value is number {
+  return typeof value === 'number' && Number.isInteger(value) && value >= min;
+}
