@@ -6,6 +6,7 @@ import { FULL_KEY_BEFORE } from '../src/database/migrations/1765400000000-people
 import { createTestApp, type TestApp } from './support/app';
 import { scratchDatabase, type ScratchDatabase } from './support/scratch-database';
 
+const PEOPLE = 'PeopleAndAudit1765400000000';
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /**
@@ -22,13 +23,20 @@ describe('the migration to people, on a populated database', () => {
   const sessionToken = `lss_${randomBytes(32).toString('base64url')}`;
   let accountId: number;
 
+  const applied = async () =>
+    (await dataSource.query<{ name: string }[]>('SELECT name FROM migrations')).map((row) => row.name);
+  /** Back to the schema before people: the migrations after it first, then its own. */
+  const undoPeople = async () => {
+    while ((await applied()).includes(PEOPLE)) await dataSource.undoLastMigration();
+  };
+  /** Applies what is pending, the people migration among it, and names what was applied. */
+  const migrationsApplied = async () => (await runMigrations(dataSource)).map((migration) => migration.name);
+
   beforeAll(async () => {
     scratch = await scratchDatabase('shortlink_people');
     dataSource = await new DataSource(dataSourceOptions(scratch.url)).initialize();
     await runMigrations(dataSource);
-    const applied = async () =>
-      (await dataSource.query<{ name: string }[]>('SELECT name FROM migrations')).map((row) => row.name);
-    while ((await applied()).includes('PeopleAndAudit1765400000000')) await dataSource.undoLastMigration();
+    await undoPeople();
 
     [{ id: accountId }] = await dataSource.query<{ id: number }[]>(
       `INSERT INTO accounts (name, email) VALUES ('Before people', 'ops@example.com') RETURNING id`,
@@ -53,7 +61,7 @@ describe('the migration to people, on a populated database', () => {
       [accountId, domainId],
     );
 
-    expect(await runMigrations(dataSource)).toHaveLength(1);
+    expect(await migrationsApplied()).toContain(PEOPLE);
     t = await createTestApp({ DATABASE_URL: scratch.url, RATE_LIMIT_PER_MINUTE: '0' });
   });
 
@@ -102,7 +110,7 @@ describe('the migration to people, on a populated database', () => {
   it('reverts to the schema of before, keeping its data', async () => {
     await t?.close();
     t = undefined;
-    await dataSource.undoLastMigration();
+    await undoPeople();
     const [{ count }] = await dataSource.query<{ count: number }[]>(
       'SELECT count(*)::int AS count FROM api_sessions',
     );
@@ -112,6 +120,6 @@ describe('the migration to people, on a populated database', () => {
       [accountId],
     );
     expect(full.scopes).toEqual(FULL_KEY_BEFORE);
-    expect(await runMigrations(dataSource)).toHaveLength(1);
+    expect(await migrationsApplied()).toContain(PEOPLE);
   });
 });

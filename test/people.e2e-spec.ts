@@ -681,3 +681,42 @@ describe('people: registration and retention', () => {
     expect(after.body.data[0]).toMatchObject({ action: 'space.created', actor: { type: 'key' } });
   });
 });
+
+/** Behind a trusted proxy, the audit log records the address it forwards, and nothing else. */
+describe('people: the address a trusted proxy forwards', () => {
+  let t: TestApp;
+
+  beforeAll(async () => {
+    t = await createTestApp({ RATE_LIMIT_PER_MINUTE: '0', TRUST_PROXY: 'loopback' });
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('records an address as forwarded, and no address where the proxy forwarded something else', async () => {
+    const account = await createAccount(t, 'Proxied');
+    const create = (forwarded: string, name: string) =>
+      t
+        .http()
+        .post('/api/v1/spaces')
+        .set('Authorization', account.auth)
+        .set('X-Forwarded-For', forwarded)
+        .send({ name });
+    expect((await create('203.0.113.9', 'Forwarded')).status).toBe(201);
+    // Longer than any address column: it was written as given, and the change failed with 500.
+    expect((await create('\u00e2\u00ac'.repeat(250), 'Garbled')).status).toBe(201);
+
+    const log = await t
+      .http()
+      .get('/api/v1/audit-log?action=space.created')
+      .set('Authorization', account.auth);
+    const ips = (log.body.data as { changes: { name: [null, string] }; ip: string | null }[]).map((entry) => [
+      entry.changes.name[1],
+      entry.ip,
+    ]);
+    expect(ips.sort()).toEqual([
+      ['Forwarded', '203.0.113.9'],
+      ['Garbled', null],
+    ]);
+  });
+});

@@ -64,6 +64,8 @@ describe('database schema', () => {
       'domains',
       'event_deliveries',
       'events',
+      'imported_links',
+      'imports',
       'invitations',
       'link_count_changes',
       'link_counters',

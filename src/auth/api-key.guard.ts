@@ -3,6 +3,7 @@ import { Reflector } from '@nestjs/core';
 import { AuthGuard } from '@nestjs/passport';
 import type { Request } from 'express';
 import { setActor } from '../common/actor';
+import { recordedAddress } from '../common/client-address';
 import { UnauthorizedActionException } from '../common/exceptions';
 import type { ApiCaller } from './owner';
 import { IS_PUBLIC } from './public.decorator';
@@ -43,7 +44,7 @@ export class ApiKeyGuard extends AuthGuard('bearer') {
       type: caller.user === null ? 'key' : 'user',
       id: caller.user?.id ?? caller.keyId,
       name: caller.user?.name ?? caller.keyName,
-      ip: request.ip ?? null,
+      ip: recordedAddress(request.ip),
     });
     if (this.reflector.getAllAndOverride<boolean>(ANY_SCOPE, targets) === true) return true;
     const scope = this.reflector.getAllAndOverride<Scope | undefined>(REQUIRED_SCOPE, targets);

@@ -1,4 +1,4 @@
-import { clientKey } from './client-address';
+import { clientKey, recordedAddress } from './client-address';
 
 describe('clientKey', () => {
   it.each([
@@ -11,5 +11,16 @@ describe('clientKey', () => {
     ['something that is no address', 'proxy', 'unknown'],
   ])('keys %s', (_label, address, key) => {
     expect(clientKey(address)).toBe(key);
+  });
+});
+
+describe('recordedAddress', () => {
+  it.each([
+    ['an IPv4 address', '198.51.100.7', '198.51.100.7'],
+    ['an IPv6 address', '2001:db8::1', '2001:db8::1'],
+    ['nothing', undefined, null],
+    ['text a proxy forwarded as the address', '\u00e2\u00ac'.repeat(250), null],
+  ])('keeps %s as %p', (_label, address, kept) => {
+    expect(recordedAddress(address)).toBe(kept);
   });
 });

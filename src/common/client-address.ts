@@ -1,4 +1,5 @@
 import ipaddr from 'ipaddr.js';
+import { isIP } from 'node:net';
 
 /** How much of an IPv6 address one client controls: a /64 is what a single subscriber is given. */
 const IPV6_CLIENT_PREFIX = 64;
@@ -13,4 +14,12 @@ export function clientKey(address: string | undefined): string {
   if (parsed.kind() === 'ipv4') return parsed.toString();
   const prefix = ipaddr.IPv6.networkAddressFromCIDR(`${parsed.toString()}/${IPV6_CLIENT_PREFIX}`);
   return `${prefix.toString()}/${IPV6_CLIENT_PREFIX}`;
+}
+
+/**
+ * The client's address as a record keeps it (an audit entry, a session): Express's `request.ip`, which behind a
+ * trusted proxy is whatever that proxy forwarded, or null when that is no address at all.
+ */
+export function recordedAddress(address: string | undefined): string | null {
+  return address !== undefined && isIP(address) !== 0 ? address : null;
 }

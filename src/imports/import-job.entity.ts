@@ -1,4 +1,5 @@
-import { Column, Entity, PrimaryGeneratedColumn } from 'typeorm';
+import { Column, Entity, Index } from 'typeorm';
+import { AccountOwned } from '../auth/account-owned.entity';
 import type { ImportSourceName } from './sources/source';
 
 export const IMPORT_STATUSES = ['queued', 'running', 'done', 'failed', 'cancelled'] as const;
@@ -19,13 +20,11 @@ export const MAX_IMPORT_ERRORS = 100;
 
 /** An import from another shortener: its source, how far it got, and who runs it (the migration `imports`). */
 @Entity('imports')
-export class ImportJob {
-  @PrimaryGeneratedColumn()
-  id!: number;
-
-  @Column({ name: 'account_id', type: 'integer' })
-  accountId!: number;
-
+@Index('IDX_imports_account', ['accountId', 'id'])
+/** Partial indexes, which the migration writes: one running import per workspace, and the runner's queue. */
+@Index('UQ_imports_running_account', { synchronize: false })
+@Index('IDX_imports_waiting', { synchronize: false })
+export class ImportJob extends AccountOwned {
   @Column({ type: 'varchar', length: 16 })
   source!: ImportSourceName;
 
@@ -33,17 +32,17 @@ export class ImportJob {
   @Column({ name: 'source_origin', type: 'text' })
   sourceOrigin!: string;
 
-  @Column({ type: 'varchar', length: 16 })
+  @Column({ type: 'varchar', length: 16, default: 'queued' })
   status!: ImportStatus;
 
-  @Column({ name: 'dry_run', type: 'boolean' })
+  @Column({ name: 'dry_run', type: 'boolean', default: false })
   dryRun!: boolean;
 
-  @Column({ name: 'on_conflict', type: 'varchar', length: 8 })
+  @Column({ name: 'on_conflict', type: 'varchar', length: 8, default: 'skip' })
   onConflict!: OnConflict;
 
   /** The source's settings that are no secret (`url`, `table_prefix`). */
-  @Column({ type: 'jsonb' })
+  @Column({ type: 'jsonb', default: {} })
   options!: Record<string, string>;
 
   /** Held only while the import may still run: cleared the moment it ends. Never answered. */
@@ -56,29 +55,29 @@ export class ImportJob {
   @Column({ name: 'links_total', type: 'integer', nullable: true })
   linksTotal!: number | null;
 
-  @Column({ name: 'links_done', type: 'integer' })
+  @Column({ name: 'links_done', type: 'integer', default: 0 })
   linksDone!: number;
 
-  @Column({ name: 'links_created', type: 'integer' })
+  @Column({ name: 'links_created', type: 'integer', default: 0 })
   linksCreated!: number;
 
-  @Column({ name: 'links_updated', type: 'integer' })
+  @Column({ name: 'links_updated', type: 'integer', default: 0 })
   linksUpdated!: number;
 
-  @Column({ name: 'links_skipped', type: 'integer' })
+  @Column({ name: 'links_skipped', type: 'integer', default: 0 })
   linksSkipped!: number;
 
-  @Column({ name: 'links_failed', type: 'integer' })
+  @Column({ name: 'links_failed', type: 'integer', default: 0 })
   linksFailed!: number;
 
   /** bigint: read as text by the driver. */
-  @Column({ name: 'clicks_imported', type: 'bigint' })
+  @Column({ name: 'clicks_imported', type: 'bigint', default: '0' })
   clicksImported!: string;
 
-  @Column({ type: 'jsonb' })
+  @Column({ type: 'jsonb', default: [] })
   errors!: ImportError[];
 
-  @Column({ name: 'cancel_requested', type: 'boolean' })
+  @Column({ name: 'cancel_requested', type: 'boolean', default: false })
   cancelRequested!: boolean;
 
   @Column({ name: 'lease_until', type: 'timestamptz', nullable: true })
@@ -87,9 +86,6 @@ export class ImportJob {
   /** The runner holding the lease: only its writes count. */
   @Column({ name: 'lease_token', type: 'text', nullable: true, select: false })
   leaseToken?: string | null;
-
-  @Column({ name: 'created_at', type: 'timestamptz' })
-  createdAt!: Date;
 
   @Column({ name: 'started_at', type: 'timestamptz', nullable: true })
   startedAt!: Date | null;

@@ -18,6 +18,7 @@ import type { ApiCaller } from '../auth/owner';
 import { Public } from '../auth/public.decorator';
 import { RequestAccount } from '../auth/request-account';
 import { AnyScope } from '../auth/requires-scope.decorator';
+import { recordedAddress } from '../common/client-address';
 import { dataEnvelope, deletedEnvelope } from '../common/envelope';
 import { ApiDataResponse, ApiDeletedResponse, ApiEndpoint } from '../common/openapi';
 import { createValidationPipe } from '../common/validation.pipe';
@@ -39,7 +40,7 @@ function redirect(response: Response, location: string): void {
 
 /** Where a request comes from, as a session records it. */
 export function clientOf(request: Request): Client {
-  return { ip: request.ip ?? null, userAgent: request.headers['user-agent'] ?? null };
+  return { ip: recordedAddress(request.ip), userAgent: request.headers['user-agent'] ?? null };
 }
 
 /**
