@@ -45,7 +45,7 @@ export const ScopedRoute = (
   endpoint: EndpointOptions,
 ): MethodDecorator => applyDecorators(RequiresScope(scope), verb, ApiEndpoint(endpoint));
 
-/** `DELETE /:id`, answered with 200 (and the deleted envelope): every removal's verb and status. */
+/** The removal by id (`@Delete(':id')`) with 200 and the deleted envelope: every removal's verb and status. */
 export const DeleteById = (): MethodDecorator => applyDecorators(Delete(':id'), HttpCode(200));
 
 /** What one route says beyond its resource's defaults. */
@@ -112,7 +112,7 @@ export function resourceRoutes(resource: Resource) {
       summary: `Update ${resource.one} (PATCH)`,
       ...updated('The same as PUT: fields that are absent stay as they are.'),
     }),
-    /** `DELETE /:id`: 200 with `{"id", "object", "deleted": true, "status"}`. */
+    /** The removal by id: 200 with `{"id", "object", "deleted": true, "status"}`. */
     remove: compose(write, DeleteById(), () => ApiDeletedResponse(resource.object), {
       operationId: `delete${resource.id}`,
       summary: `Delete ${resource.one}`,

@@ -126,10 +126,13 @@ export class ImportPageWriter {
     const { job } = context;
     const bodies: (Record<string, unknown> | string)[] = [];
     for (const link of links) bodies.push(await this.body(context, link));
-    const checked = await validateItems(
+    // Only the bodies whose references resolved are checked: the others have failed already.
+    const whole = bodies.flatMap((body, index) => (typeof body === 'string' ? [] : [{ body, index }]));
+    const results = await validateItems(
       CreateLinkDto,
-      bodies.map((body) => (typeof body === 'string' ? { url: 'https://invalid.invalid' } : body)),
+      whole.map(({ body }) => body),
     );
+    const checked = new Map(whole.map(({ index }, at) => [index, results[at]]));
     const imported = await this.repository.importedLinks(
       job.accountId,
       job.sourceOrigin,
@@ -139,10 +142,11 @@ export class ImportPageWriter {
     const plans: Plan[] = links.map((link, index) => {
       const body = bodies[index];
       if (typeof body === 'string') return { kind: 'fail', link, message: body };
-      if (Object.keys(checked[index].errors).length > 0) {
-        return { kind: 'fail', link, message: firstReason(checked[index].errors) };
+      const result = checked.get(index)!;
+      if (Object.keys(result.errors).length > 0) {
+        return { kind: 'fail', link, message: firstReason(result.errors) };
       }
-      const dto = checked[index].value;
+      const dto = result.value;
       const linkId = imported.get(link.sourceId);
       if (linkId === undefined) return { kind: 'create', link, dto };
       // Imported before: brought up to date, or left; its history came with it then.

@@ -9,9 +9,8 @@
  * bitlink whose plan has none, and can answer the next request once with a 429 and Retry-After, or with a body that
  * is not JSON.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { RecordedRequest } from '../fixtures/openapi/conformance';
-import { closeServer, listenOnLoopback } from './http-server';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { FakeApi, sendJson as send } from './fake-api';
 
 export interface FakeBitlyGroup {
   guid: string;
@@ -45,57 +44,20 @@ interface FakeBitlyOptions {
   paging?: 'page' | 'search_after';
 }
 
-export class FakeBitly {
-  /** Every request, in order, as the OpenAPI check reads them. */
-  readonly requests: RecordedRequest[] = [];
-  private next: ((response: ServerResponse) => void) | null = null;
-
-  private constructor(
-    private readonly server: Server,
-    readonly url: string,
-  ) {}
-
-  static async start(options: FakeBitlyOptions): Promise<FakeBitly> {
-    let fake: FakeBitly | null = null;
-    const server = createServer((request, response) => fake?.answer(request, response, options));
-    const port = await listenOnLoopback(server);
-    fake = new FakeBitly(server, `http://127.0.0.1:${port}`);
-    return fake;
-  }
-
-  /** The next request gets a 429 with `Retry-After: seconds`. */
-  rateLimitOnce(seconds: number): void {
-    this.next = (response) =>
-      send(
-        response,
-        429,
-        { message: 'RATE_LIMIT_EXCEEDED', resource: 'bitlinks' },
-        { 'retry-after': String(seconds) },
-      );
-  }
-
-  /** The next request gets a 200 whose body is not JSON. */
-  malformedOnce(): void {
-    this.next = (response) => {
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end('{"groups": [{"guid": ');
-    };
-  }
-
-  close(): Promise<void> {
-    return closeServer(this.server);
-  }
-
-  private answer(request: IncomingMessage, response: ServerResponse, options: FakeBitlyOptions): void {
-    const url = new URL(request.url ?? '/', this.url);
-    this.requests.push({
-      method: request.method ?? 'GET',
-      path: url.pathname,
-      query: [...url.searchParams.keys()],
+export class FakeBitly extends FakeApi<FakeBitlyOptions> {
+  private constructor(options: FakeBitlyOptions) {
+    super(options, {
+      tooManyRequests: { message: 'RATE_LIMIT_EXCEEDED', resource: 'bitlinks' },
+      malformed: '{"groups": [{"guid": ',
     });
-    const once = this.next;
-    this.next = null;
-    if (once !== null) return once(response);
+  }
+
+  static start(options: FakeBitlyOptions): Promise<FakeBitly> {
+    return FakeApi.serve(new FakeBitly(options));
+  }
+
+  protected answer(request: IncomingMessage, response: ServerResponse, url: URL): void {
+    const { options } = this;
     if (request.headers.authorization !== `Bearer ${options.token}`) {
       return send(response, 403, {
         message: 'FORBIDDEN',
@@ -184,14 +146,4 @@ function bitlinkBody(bitlink: FakeBitlink): object {
     deeplinks: [],
     references: { group: `https://api-ssl.bitly.com/v4/groups/${bitlink.group}` },
   };
-}
-
-function send(
-  response: ServerResponse,
-  status: number,
-  body: object,
-  headers: Record<string, string> = {},
-): void {
-  response.writeHead(status, { 'content-type': 'application/json', ...headers });
-  response.end(JSON.stringify(body));
 }

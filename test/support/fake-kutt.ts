@@ -7,9 +7,8 @@
  * on 127.0.0.1, pages by `skip` and `limit`, refuses any other `X-API-KEY`, and can answer the next request once
  * with a 429 and Retry-After, or with a body that is not JSON.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { RecordedRequest } from '../fixtures/openapi/conformance';
-import { closeServer, listenOnLoopback } from './http-server';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { FakeApi, sendJson as send } from './fake-api';
 
 /** A visit as Kutt records it: its browser, OS, country and referrer in Kutt's own words. */
 export interface FakeKuttVisit {
@@ -54,57 +53,18 @@ const WINDOWS = {
   lastYear: { length: 12, back: monthsBack, from: (now: number) => monthsBefore(now, 12) },
 };
 
-export class FakeKutt {
-  /** Every request, in order, as the OpenAPI check reads them. */
-  readonly requests: RecordedRequest[] = [];
-  private next: ((response: ServerResponse) => void) | null = null;
-
-  private constructor(
-    private readonly server: Server,
-    readonly url: string,
-  ) {}
+export class FakeKutt extends FakeApi<{ apiKey: string; links: FakeKuttLink[]; now: Date }> {
+  private constructor(options: { apiKey: string; links: FakeKuttLink[]; now: Date }) {
+    super(options, { tooManyRequests: { error: 'Too many requests.' }, malformed: '<html>Kutt</html>' });
+  }
 
   /** `now` is the moment Kutt counts its windows back from. */
-  static async start(options: { apiKey: string; links: FakeKuttLink[]; now: Date }): Promise<FakeKutt> {
-    let fake: FakeKutt | null = null;
-    const server = createServer((request, response) => fake?.answer(request, response, options));
-    const port = await listenOnLoopback(server);
-    fake = new FakeKutt(server, `http://127.0.0.1:${port}`);
-    return fake;
+  static start(options: { apiKey: string; links: FakeKuttLink[]; now: Date }): Promise<FakeKutt> {
+    return FakeApi.serve(new FakeKutt(options));
   }
 
-  /** The next request gets a 429 with `Retry-After: seconds`. */
-  rateLimitOnce(seconds: number): void {
-    this.next = (response) =>
-      send(response, 429, { error: 'Too many requests.' }, { 'retry-after': String(seconds) });
-  }
-
-  /** The next request gets a 200 whose body is not JSON. */
-  malformedOnce(): void {
-    this.next = (response) => {
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end('<html>Kutt</html>');
-    };
-  }
-
-  close(): Promise<void> {
-    return closeServer(this.server);
-  }
-
-  private answer(
-    request: IncomingMessage,
-    response: ServerResponse,
-    options: { apiKey: string; links: FakeKuttLink[]; now: Date },
-  ): void {
-    const url = new URL(request.url ?? '/', this.url);
-    this.requests.push({
-      method: request.method ?? 'GET',
-      path: url.pathname,
-      query: [...url.searchParams.keys()],
-    });
-    const once = this.next;
-    this.next = null;
-    if (once !== null) return once(response);
+  protected answer(request: IncomingMessage, response: ServerResponse, url: URL): void {
+    const { options } = this;
     if (url.pathname === '/api/v2/health') {
       response.writeHead(200, { 'content-type': 'text/html' });
       return void response.end('OK');
@@ -200,14 +160,4 @@ function monthsBefore(at: number, months: number): number {
   const lastDay = new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 0)).getUTCDate();
   date.setUTCDate(Math.min(day, lastDay));
   return date.getTime();
-}
-
-function send(
-  response: ServerResponse,
-  status: number,
-  body: object,
-  headers: Record<string, string> = {},
-): void {
-  response.writeHead(status, { 'content-type': 'application/json', ...headers });
-  response.end(JSON.stringify(body));
 }

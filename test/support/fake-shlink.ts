@@ -6,9 +6,8 @@
  * endpoints an import reads, serving a given data set on 127.0.0.1, paging as the document says, refusing any other
  * `X-Api-Key`, and able to answer the next request once with a 429 and Retry-After, or with a body that is not JSON.
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { RecordedRequest } from '../fixtures/openapi/conformance';
-import { closeServer, listenOnLoopback } from './http-server';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { FakeApi, sendJson } from './fake-api';
 
 export interface FakeShlinkVisit {
   date: string;
@@ -38,56 +37,21 @@ export interface FakeShlinkShortUrl {
 /** Shlink's host of short URLs on the default domain. */
 const DEFAULT_DOMAIN = 's.test';
 
-export class FakeShlink {
-  /** Every request, in order, as the OpenAPI check reads them. */
-  readonly requests: RecordedRequest[] = [];
-  private next: ((response: ServerResponse) => void) | null = null;
-
-  private constructor(
-    private readonly server: Server,
-    readonly url: string,
-  ) {}
-
-  static async start(options: { apiKey: string; shortUrls: FakeShlinkShortUrl[] }): Promise<FakeShlink> {
-    let fake: FakeShlink | null = null;
-    const server = createServer((request, response) => fake?.answer(request, response, options));
-    const port = await listenOnLoopback(server);
-    fake = new FakeShlink(server, `http://127.0.0.1:${port}`);
-    return fake;
-  }
-
-  /** The next request gets a 429 with `Retry-After: seconds`. */
-  rateLimitOnce(seconds: number): void {
-    this.next = (response) =>
-      send(response, 429, problem(429, 'Too many requests'), { 'retry-after': String(seconds) });
-  }
-
-  /** The next request gets a 200 whose body is not JSON. */
-  malformedOnce(): void {
-    this.next = (response) => {
-      response.writeHead(200, { 'content-type': 'application/json' });
-      response.end('{"shortUrls": {"data": [');
-    };
-  }
-
-  close(): Promise<void> {
-    return closeServer(this.server);
-  }
-
-  private answer(
-    request: IncomingMessage,
-    response: ServerResponse,
-    options: { apiKey: string; shortUrls: FakeShlinkShortUrl[] },
-  ): void {
-    const url = new URL(request.url ?? '/', this.url);
-    this.requests.push({
-      method: request.method ?? 'GET',
-      path: url.pathname,
-      query: [...url.searchParams.keys()],
+export class FakeShlink extends FakeApi<{ apiKey: string; shortUrls: FakeShlinkShortUrl[] }> {
+  private constructor(options: { apiKey: string; shortUrls: FakeShlinkShortUrl[] }) {
+    super(options, {
+      tooManyRequests: problem(429, 'Too many requests'),
+      errorType: PROBLEM_TYPE,
+      malformed: '{"shortUrls": {"data": [',
     });
-    const once = this.next;
-    this.next = null;
-    if (once !== null) return once(response);
+  }
+
+  static start(options: { apiKey: string; shortUrls: FakeShlinkShortUrl[] }): Promise<FakeShlink> {
+    return FakeApi.serve(new FakeShlink(options));
+  }
+
+  protected answer(request: IncomingMessage, response: ServerResponse, url: URL): void {
+    const { options } = this;
     if (url.pathname === '/rest/health') {
       return send(response, 200, { status: 'pass', version: '3.7.0', links: { about: 'https://shlink.io' } });
     }
@@ -199,13 +163,14 @@ function problem(status: number, title: string, type = 'about:blank'): object {
   return { type, title, detail: title, status };
 }
 
+/** Shlink answers its errors as problem documents (RFC 7807). */
+const PROBLEM_TYPE = 'application/problem+json';
+
 function send(
   response: ServerResponse,
   status: number,
   body: object,
   headers: Record<string, string> = {},
 ): void {
-  const contentType = status >= 400 ? 'application/problem+json' : 'application/json';
-  response.writeHead(status, { 'content-type': contentType, ...headers });
-  response.end(JSON.stringify(body));
+  sendJson(response, status, body, headers, status >= 400 ? PROBLEM_TYPE : undefined);
 }
