@@ -5,15 +5,28 @@ const HARNESS_APPLICATION = 'shortlink-bench';
 
 /** A scratch database of its own for one bench run, on the server of BENCH_DATABASE_URL. */
 export class BenchDatabase {
-  readonly name = `shortlink_bench_${Date.now()}`;
+  readonly name: string;
   readonly url: string;
   private pool: Pool | null = null;
   private created = false;
+  /** Databases of the same run on the same server (a second instance's), dropped with this one. */
+  private readonly siblings: BenchDatabase[] = [];
 
-  constructor(private readonly serverUrl: string) {
+  constructor(
+    private readonly serverUrl: string,
+    name = `shortlink_bench_${Date.now()}`,
+  ) {
+    this.name = name;
     const url = new URL(serverUrl);
     url.pathname = `/${this.name}`;
     this.url = url.toString();
+  }
+
+  /** Another scratch database of this run, `<this name>_<suffix>`, dropped when this one is, on a failure too. */
+  sibling(suffix: string): BenchDatabase {
+    const sibling = new BenchDatabase(this.serverUrl, `${this.name}_${suffix}`);
+    this.siblings.push(sibling);
+    return sibling;
   }
 
   async create(): Promise<void> {
@@ -53,13 +66,21 @@ export class BenchDatabase {
   }
 
   async drop(): Promise<void> {
+    const failures: Error[] = [];
+    for (const sibling of this.siblings.splice(0)) {
+      await sibling
+        .drop()
+        .catch((error: unknown) => failures.push(error instanceof Error ? error : new Error(String(error))));
+    }
     const pool = this.pool;
     this.pool = null;
     await pool?.end().catch(() => undefined);
-    if (!this.created) return;
-    this.created = false;
-    // FORCE ends whatever still holds a connection, such as a service that was killed mid-request.
-    await this.onServer(`DROP DATABASE IF EXISTS "${this.name}" WITH (FORCE)`);
+    if (this.created) {
+      this.created = false;
+      // FORCE ends whatever still holds a connection, such as a service that was killed mid-request.
+      await this.onServer(`DROP DATABASE IF EXISTS "${this.name}" WITH (FORCE)`);
+    }
+    if (failures.length > 0) throw failures[0];
   }
 
   private async onServer(sql: string): Promise<void> {

@@ -13,10 +13,14 @@ export const SCENARIOS = [
   'create',
   'lists',
   'stats',
+  'imports',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
 export type LoadTool = 'wrk' | 'autocannon';
+
+/** The days back from yesterday over which the imports scenario's source has its click-days. */
+export const IMPORT_DAYS = 365;
 
 export interface BenchOptions {
   /** Correctness only: a small seed, a few hundred requests per scenario, no timing judged. */
@@ -44,6 +48,9 @@ export interface BenchOptions {
   statsCalls: number;
   /** Bulk creates of the create scenario, one after another. */
   bulks: number;
+  /** Links of the imports scenario's source, and their click-days (a link's day with clicks). */
+  importLinks: number;
+  importClickDays: number;
   databaseUrl: string;
   /** A directory for CPU profiles of the service (node --cpu-prof), one per start; null for none. */
   cpuProfileDir: string | null;
@@ -68,6 +75,10 @@ const USAGE = `Usage: npm run bench -- [options]
   --stats-clicks=N      clicks of the stats scenario's big link (default 10000000; a tenth for the second
                         link, a fifth shared by 50 more)
   --stats-calls=N       timed calls per stats question and page (default 50)
+  --import-links=N      links of the imports scenario's phpShort source, a second instance (default 100000;
+                        quick: 2000)
+  --import-click-days=N their click-days, each with its hours and a value per dimension (default 1000000;
+                        quick: 20000)
   --cpu-prof=DIR        write a CPU profile of the service to DIR each time it stops (node --cpu-prof)
 Environment: BENCH_DATABASE_URL, a PostgreSQL server where a scratch database may be created and dropped
   (default postgres://postgres@127.0.0.1:5432/postgres).`;
@@ -128,6 +139,8 @@ export function parseOptions(argv: string[]): BenchOptions {
     'stats-clicks',
     'stats-calls',
     'bulks',
+    'import-links',
+    'import-click-days',
     'cpu-prof',
   ]);
   for (const name of values.keys()) {
@@ -150,7 +163,7 @@ export function parseOptions(argv: string[]): BenchOptions {
           }
           return trimmed as ScenarioName;
         });
-  // Run in the canonical order whatever order was asked for: the list and stats scenarios grow the data last.
+  // Run in the canonical order whatever order was asked for: the list, stats and imports scenarios grow the data last.
   const ordered = SCENARIOS.filter((name) => scenarios.includes(name));
 
   const quiet = quietSpells(values.get('quiet'), quick);
@@ -177,9 +190,15 @@ export function parseOptions(argv: string[]): BenchOptions {
     statsClicks: Math.round(number('stats-clicks', 10_000_000, 20_000, 1000, 100_000_000)),
     statsCalls: Math.round(number('stats-calls', 50, 1, 1, 1000)),
     bulks: Math.round(number('bulks', 20, 2, 1, 1000)),
+    importLinks: Math.round(number('import-links', 100_000, 2000, 1, 10_000_000)),
+    importClickDays: Math.round(number('import-click-days', 1_000_000, 20_000, 0, 100_000_000)),
     databaseUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     cpuProfileDir: cpuProfileDir(values.get('cpu-prof')),
   };
+  // A link has at most one click-day on each of the 365 days it is seeded over.
+  if (options.importClickDays > options.importLinks * IMPORT_DAYS) {
+    throw new UsageError(`--import-click-days may be at most ${IMPORT_DAYS} per link of --import-links`);
+  }
   if (options.listLinks < options.redirectLinks && ordered.includes('lists')) {
     options.listLinks = options.redirectLinks;
   }

@@ -97,7 +97,11 @@ const INSERT_RAW_CLICKS = `
   ), ${ROLL_UP}
   SELECT count(*)::int AS clicks FROM kept`;
 
-/** Rollups as a source counted them: per hour, and per dimension, day and value, added to any already there. */
+/**
+ * Rollups as a source counted them: per hour, and per dimension, day and value, added to any already there. Each
+ * distinct value of the page is numbered once (`$4`, `$5`: its dimension and text, in order of first use); a day row
+ * names its value by its place in that list (`$9`, 0 for unknown), so `click_value_id` runs per value, not per row.
+ */
 const INSERT_ROLLUPS = `
   WITH hours AS (
     INSERT INTO click_hours AS h (link_id, hour, clicks)
@@ -105,13 +109,14 @@ const INSERT_ROLLUPS = `
       FROM unnest($1::int[], $2::timestamptz[], $3::int[]) AS r(link_id, hour, clicks)
      GROUP BY 1, 2 ORDER BY 1, 2
     ON CONFLICT (link_id, hour) DO UPDATE SET clicks = h.clicks + excluded.clicks
-  ), coded AS (
-    SELECT link_id, dimension, day, click_value_id(dimension, value) AS value, clicks
-      FROM unnest($4::int[], $5::smallint[], $6::date[], $7::text[], $8::int[])
-           AS r(link_id, dimension, day, value, clicks)
+  ), coded AS MATERIALIZED (
+    SELECT place, click_value_id(dimension, value) AS value
+      FROM unnest($4::smallint[], $5::text[]) WITH ORDINALITY AS v(dimension, value, place)
   )
   INSERT INTO click_days AS d (link_id, dimension, day, value, clicks)
-  SELECT link_id, dimension, day, value, sum(clicks)::int FROM coded
+  SELECT r.link_id, r.dimension, r.day, COALESCE(c.value, 0), sum(r.clicks)::int
+    FROM unnest($6::int[], $7::smallint[], $8::date[], $9::int[], $10::int[]) AS r(link_id, dimension, day, place, clicks)
+    LEFT JOIN coded c ON c.place = r.place
    GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
   ON CONFLICT (link_id, dimension, day, value) DO UPDATE SET clicks = d.clicks + excluded.clicks`;
 
@@ -378,7 +383,10 @@ export class ImportsRepository {
 
   private async insertRollups(tx: EntityManager, links: LinkHistory[]): Promise<number> {
     const hours: [number[], string[], number[]] = [[], [], []];
-    const days: [number[], number[], string[], (string | null)[], number[]] = [[], [], [], [], []];
+    // The page's distinct values (dimension, text), each numbered by its place from 1 in order of first use.
+    const places = new Map<number, Map<string, number>>();
+    const values: [number[], string[]] = [[], []];
+    const days: [number[], number[], string[], number[], number[]] = [[], [], [], [], []];
     let clicks = 0;
     for (const { linkId, history } of links) {
       if (history === null || Array.isArray(history)) continue;
@@ -389,15 +397,27 @@ export class ImportsRepository {
         clicks += hour.clicks;
       }
       for (const day of history.days) {
+        const dimension = DIMENSION_CODES[day.dimension];
+        let place = 0;
+        if (day.value !== null) {
+          let placed = places.get(dimension);
+          if (placed === undefined) places.set(dimension, (placed = new Map<string, number>()));
+          place = placed.get(day.value) ?? 0;
+          if (place === 0) {
+            values[0].push(dimension);
+            place = values[1].push(day.value);
+            placed.set(day.value, place);
+          }
+        }
         days[0].push(linkId);
-        days[1].push(DIMENSION_CODES[day.dimension]);
+        days[1].push(dimension);
         days[2].push(day.day);
-        days[3].push(day.value);
+        days[3].push(place);
         days[4].push(day.clicks);
       }
     }
     if (hours[0].length === 0 && days[0].length === 0) return 0;
-    await tx.query(INSERT_ROLLUPS, [...hours, ...days]);
+    await tx.query(INSERT_ROLLUPS, [...hours, ...values, ...days]);
     return clicks;
   }
 }

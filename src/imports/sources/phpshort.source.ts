@@ -63,7 +63,8 @@ const CANONICAL_DEVICES = new Map<string, string>(DEVICES.map((device) => [devic
  * from another instance of this service, its rollups as they are stored (`/stats/rollups`, every hour and every
  * day of every dimension, a request per page of links); from phpShort itself, which has no such read, its stats
  * per day (windows of 89 days) and, for each day with clicks, that day's hours and each dimension's values: exact,
- * and slow for a big history (a request per day and dimension, within the rate limit).
+ * and slow for a big history (a request per day and dimension, within the rate limit). Each page's next is read
+ * while the import writes it.
  */
 export function phpShortSource(
   options: { url: string; apiKey: string },
@@ -72,6 +73,8 @@ export function phpShortSource(
   const http = connect(new URL(options.url), { authorization: `Bearer ${options.apiKey}` });
   let defaultDomainId: number | null = null;
   let rollupsRead: boolean | null = null;
+  /** The page after the last one asked for, read ahead (by number). */
+  let ahead: { number: number; page: Promise<SourcePage> } | null = null;
   const sourceHost = new URL(options.url).hostname.toLowerCase();
 
   const domainOf = (domain: PhpShortLink['domain']): SourceDomain | null => {
@@ -113,26 +116,41 @@ export function phpShortSource(
 
     async page(cursor: string | null): Promise<SourcePage> {
       const number = cursor === null ? 1 : Number(cursor);
-      const answer = await http.json<PhpShortList<PhpShortLink>>('api/v1/links', {
-        per_page: PER_PAGE,
-        page: number,
-        sort_by: 'id',
-        sort: 'asc',
-      });
-      const links = answer.data.map((link) => toSourceLink(link, domainOf(link.domain)));
-      const counted = answer.data.filter((link) => link.clicks > 0);
-      const histories = rollupsRead
-        ? await storedRollups(
-            http,
-            counted.map((link) => link.id),
-          )
-        : await statsHistories(http, counted);
-      for (const link of links) link.history = histories.get(Number(link.sourceId)) ?? null;
-      return { links, next: number < answer.meta.last_page ? String(number + 1) : null, errors: [] };
+      const read = ahead?.number === number ? ahead.page : readPage(number);
+      ahead = null;
+      const page = await read;
+      // The next page is read while this one is written: its failure is met when it is asked for.
+      if (page.next !== null) {
+        ahead = { number: number + 1, page: readPage(number + 1) };
+        ahead.page.catch(() => undefined);
+      }
+      return page;
     },
 
-    async close(): Promise<void> {},
+    close(): Promise<void> {
+      ahead = null;
+      return Promise.resolve();
+    },
   };
+
+  async function readPage(number: number): Promise<SourcePage> {
+    const answer = await http.json<PhpShortList<PhpShortLink>>('api/v1/links', {
+      per_page: PER_PAGE,
+      page: number,
+      sort_by: 'id',
+      sort: 'asc',
+    });
+    const links = answer.data.map((link) => toSourceLink(link, domainOf(link.domain)));
+    const counted = answer.data.filter((link) => link.clicks > 0);
+    const histories = rollupsRead
+      ? await storedRollups(
+          http,
+          counted.map((link) => link.id),
+        )
+      : await statsHistories(http, counted);
+    for (const link of links) link.history = histories.get(Number(link.sourceId)) ?? null;
+    return { links, next: number < answer.meta.last_page ? String(number + 1) : null, errors: [] };
+  }
 }
 
 function toSourceLink(link: PhpShortLink, domain: SourceDomain | null): SourceLink {
