@@ -40,6 +40,17 @@ export class PreparedStatements {
    * TypeORM's queries fail: a refused connection as it is, a failed statement as a QueryFailedError.
    */
   async query<T>(statement: PreparedStatement, values: unknown[]): Promise<T[]> {
+    try {
+      return await this.queryOnce<T>(statement, values);
+    } catch (error) {
+      // A pooled connection found dead as the statement was written to it (the network was cut while it was idle,
+      // and the pool had not heard yet): nothing reached the server, so once more on another connection.
+      if (!(error instanceof QueryFailedError) || !neverSent(error.driverError)) throw error;
+      return this.queryOnce<T>(statement, values);
+    }
+  }
+
+  private async queryOnce<T>(statement: PreparedStatement, values: unknown[]): Promise<T[]> {
     const client = await (this.dataSource.driver as unknown as { master: Pool }).master.connect();
     // A checked-out client has no listener of the pool's: a connection that breaks while held (a reset, a
     // terminated backend whose end arrives before the failed statement's await resumes) reports an 'error' event
@@ -69,6 +80,17 @@ export class PreparedStatements {
       client.release(broken);
     }
   }
+}
+
+/**
+ * Whether a statement failed before any of it reached the server: its write to the connection failed, or the
+ * client had already seen its connection break. A failure while the statement ran is never among these: whether it
+ * took effect is unknown.
+ */
+export function neverSent(error: unknown): boolean {
+  const { code, syscall, message } = error as { code?: unknown; syscall?: unknown; message?: unknown };
+  if (syscall === 'write' && (code === 'ECONNRESET' || code === 'EPIPE')) return true;
+  return typeof message === 'string' && message.includes('is not queryable');
 }
 
 @Global()
