@@ -35,6 +35,8 @@ export interface BenchContext {
   botAliases: string[];
   /** Seeded aliases of plain links of the pressure scenario's redirects. */
   pressureAliases: string[];
+  /** Seeded aliases of plain links with UTM parameters, for the UTM scenario. */
+  utmAliases: string[];
 }
 
 /**

@@ -10,6 +10,7 @@ export const SCENARIOS = [
   'qr-pressure',
   'pressure',
   'events',
+  'utm',
   'create',
   'lists',
   'stats',

@@ -19,6 +19,7 @@ import { pressureRedirects } from './scenarios/pressure';
 import { botRedirects, plainRedirects, targetedRedirects } from './scenarios/redirects';
 import { rotatingRedirects } from './scenarios/rotating';
 import { statsWorkload } from './scenarios/stats';
+import { utmRedirects, withUtm } from './scenarios/utm';
 import { isPlainSeed, readSchema, seedAlias, seedLinks, seedUrl } from './seed';
 
 /**
@@ -32,11 +33,12 @@ const SCENARIOS: Record<Exclude<ScenarioName, 'lists' | 'stats' | 'events' | 'im
   limited: limitedRedirects,
   rotating: rotatingRedirects,
   'qr-pressure': qrPressure,
+  utm: utmRedirects,
   pressure: pressureRedirects,
   create: createLinks,
 };
 
-/** Aliases of each of the plain, bot and pressure scenarios, as in the issue's measurements. */
+/** Aliases of each of the plain, bot, pressure and UTM scenarios, as in the issue's measurements. */
 const ALIASES_PER_SCENARIO = 2000;
 
 const LEGEND = [
@@ -59,6 +61,8 @@ const LEGEND = [
   'receiver in the bench, and in a queue bound to the exchange and the stream, both read after the timed run (no',
   'consumer of the bench competes with the service while it is timed): every recorded click must reach each exactly',
   'once; after a kill -9 with webhook deliveries in flight, at least once (what came twice is counted).',
+  "redirect with UTM: plain links with three UTM parameters (contract §13), each added to the target's own query;",
+  "its req/s must also be within 10% of the plain links' measured right after it (the share in its check).",
   'import rows: a phpShort import (contract §12) from a second instance on a database of its own on the same server,',
   "its links and rollups seeded in SQL; req/s is links per second from POST to done, the target the issue's 180 s",
   'for 100,000 links with 1,000,000 click-days (the same rate at other sizes); its CPU: seconds of each process over',
@@ -188,10 +192,12 @@ async function bench(
   const candidates = shuffled(
     Array.from({ length: options.redirectLinks }, (_, index) => index + 1).filter(isPlainSeed),
   );
-  const perScenario = Math.min(ALIASES_PER_SCENARIO, Math.floor(candidates.length / 3));
+  const perScenario = Math.min(ALIASES_PER_SCENARIO, Math.floor(candidates.length / 4));
   const plain = candidates.slice(0, perScenario);
   const bot = candidates.slice(perScenario, 2 * perScenario);
   const pressure = candidates.slice(2 * perScenario, 3 * perScenario);
+  const utm = candidates.slice(3 * perScenario, 4 * perScenario);
+  await withUtm(database.db, utm.map(seedAlias));
 
   let baseline: Baseline | null = null;
   const redirects = options.scenarios.some(
@@ -201,7 +207,7 @@ async function bench(
     baseline = new Baseline();
     const special = [fixtures.country, fixtures.device, fixtures.limited, fixtures.rotating];
     await baseline.start([
-      ...[...plain, ...bot, ...pressure].map((n) => [seedAlias(n), seedUrl(n)] as const),
+      ...[...plain, ...bot, ...pressure, ...utm].map((n) => [seedAlias(n), seedUrl(n)] as const),
       ...special.map((link) => [link.alias, link.url] as const),
     ]);
   }
@@ -217,6 +223,7 @@ async function bench(
     plainAliases: plain.map(seedAlias),
     botAliases: bot.map(seedAlias),
     pressureAliases: pressure.map(seedAlias),
+    utmAliases: utm.map(seedAlias),
   };
 
   try {

@@ -31,6 +31,17 @@ const LINK_HEADER = [
   'disabled',
   'clicks',
   'created_at',
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_term',
+  'utm_content',
+  'ios_url',
+  'android_url',
+  'og_title',
+  'og_description',
+  'og_image_url',
+  'notes',
 ];
 
 type Row = Record<string, string>;
@@ -116,6 +127,7 @@ describe('CSV export and import', () => {
         disabled: '0',
         clicks: '0',
         created_at: shown.created_at,
+        ...Object.fromEntries(LINK_HEADER.slice(LINK_HEADER.indexOf('utm_source')).map((name) => [name, ''])),
       });
     });
 

@@ -42,6 +42,18 @@ const LINK_FIELDS = [
   'expires_at',
   'created_at',
   'updated_at',
+  // Contract §13: what a link carries beyond phpShort's fields.
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_term',
+  'utm_content',
+  'ios_url',
+  'android_url',
+  'og_title',
+  'og_description',
+  'og_image_url',
+  'notes',
 ];
 const ACCOUNT_FIELDS = [
   'id',

@@ -104,6 +104,12 @@ describe('import from a phpShort source (a second instance)', () => {
       targets: [{ key: 'GB', value: 'https://example.co.uk/sale' }],
       clicks_limit: 1000,
       expiration_url: 'https://example.com/over',
+      utm_source: 'newsletter',
+      utm_campaign: 'summer',
+      ios_url: 'shop://sale',
+      og_title: 'Summer sale',
+      og_image_url: 'https://cdn.example.com/sale.png',
+      notes: 'From the old shortener.',
     });
     await onSource('POST', '/api/v1/links', {
       url: 'https://example.com/branded',
@@ -167,6 +173,10 @@ describe('import from a phpShort source (a second instance)', () => {
       redirect_password: link.redirect_password,
       clicks_limit: link.clicks_limit,
       expiration_url: link.expiration_url,
+      utm: [link.utm_source, link.utm_medium, link.utm_campaign, link.utm_term, link.utm_content],
+      apps: [link.ios_url, link.android_url],
+      preview: [link.og_title, link.og_description, link.og_image_url],
+      notes: link.notes,
       clicks: link.clicks,
       created_at: link.created_at,
       space: (link.space as { name: string } | null)?.name ?? null,
@@ -180,6 +190,11 @@ describe('import from a phpShort source (a second instance)', () => {
     );
 
     const sale = links.data.find((link) => link.alias === 'sale')!;
+    expect(sale).toMatchObject({
+      utm_source: 'newsletter',
+      ios_url: 'shop://sale',
+      notes: 'From the old shortener.',
+    });
     const sourceSale = sourceLinks.data.find((link) => link.alias === 'sale')!;
     for (const name of ['click', 'referrer', 'country', 'browser', 'operating_system', 'device']) {
       const query = `name=${name}&from=2020-01-01&to=2099-12-31`;

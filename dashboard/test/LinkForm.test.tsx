@@ -12,6 +12,35 @@ const choices: Routes = {
   'GET /api/v1/pixels': listOf([pixel]),
 };
 
+/** The §13 fields typed into the form by their labels, and as the create request sends them. */
+const EXTRAS_TYPED = {
+  Source: 'newsletter',
+  Medium: 'email',
+  Campaign: 'spring',
+  Term: 'shoes',
+  Content: 'header',
+  'iOS link': 'myapp://item/7',
+  'Android link': 'https://app.example.com/item/7',
+  'Preview title': 'Spring sale',
+  'Preview description': 'Half off',
+  'Preview image (https)': 'https://cdn.example.com/card.png',
+  Notes: 'For the spring campaign.',
+};
+const EXTRAS_SENT = {
+  utm_source: 'newsletter',
+  utm_medium: 'email',
+  utm_campaign: 'spring',
+  utm_term: 'shoes',
+  utm_content: 'header',
+  ios_url: 'myapp://item/7',
+  android_url: 'https://app.example.com/item/7',
+  og_title: 'Spring sale',
+  og_description: 'Half off',
+  og_image_url: 'https://cdn.example.com/card.png',
+  notes: 'For the spring campaign.',
+};
+const NO_EXTRAS = Object.fromEntries(Object.keys(EXTRAS_SENT).map((name) => [name, null]));
+
 const bodyOf = (request: { body: string | null } | undefined) =>
   JSON.parse(request?.body ?? 'null') as unknown;
 
@@ -51,6 +80,8 @@ describe('the link form', () => {
     const rule = screen.getByRole('group', { name: 'Rule 1' });
     await user.selectOptions(within(rule).getByLabelText('Country'), 'FR');
     await user.type(within(rule).getByLabelText('URL'), 'https://example.fr/');
+    for (const [label, text] of Object.entries(EXTRAS_TYPED))
+      await user.type(screen.getByLabelText(label), text);
 
     await user.click(screen.getByRole('button', { name: 'Save' }));
 
@@ -76,6 +107,7 @@ describe('the link form', () => {
       expiration_url: 'https://example.com/over',
       targets_type: 'countries',
       targets: [{ key: 'FR', value: 'https://example.fr/' }],
+      ...EXTRAS_SENT,
     });
   });
 
@@ -110,6 +142,8 @@ describe('the link form', () => {
       expiration_url: 'https://example.com/over',
       targets_type: 'rotations',
       targets: [{ value: 'https://a.example/' }, { value: 'https://b.example/' }],
+      utm_source: 'qr',
+      notes: 'Kept as it was.',
     });
     const { api } = await renderSignedIn(
       <LinkForm link={existing} onSaved={() => undefined} onCancel={() => undefined} />,
@@ -130,6 +164,8 @@ describe('the link form', () => {
     await user.clear(screen.getByLabelText('Title'));
     await user.clear(screen.getByLabelText('Expiration URL'));
     await user.clear(screen.getByLabelText('Clicks limit'));
+    expect(screen.getByLabelText('Notes')).toHaveValue('Kept as it was.');
+    await user.clear(screen.getByLabelText('Source'));
     await user.click(screen.getByLabelText('Remove the visitor password'));
     await user.click(
       within(screen.getByRole('group', { name: 'Destination 2' })).getByRole('button', { name: /Remove/ }),
@@ -153,6 +189,8 @@ describe('the link form', () => {
       expiration_url: null,
       targets_type: 'rotations',
       targets: [{ value: 'https://a.example/' }],
+      ...NO_EXTRAS,
+      notes: 'Kept as it was.',
     });
   });
 
@@ -275,5 +313,25 @@ describe('the link form', () => {
     const url = screen.getByLabelText('Destination URL');
     await waitFor(() => expect(url).toHaveAttribute('aria-invalid', 'true'));
     expect(screen.queryByText('The alias has already been taken.')).not.toBeInTheDocument();
+  });
+});
+
+describe('the social preview card', () => {
+  it('shows how the shared link will look, from what is typed, as text', async () => {
+    await renderSignedIn(<LinkForm onSaved={() => undefined} onCancel={() => undefined} />, {
+      routes: choices,
+    });
+    const user = userEvent.setup({ delay: null });
+    await user.type(screen.getByLabelText('Destination URL'), 'https://shop.example.com/sale');
+    await user.type(screen.getByLabelText('Preview title'), '<b>Spring</b>');
+    await user.type(screen.getByLabelText('Preview description'), 'Half off');
+    await user.type(screen.getByLabelText('Preview image (https)'), 'https://cdn.example.com/card.png');
+
+    const card = screen.getByRole('figure', { name: 'How the card will look' });
+    expect(within(card).getByText('<b>Spring</b>')).toBeInTheDocument();
+    expect(within(card).getByText('Half off')).toBeInTheDocument();
+    expect(within(card).getByText('shop.example.com')).toBeInTheDocument();
+    expect(card.querySelector('img')).toHaveAttribute('src', 'https://cdn.example.com/card.png');
+    expect(card.querySelector('b')).toBeNull();
   });
 });

@@ -120,6 +120,17 @@ export function link(overrides: Partial<Link> = {}): Link {
     expires_at: null,
     created_at: AT,
     updated_at: AT,
+    utm_source: null,
+    utm_medium: null,
+    utm_campaign: null,
+    utm_term: null,
+    utm_content: null,
+    ios_url: null,
+    android_url: null,
+    og_title: null,
+    og_description: null,
+    og_image_url: null,
+    notes: null,
     ...overrides,
   };
 }

@@ -8,8 +8,11 @@ const ALLOWED_SCHEMES = new Set(['http:', 'https:']);
 
 export type UrlProblem = 'format' | 'scheme' | 'length';
 
-/** Null when `value` is an acceptable absolute http(s) URL, else what is wrong with it. */
-export function urlProblem(value: string): UrlProblem | null {
+/** The schemes a URL may have where a field asks for one of them: every web URL, or https alone. */
+export type UrlSchemes = 'web' | 'https';
+
+/** Null when `value` is an acceptable absolute http(s) URL (https alone, if told), else what is wrong with it. */
+export function urlProblem(value: string, schemes: UrlSchemes = 'web'): UrlProblem | null {
   if (value.length > MAX_URL_LENGTH) return 'length';
   // Control characters and spaces have no place in a URL we hand back to browsers.
   // eslint-disable-next-line no-control-regex
@@ -21,9 +24,32 @@ export function urlProblem(value: string): UrlProblem | null {
     return 'format';
   }
   if (FORBIDDEN_SCHEMES.has(url.protocol) || !ALLOWED_SCHEMES.has(url.protocol)) return 'scheme';
+  if (schemes === 'https' && url.protocol !== 'https:') return 'scheme';
   if (url.hostname === '') return 'format';
   return null;
 }
+
+/**
+ * Null when `value` is a link into an app (`myapp://open/item/7`, any scheme of its own) or an https URL, else what
+ * is wrong with it: never a scheme that runs code or reads files, nor plain http.
+ */
+export function appUrlProblem(value: string): UrlProblem | null {
+  if (value.length > MAX_URL_LENGTH) return 'length';
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u0020\u007f]/.test(value)) return 'format';
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'format';
+  }
+  if (FORBIDDEN_SCHEMES.has(url.protocol) || APP_REFUSED_SCHEMES.has(url.protocol)) return 'scheme';
+  if (url.protocol === 'https:') return url.hostname === '' ? 'format' : null;
+  return null;
+}
+
+/** Schemes an app link may not have beyond those never accepted: plain http, and a browser's own pages. */
+const APP_REFUSED_SCHEMES = new Set(['http:', 'blob:', 'about:', 'ftp:', 'ws:', 'wss:']);
 
 /**
  * The WHATWG serialisation of an acceptable URL, which every browser reads the same way: `https:a.example` would

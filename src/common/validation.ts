@@ -17,7 +17,7 @@ import {
 } from 'class-validator';
 import type { FieldErrors } from './exceptions';
 import { integerEnum, namedEnum } from './openapi';
-import { canonicalUrl, MAX_URL_LENGTH, urlProblem } from './url-rules';
+import { appUrlProblem, canonicalUrl, MAX_URL_LENGTH, urlProblem, type UrlSchemes } from './url-rules';
 
 /*
  * Form input arrives as strings: these decorators turn it into typed values explicitly (no implicit conversion,
@@ -246,10 +246,11 @@ export function FormBool(options: FieldDocs = {}): PropertyDecorator {
  * An absolute http or https URL of at most 2048 characters in its WHATWG form, which is what is kept;
  * `javascript:`, `data:` and the like never.
  */
-export function FormUrl(options: FieldDocs = {}): PropertyDecorator {
+export function FormUrl(options: FieldDocs & { schemes?: UrlSchemes } = {}): PropertyDecorator {
+  const schemes = options.schemes ?? 'web';
+  const kind = schemes === 'https' ? 'https' : 'http or https';
   // No `format: uri`: what is read is what a browser reads (an IRI, `https:\\a.example`, spaces around it).
-  const read =
-    'An absolute http or https URL as a browser reads it, kept in its WHATWG form, at most 2048 characters in that form.';
+  const read = `An absolute ${kind} URL as a browser reads it, kept in its WHATWG form, at most 2048 characters in that form.`;
   const schema = { type: 'string', maxLength: MAX_URL_LENGTH, example: 'https://example.com/page' };
   const description = options.description === undefined ? read : `${options.description} ${read}`;
   return documented({ ...schema, ...docs({ ...options, description }) }, (target, key) => {
@@ -262,13 +263,47 @@ export function FormUrl(options: FieldDocs = {}): PropertyDecorator {
       {
         name: 'formUrl',
         validator: {
-          validate: (value) => typeof value === 'string' && urlProblem(value) === null,
+          validate: (value) => typeof value === 'string' && urlProblem(value, schemes) === null,
           defaultMessage: (args) => {
-            const problem = urlProblem(String(args?.value));
+            const problem = urlProblem(String(args?.value), schemes);
             if (problem === 'length') {
               return `The ${label(args!)} field must not be greater than ${MAX_URL_LENGTH} characters.`;
             }
-            if (problem === 'scheme') return `The ${label(args!)} field must be an http or https URL.`;
+            if (problem === 'scheme') return `The ${label(args!)} field must be an ${kind} URL.`;
+            return `The ${label(args!)} field must be a valid URL.`;
+          },
+        },
+      },
+      {},
+    )(target, key);
+  });
+}
+
+/**
+ * A link into an app (`myapp://open/item/7`) or an https URL, at most 2048 characters, kept as sent (trimmed):
+ * never `javascript:`, `data:`, `file:` and the like, nor plain http.
+ */
+export function FormAppUrl(options: FieldDocs = {}): PropertyDecorator {
+  const read = 'An app link (its own scheme, as `myapp://item/7`) or an https URL, at most 2048 characters.';
+  const schema = { type: 'string', maxLength: MAX_URL_LENGTH, example: 'myapp://open/spring-sale' };
+  const description = options.description === undefined ? read : `${options.description} ${read}`;
+  return documented({ ...schema, ...docs({ ...options, description }) }, (target, key) => {
+    Transform(({ value }) => {
+      const nulled = emptyToNull(value);
+      return typeof nulled === 'string' ? nulled.trim() : nulled;
+    })(target, key);
+    IsString({ message: (args) => `The ${label(args)} field must be a string.` })(target, key);
+    ValidateBy(
+      {
+        name: 'formAppUrl',
+        validator: {
+          validate: (value) => typeof value === 'string' && appUrlProblem(value) === null,
+          defaultMessage: (args) => {
+            const problem = appUrlProblem(String(args?.value));
+            if (problem === 'length') {
+              return `The ${label(args!)} field must not be greater than ${MAX_URL_LENGTH} characters.`;
+            }
+            if (problem === 'scheme') return `The ${label(args!)} field must be an app link or an https URL.`;
             return `The ${label(args!)} field must be a valid URL.`;
           },
         },

@@ -11,13 +11,14 @@ export const DASHBOARD_DIST = join(__dirname, '..', '..', 'dashboard', 'dist');
 
 /**
  * The dashboard's pages may run their own files and nothing else: no inline script or style, no other origin, no
- * frame around them. Images may be data: or blob: URLs (QR codes shown and downloaded).
+ * frame around them. Images may be data: or blob: URLs (QR codes shown and downloaded), or https ones: the social
+ * preview card shows the image a link's `og_image_url` names, as the networks will (sent without a referrer).
  */
 export const DASHBOARD_CSP = [
   "default-src 'self'",
   "script-src 'self'",
   "style-src 'self'",
-  "img-src 'self' data: blob:",
+  "img-src 'self' data: blob: https:",
   "font-src 'self'",
   "connect-src 'self'",
   "object-src 'none'",

@@ -33,6 +33,10 @@ function stored(alias: string, url = `https://example.com/${alias}`): StoredVisi
     expirationUrl: null,
     disabled: false,
     hasPixels: false,
+    utm: '',
+    iosUrl: null,
+    androidUrl: null,
+    preview: null,
   };
 }
 

@@ -1,12 +1,16 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { visitsConfig, type VisitsConfig } from '../config/app-config';
 import { ChangeFeed, EVERYTHING } from '../database/change-feed';
+import { mergeQuery } from '../common/query-string';
 import { locationUrl } from '../common/url-rules';
 import { VisitLinkRepository, type StoredVisitLink } from './visit-link.repository';
 
 /** What a visit needs of a link: its rules as stored, and what is made of them once. */
 export interface VisitLink extends StoredVisitLink {
-  /** The Location of each destination (the url, then each target's value), made once. */
+  /**
+   * The Location of each destination (the url, each target's value, the app links), its UTM parameters merged in,
+   * made once: a visit without a query of its own is sent there as it is.
+   */
   locations: Map<string, string>;
   /** Its clicks limit was found reached: visits are answered as expired until the link changes. */
   exhausted: boolean;
@@ -14,8 +18,12 @@ export interface VisitLink extends StoredVisitLink {
 
 function toVisitLink(link: StoredVisitLink): VisitLink {
   const destinations = [link.url, ...(link.targets ?? []).map((target) => target.value)];
+  if (link.iosUrl !== null) destinations.push(link.iosUrl);
+  if (link.androidUrl !== null) destinations.push(link.androidUrl);
+  const location = (destination: string) =>
+    locationUrl(link.utm === '' ? destination : mergeQuery(destination, link.utm));
   return {
-    locations: new Map(destinations.map((destination) => [destination, locationUrl(destination)])),
+    locations: new Map(destinations.map((destination) => [destination, location(destination)])),
     ...link,
     exhausted: false,
   };

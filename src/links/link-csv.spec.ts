@@ -1,3 +1,4 @@
+import { LINK_VISIT_FIELD_NAMES, type LinkVisitField } from './link-visit-fields';
 import { parse } from 'csv-parse/sync';
 import { ValidationFailedException } from '../common/exceptions';
 import {
@@ -33,6 +34,10 @@ function row(overrides: Partial<LinkExportRow>): LinkExportRow {
     disabled: false,
     clicks: 0,
     created_at: new Date('2026-01-02T03:04:05Z'),
+    ...(Object.fromEntries(LINK_VISIT_FIELD_NAMES.map((name) => [name, null])) as Record<
+      LinkVisitField,
+      null
+    >),
     ...overrides,
   };
 }

@@ -11,6 +11,7 @@ import {
 } from '../common/body-parser';
 import { ValidationFailedException } from '../common/exceptions';
 import { MAX_BULK_LINKS } from './dto/link.dto';
+import { LINK_VISIT_FIELD_NAMES, type LinkVisitField } from './link-visit-fields';
 
 /**
  * The CSV of links, as export writes it and import reads it back. Secrets are never exported: a `password` or
@@ -38,6 +39,7 @@ export const LINK_CSV_COLUMNS = [
   'disabled',
   'clicks',
   'created_at',
+  ...LINK_VISIT_FIELD_NAMES,
 ] as const;
 
 /** Columns that describe an exported link and are not create fields: import passes them over. */
@@ -51,10 +53,17 @@ const IMPORTED: ReadonlySet<string> = new Set([
 ]);
 
 /** The columns of text that someone else may have chosen, written so that no spreadsheet runs them. */
-const TEXT: ReadonlySet<string> = new Set(['alias', 'short_url', 'url', 'title', 'expiration_url']);
+const TEXT: ReadonlySet<string> = new Set([
+  'alias',
+  'short_url',
+  'url',
+  'title',
+  'expiration_url',
+  ...LINK_VISIT_FIELD_NAMES,
+]);
 
 /** One exported link, as read from the database. */
-export interface LinkExportRow {
+export interface LinkExportRow extends Record<LinkVisitField, string | null> {
   id: number;
   alias: string;
   short_url: string;
@@ -101,6 +110,7 @@ export function linkCsvLines(rows: LinkExportRow[]): string {
       row.disabled ? 1 : 0,
       row.clicks,
       isoDate(row.created_at),
+      ...LINK_VISIT_FIELD_NAMES.map((name) => csvText(row[name] ?? '')),
     ]),
   );
 }

@@ -6,6 +6,7 @@ import { MAX_ID } from '../common/validation';
 import { cursorRows } from '../database/cursor';
 import { DATABASE_CONNECTION, type DatabaseConnection } from '../database/database.module';
 import type { LinkExportRow } from './link-csv';
+import { LINK_VISIT_FIELD_NAMES } from './link-visit-fields';
 import { LinkStatus } from './status/link-status';
 import { expiredLinks, linkStatusCondition } from './status/link-status.sql';
 
@@ -374,6 +375,9 @@ export function linkCountQuery(filter: LinkListFilter): Sql {
 /** A link's exported columns, as the database gives them: all but its short URL, which needs its domain. */
 export type StoredExportRow = Omit<LinkExportRow, 'short_url'>;
 
+/** The §13 columns an export writes after the others. */
+const VISIT_COLUMNS = LINK_VISIT_FIELD_NAMES.map((name) => `l.${name}`).join(', ');
+
 /**
  * The statements of the account's link lists and exports: the SQL above, run. The order of a list's statements
  * (which needs the listed clicks, whether the count comes first) is the service's.
@@ -469,7 +473,7 @@ export class LinkListRepository {
                WHERE lp.link_id = l.id) AS pixel_ids,
              l.targets_type, l.targets, l.sensitive_content, l.privacy, l.active_period_start_at,
              l.active_period_end_at, l.clicks_limit, l.expiration_url, l.disabled,
-             COALESCE(c.clicks, 0) AS clicks, l.created_at
+             COALESCE(c.clicks, 0) AS clicks, l.created_at, ${VISIT_COLUMNS}
         FROM (SELECT found.id, row_number() OVER () AS ord FROM (${ids.text}) AS found) AS page
         JOIN links l ON l.id = page.id
         LEFT JOIN link_counters c ON c.link_id = l.id

@@ -105,6 +105,44 @@ export class Link extends EditableAccountOwned {
 
   @Column({ type: 'boolean', default: false })
   disabled!: boolean;
+
+  /** Added to the destination's query at the redirect, replacing the same names there (contract §13). */
+  @Column({ name: 'utm_source', type: 'varchar', length: 255, nullable: true })
+  utmSource!: string | null;
+
+  @Column({ name: 'utm_medium', type: 'varchar', length: 255, nullable: true })
+  utmMedium!: string | null;
+
+  @Column({ name: 'utm_campaign', type: 'varchar', length: 255, nullable: true })
+  utmCampaign!: string | null;
+
+  @Column({ name: 'utm_term', type: 'varchar', length: 255, nullable: true })
+  utmTerm!: string | null;
+
+  @Column({ name: 'utm_content', type: 'varchar', length: 255, nullable: true })
+  utmContent!: string | null;
+
+  /** Where visitors on iOS go, before any targeting: an app's scheme or https. */
+  @Column({ name: 'ios_url', type: 'varchar', length: 2048, nullable: true })
+  iosUrl!: string | null;
+
+  /** Where visitors on Android go, before any targeting. */
+  @Column({ name: 'android_url', type: 'varchar', length: 2048, nullable: true })
+  androidUrl!: string | null;
+
+  /** The social preview that crawlers are shown instead of the redirect, when one of these is set. */
+  @Column({ name: 'og_title', type: 'varchar', length: 200, nullable: true })
+  ogTitle!: string | null;
+
+  @Column({ name: 'og_description', type: 'varchar', length: 500, nullable: true })
+  ogDescription!: string | null;
+
+  @Column({ name: 'og_image_url', type: 'varchar', length: 2048, nullable: true })
+  ogImageUrl!: string | null;
+
+  /** For the people who manage the link; never shown to visitors. */
+  @Column({ type: 'varchar', length: 2000, nullable: true })
+  notes!: string | null;
 }
 
 /** The counters of a link loaded with them; a link loaded without them is a programming error, said loudly. */

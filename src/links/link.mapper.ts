@@ -7,6 +7,7 @@ import { SpaceResponse } from '../spaces/space.mapper';
 import { TARGETS_TYPES, TargetsType } from '../targeting/allowed-values';
 import type { LinkCounter } from './link-counter.entity';
 import { LinkPrivacy, type Link } from './link.entity';
+import { visitFieldsOf } from './link-visit-fields';
 
 /** `privacy` as the document names it, the same in requests and responses. */
 export const LINK_PRIVACY = {
@@ -22,6 +23,8 @@ export const LINK_PRIVACY_SCHEMA = integerEnum(
   LINK_PRIVACY.valueNames,
   LINK_PRIVACY.enumDescription,
 );
+
+const UTM_DOC = "Added to the destination's query at the redirect.";
 
 /** One target of a link; rotations have no key, as phpShort sends them. */
 export class LinkTargetResponse {
@@ -105,6 +108,47 @@ export class LinkResponse {
 
   @ApiDateTime()
   updated_at!: string;
+
+  @ApiProperty({ type: 'string', nullable: true, description: UTM_DOC })
+  utm_source!: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: UTM_DOC })
+  utm_medium!: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: UTM_DOC })
+  utm_campaign!: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: UTM_DOC })
+  utm_term!: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: UTM_DOC })
+  utm_content!: string | null;
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Where visitors on iOS go, before any targeting.',
+  })
+  ios_url!: string | null;
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'Where visitors on Android go, before any targeting.',
+  })
+  android_url!: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: "The social preview's title." })
+  og_title!: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true, description: "The social preview's description." })
+  og_description!: string | null;
+
+  @ApiProperty({ type: 'string', format: 'uri', nullable: true, description: "The social preview's image." })
+  og_image_url!: string | null;
+
+  @ApiProperty({ type: 'string', nullable: true })
+  notes!: string | null;
 }
 
 export interface LinkRelations {
@@ -149,5 +193,6 @@ export function toLinkResponse(link: Link, relations: LinkRelations): LinkRespon
     expires_at: isoDate(link.activePeriodEndAt),
     created_at: isoDate(link.createdAt),
     updated_at: isoDate(link.updatedAt),
+    ...visitFieldsOf(link),
   };
 }

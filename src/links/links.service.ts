@@ -17,6 +17,7 @@ import type { CreateLinkDto, UpdateLinkDto } from './dto/link.dto';
 import { AliasAllocator } from './alias-allocator';
 import { linkChange } from './link-cache';
 import { checkPixels, LinkPixels } from './link-pixels';
+import { visitFieldChanges } from './link-visit-fields';
 import { LinkResponses } from './link-responses';
 import { Link, LinkPrivacy } from './link.entity';
 import type { LinkResponse } from './link.mapper';
@@ -308,6 +309,7 @@ export class LinksService {
     if (sent(dto.clicks_limit)) changes.clicksLimit = dto.clicks_limit === 0 ? null : dto.clicks_limit;
     if (sent(dto.expiration_url)) changes.expirationUrl = dto.expiration_url;
     if (sent(dto.disabled)) changes.disabled = dto.disabled;
+    Object.assign(changes, visitFieldChanges(dto, false));
 
     const eventsWanted = await this.outbox.wants(accountId, 'link.updated');
     let pending: PendingEvents = [];
@@ -468,6 +470,7 @@ function prepare(
     clicksLimit: dto.clicks_limit === undefined || dto.clicks_limit === 0 ? null : dto.clicks_limit,
     expirationUrl: dto.expiration_url ?? null,
     disabled: dto.disabled ?? false,
+    ...visitFieldChanges(dto, true),
   });
   const pixels = pixelIds
     .flatMap((pixelId) => references.pixels.get(pixelId) ?? [])

@@ -3,6 +3,14 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { TargetsType } from '../targeting/allowed-values';
 import type { Target } from './link.entity';
+import { utmQuery } from './link-visit-fields';
+
+/** A link's social preview, shown to the crawlers of social networks and chat apps (contract §13). */
+export interface SocialPreview {
+  title: string | null;
+  description: string | null;
+  imageUrl: string | null;
+}
 
 /** What a visit reads of a link: its rules, never its counters (they change with every click). */
 export interface StoredVisitLink {
@@ -19,6 +27,13 @@ export interface StoredVisitLink {
   expirationUrl: string | null;
   disabled: boolean;
   hasPixels: boolean;
+  /** Its UTM parameters as a query string, merged into the destination last; empty for none. */
+  utm: string;
+  /** Where visitors on iOS and on Android go, before any targeting. */
+  iosUrl: string | null;
+  androidUrl: string | null;
+  /** Null when it has none. */
+  preview: SocialPreview | null;
 }
 
 /**
@@ -28,7 +43,9 @@ export interface StoredVisitLink {
 const VISIT_LINK = `
   SELECT l.id, l.alias, l.url, l.targets_type, l.targets, l.sensitive_content,
          l.redirect_password_hash IS NOT NULL AS has_redirect_password, l.active_period_start_at,
-         l.active_period_end_at, l.clicks_limit, l.expiration_url, l.disabled,
+         l.active_period_end_at, l.clicks_limit, l.expiration_url, l.disabled, l.utm_source, l.utm_medium,
+         l.utm_campaign, l.utm_term, l.utm_content, l.ios_url, l.android_url, l.og_title, l.og_description,
+         l.og_image_url,
          EXISTS (SELECT 1 FROM link_pixels lp WHERE lp.link_id = l.id) AS has_pixels
     FROM links l
    WHERE l.domain_id = $1 AND lower(l.alias) = lower($2)`;
@@ -47,6 +64,16 @@ interface Row {
   expiration_url: string | null;
   disabled: boolean;
   has_pixels: boolean;
+  utm_source: string | null;
+  utm_medium: string | null;
+  utm_campaign: string | null;
+  utm_term: string | null;
+  utm_content: string | null;
+  ios_url: string | null;
+  android_url: string | null;
+  og_title: string | null;
+  og_description: string | null;
+  og_image_url: string | null;
 }
 
 /** The read of the links that visits ask for, which the link cache keeps. */
@@ -73,6 +100,13 @@ export class VisitLinkRepository {
       expirationUrl: row.expiration_url,
       disabled: row.disabled,
       hasPixels: row.has_pixels,
+      utm: utmQuery(row),
+      iosUrl: row.ios_url,
+      androidUrl: row.android_url,
+      preview:
+        row.og_title === null && row.og_description === null && row.og_image_url === null
+          ? null
+          : { title: row.og_title, description: row.og_description, imageUrl: row.og_image_url },
     };
   }
 }

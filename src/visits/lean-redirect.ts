@@ -7,7 +7,7 @@ import { ALIAS_PATH } from '../links/alias';
 import { isReservedAlias } from '../links/reserved-aliases';
 import { MetricsService, type RequestSeries } from '../metrics/metrics.service';
 import { VisitorRateLimit } from './limits/visitor-rate-limit.guard';
-import { visitorQueryFits } from './destination';
+import { visitorQueryFits } from '../common/query-string';
 import { OutcomeWriter } from './outcome-writer';
 import type { VisitOutcome, VisitRequest } from './visit';
 import type { VisitLink } from '../links/link-cache';

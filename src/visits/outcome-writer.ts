@@ -62,6 +62,8 @@ function metricOf(outcome: VisitOutcome): RedirectOutcome | undefined {
       return 'consent';
     case 'pixels':
       return 'redirected';
+    case 'social-preview':
+      return 'bot';
     case 'too-large':
     case 'preview':
     case 'root':
@@ -88,6 +90,8 @@ function pageOf(outcome: Exclude<VisitOutcome, { kind: 'redirect' | 'expired' }>
     }
     case 'preview':
       return { status: 200, view: (t) => views.preview(t, outcome.link) };
+    case 'social-preview':
+      return { status: 200, view: (t) => views.socialPreview(t, outcome) };
     case 'root':
       return { status: 200, view: (t) => views.root(t, outcome) };
     case 'too-many-attempts': {

@@ -15,11 +15,12 @@ import { linkStatus, LinkStatus } from '../links/status/link-status';
 import { countersOf, type Link } from '../links/link.entity';
 import { LinksService } from '../links/links.service';
 import { GeoIp } from '../targeting/geoip';
+import { isPreviewCrawler } from '../targeting/preview-crawlers';
 import { asksNotToBeTracked, profileVisitor, type VisitorProfile } from '../targeting/visitor';
 import { AttemptLimiter } from './limits/attempt-limiter';
-import { mergeQuery, visitorQueryFits } from './destination';
+import { mergeQuery, visitorQueryFits } from '../common/query-string';
 import { redirectTo, type LeadsTo, type VisitOutcome, type VisitRequest } from './visit';
-import { destinationOf, firstStep, isCounted, rotates } from './visit-plan';
+import { appLinkOf, destinationOf, firstStep, isCounted, rotates } from './visit-plan';
 import { issueVisitToken, verifyVisitToken } from './visit-token';
 
 /** A short link found at a domain: the link as visits read it (cached), or null when none is there. */
@@ -234,6 +235,10 @@ export class VisitPipeline {
   private sendOn(link: VisitLink, visit: VisitRequest): ValueOrPromise<VisitOutcome> {
     const visitor = this.profile(visit, visit.referrer);
     if (!isCounted(visitor, visit.method)) {
+      // The social networks' crawlers get the link's preview, where it has one; other bots go through.
+      if (link.preview !== null && visitor.bot && isPreviewCrawler(visit.headers['user-agent'])) {
+        return { kind: 'social-preview', preview: link.preview, destination: link.url };
+      }
       return redirectTo(this.location(link, visitor, null, visit.query), this.config.redirectStatus, 'bot');
     }
     const recorded = this.recordClick(link, visitor);
@@ -244,7 +249,9 @@ export class VisitPipeline {
 
   /** Records the visit's click: the one place a click is counted. Null when the link may take no more. */
   private recordClick(link: VisitLink, visitor: VisitorProfile): ValueOrPromise<Recorded> {
-    return this.clicks.count({ id: link.id, clicksLimit: link.clicksLimit, rotates: rotates(link) }, visitor);
+    // A visitor sent into the app takes no turn of the rotation.
+    const turns = rotates(link) && appLinkOf(link, visitor) === null;
+    return this.clicks.count({ id: link.id, clicksLimit: link.clicksLimit, rotates: turns }, visitor);
   }
 
   /** Where a counted visit goes: the destination, through the pixels page when the link has pixels. */
@@ -261,17 +268,24 @@ export class VisitPipeline {
       return this.expired(link);
     }
     const location = this.location(link, visitor, click.rotation, visit.query);
-    if (!link.hasPixels) return redirectTo(location, this.config.redirectStatus, 'redirected');
+    // Into the app at once: no page on the way, the pixels' included.
+    if (!link.hasPixels || appLinkOf(link, visitor) !== null) {
+      return redirectTo(location, this.config.redirectStatus, 'redirected');
+    }
     return this.linkPixels
       .of(link.id)
       .then((pixels): VisitOutcome => ({ kind: 'pixels', pixels, destination: location }));
   }
 
-  /** The Location a visitor is sent to: the destination the rules pick, with the visitor's query merged in. */
+  /**
+   * The Location a visitor is sent to: the app link of the visitor's system, or the destination the rules pick,
+   * with the visitor's query merged in, then the link's UTM parameters, which win over both.
+   */
   private location(link: VisitLink, visitor: VisitorProfile, rotation: number | null, query: string): string {
-    const destination = destinationOf(link, visitor, rotation);
+    const destination = appLinkOf(link, visitor) ?? destinationOf(link, visitor, rotation);
     if (query === '') return link.locations.get(destination) ?? locationUrl(destination);
-    return locationUrl(mergeQuery(destination, query));
+    const merged = mergeQuery(destination, query);
+    return locationUrl(link.utm === '' ? merged : mergeQuery(merged, link.utm));
   }
 
   private profile(visit: VisitRequest, referrer: string): VisitorProfile {

@@ -61,3 +61,16 @@ export function destinationOf(link: Destinations, visitor: VisitorProfile, rotat
   }
   return matchTarget(link.targetsType, link.targets, visitor) ?? link.url;
 }
+
+/** A link's app links: where visitors on iOS and on Android go. */
+export interface AppLinks {
+  iosUrl: string | null;
+  androidUrl: string | null;
+}
+
+/** The app link of the visitor's system, which comes before any targeting; null for none. */
+export function appLinkOf(link: AppLinks, visitor: Pick<VisitorProfile, 'os'>): string | null {
+  if (visitor.os === 'iOS') return link.iosUrl;
+  if (visitor.os === 'Android') return link.androidUrl;
+  return null;
+}

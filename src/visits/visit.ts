@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { RedirectOutcome } from '../metrics/metrics.service';
+import type { SocialPreview } from '../links/visit-link.repository';
 import type { PixelResponse } from '../pixels/pixel.mapper';
 
 /** A visitor's request as the visit pipeline reads it, whichever server took it. */
@@ -46,6 +47,8 @@ export type VisitOutcome =
   /** A counted visit of a link with pixels: the page that loads them and forwards to the destination. */
   | { kind: 'pixels'; pixels: PixelResponse[]; destination: string }
   | { kind: 'preview'; link: PreviewFacts }
+  /** A social network's crawler at a link with a social preview: the page of its Open Graph tags. */
+  | { kind: 'social-preview'; preview: SocialPreview; destination: string }
   /** A domain's root without an index page: `name` is the service's, `own` whether the domain is too. */
   | { kind: 'root'; name: string; domain: string; own: boolean }
   /** Too many password attempts: the wait before the next, in milliseconds. */

@@ -15,7 +15,7 @@ import { Pages } from './pages/pages';
 import { PIXELS_SCRIPT, PIXELS_SCRIPT_PATH } from './pages/pixel-markup';
 import { asksForHtml, wantsJson } from './pages/visitor-error-pages';
 import { views } from './pages/views';
-import { visitorQueryFits } from './destination';
+import { visitorQueryFits } from '../common/query-string';
 import { OutcomeWriter } from './outcome-writer';
 import type { VisitOutcome, VisitRequest } from './visit';
 import { VisitPipeline, type Resolved } from './visit-pipeline';

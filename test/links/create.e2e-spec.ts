@@ -5,6 +5,7 @@ import { apiClient, ISO_DATE, RESOURCE_ROUTES, type Body } from '../support/api'
 import { invalid, UNAUTHENTICATED } from '../support/contract';
 import {
   LINKS,
+  NO_VISIT_FIELDS,
   RANDOM_ALIAS,
   DEFAULT_DOMAIN,
   ALIAS_TAKEN,
@@ -96,6 +97,7 @@ describe('Links API', () => {
         expires_at: '2099-12-31T23:59:00.000000Z',
         created_at: expect.stringMatching(ISO_DATE),
         updated_at: expect.stringMatching(ISO_DATE),
+        ...NO_VISIT_FIELDS,
       });
       expect(link.space).toMatchObject({ id: space.id, name: 'Full', links_count: 1 });
       expect(domain.url).toBe(`http://${domain.name}`);
@@ -150,6 +152,7 @@ describe('Links API', () => {
         expires_at: null,
         created_at: expect.stringMatching(ISO_DATE),
         updated_at: link.created_at,
+        ...NO_VISIT_FIELDS,
       });
       expect(await hashes(link.id)).toEqual({ password_hash: null, redirect_password_hash: null });
     });

@@ -32,7 +32,34 @@ export const LINK_FIELDS = [
   'expires_at',
   'created_at',
   'updated_at',
+  // Contract §13: what a link carries beyond phpShort's fields.
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_term',
+  'utm_content',
+  'ios_url',
+  'android_url',
+  'og_title',
+  'og_description',
+  'og_image_url',
+  'notes',
 ];
+/** The fields of contract §13 a link made without them answers, each null. */
+export const NO_VISIT_FIELDS = {
+  utm_source: null,
+  utm_medium: null,
+  utm_campaign: null,
+  utm_term: null,
+  utm_content: null,
+  ios_url: null,
+  android_url: null,
+  og_title: null,
+  og_description: null,
+  og_image_url: null,
+  notes: null,
+};
+
 /** The host of APP_URL (unset in tests): the system domain every account may use. */
 export const DEFAULT_DOMAIN = { name: 'localhost:3000', url: 'http://localhost:3000' };
 

@@ -1779,6 +1779,46 @@ export interface components {
       /** @description 1: the link redirects nobody. 0 or 1; `true` and `false` are read too. */
       disabled?: (0 | 1) | boolean;
       /**
+       * @description Added to the destination's query at the redirect, replacing a parameter of the same name in the destination and in the visitor's query.
+       * @example newsletter
+       */
+      utm_source?: string | null;
+      /**
+       * @description Added to the destination's query at the redirect, replacing a parameter of the same name in the destination and in the visitor's query.
+       * @example email
+       */
+      utm_medium?: string | null;
+      /**
+       * @description Added to the destination's query at the redirect, replacing a parameter of the same name in the destination and in the visitor's query.
+       * @example spring-sale
+       */
+      utm_campaign?: string | null;
+      /** @description Added to the destination's query at the redirect, replacing a parameter of the same name in the destination and in the visitor's query. */
+      utm_term?: string | null;
+      /** @description Added to the destination's query at the redirect, replacing a parameter of the same name in the destination and in the visitor's query. */
+      utm_content?: string | null;
+      /**
+       * @description Where visitors on iOS go, before any targeting. An app link (its own scheme, as `myapp://item/7`) or an https URL, at most 2048 characters.
+       * @example myapp://open/spring-sale
+       */
+      ios_url?: string | null;
+      /**
+       * @description Where visitors on Android go, before any targeting. An app link (its own scheme, as `myapp://item/7`) or an https URL, at most 2048 characters.
+       * @example myapp://open/spring-sale
+       */
+      android_url?: string | null;
+      /** @description The social preview's title. When one of `og_title`, `og_description` and `og_image_url` is set, the crawlers of social networks and chat apps that open the short link get a page with these Open Graph and Twitter card tags; people are redirected. */
+      og_title?: string | null;
+      /** @description The social preview's description. When one of `og_title`, `og_description` and `og_image_url` is set, the crawlers of social networks and chat apps that open the short link get a page with these Open Graph and Twitter card tags; people are redirected. */
+      og_description?: string | null;
+      /**
+       * @description The social preview's image. When one of `og_title`, `og_description` and `og_image_url` is set, the crawlers of social networks and chat apps that open the short link get a page with these Open Graph and Twitter card tags; people are redirected. An absolute https URL as a browser reads it, kept in its WHATWG form, at most 2048 characters in that form.
+       * @example https://example.com/page
+       */
+      og_image_url?: string | null;
+      /** @description For the people who manage the link; never shown to visitors. */
+      notes?: string | null;
+      /**
        * @description An absolute http or https URL as a browser reads it, kept in its WHATWG form, at most 2048 characters in that form.
        * @example https://example.com/page
        */
@@ -2419,6 +2459,30 @@ export interface components {
        * @example 2026-11-21T10:05:00.000000Z
        */
       updated_at: string;
+      /** @description Added to the destination's query at the redirect. */
+      utm_source: string | null;
+      /** @description Added to the destination's query at the redirect. */
+      utm_medium: string | null;
+      /** @description Added to the destination's query at the redirect. */
+      utm_campaign: string | null;
+      /** @description Added to the destination's query at the redirect. */
+      utm_term: string | null;
+      /** @description Added to the destination's query at the redirect. */
+      utm_content: string | null;
+      /** @description Where visitors on iOS go, before any targeting. */
+      ios_url: string | null;
+      /** @description Where visitors on Android go, before any targeting. */
+      android_url: string | null;
+      /** @description The social preview's title. */
+      og_title: string | null;
+      /** @description The social preview's description. */
+      og_description: string | null;
+      /**
+       * Format: uri
+       * @description The social preview's image.
+       */
+      og_image_url: string | null;
+      notes: string | null;
     };
     LinkRollups: {
       link_id: number;
@@ -2965,6 +3029,46 @@ export interface components {
       targets?: components['schemas']['TargetDto'][] | null;
       /** @description 1: the link redirects nobody. 0 or 1; `true` and `false` are read too. */
       disabled?: (0 | 1) | boolean;
+      /**
+       * @description Added to the destination's query at the redirect, replacing a parameter of the same name in the destination and in the visitor's query.
+       * @example newsletter
+       */
+      utm_source?: string | null;
+      /**
+       * @description Added to the destination's query at the redirect, replacing a parameter of the same name in the destination and in the visitor's query.
+       * @example email
+       */
+      utm_medium?: string | null;
+      /**
+       * @description Added to the destination's query at the redirect, replacing a parameter of the same name in the destination and in the visitor's query.
+       * @example spring-sale
+       */
+      utm_campaign?: string | null;
+      /** @description Added to the destination's query at the redirect, replacing a parameter of the same name in the destination and in the visitor's query. */
+      utm_term?: string | null;
+      /** @description Added to the destination's query at the redirect, replacing a parameter of the same name in the destination and in the visitor's query. */
+      utm_content?: string | null;
+      /**
+       * @description Where visitors on iOS go, before any targeting. An app link (its own scheme, as `myapp://item/7`) or an https URL, at most 2048 characters.
+       * @example myapp://open/spring-sale
+       */
+      ios_url?: string | null;
+      /**
+       * @description Where visitors on Android go, before any targeting. An app link (its own scheme, as `myapp://item/7`) or an https URL, at most 2048 characters.
+       * @example myapp://open/spring-sale
+       */
+      android_url?: string | null;
+      /** @description The social preview's title. When one of `og_title`, `og_description` and `og_image_url` is set, the crawlers of social networks and chat apps that open the short link get a page with these Open Graph and Twitter card tags; people are redirected. */
+      og_title?: string | null;
+      /** @description The social preview's description. When one of `og_title`, `og_description` and `og_image_url` is set, the crawlers of social networks and chat apps that open the short link get a page with these Open Graph and Twitter card tags; people are redirected. */
+      og_description?: string | null;
+      /**
+       * @description The social preview's image. When one of `og_title`, `og_description` and `og_image_url` is set, the crawlers of social networks and chat apps that open the short link get a page with these Open Graph and Twitter card tags; people are redirected. An absolute https URL as a browser reads it, kept in its WHATWG form, at most 2048 characters in that form.
+       * @example https://example.com/page
+       */
+      og_image_url?: string | null;
+      /** @description For the people who manage the link; never shown to visitors. */
+      notes?: string | null;
       /**
        * @description An absolute http or https URL as a browser reads it, kept in its WHATWG form, at most 2048 characters in that form.
        * @example https://example.com/page

@@ -241,6 +241,29 @@ export const de: Messages = {
     clicksLimitHint: 'Leer oder 0: kein Limit.',
     expirationUrl: 'URL nach Ablauf',
     expirationUrlHint: 'Wohin Besucher gehen, wenn der Link abgelaufen ist.',
+    campaign: 'Kampagne (UTM)',
+    campaignHint:
+      'Wird bei jedem Besuch an die Adresse des Ziels angehängt und ersetzt dort gleichnamige Parameter.',
+    apps: 'App-Links',
+    appsHint:
+      'Besucher mit iOS oder Android gehen zuerst hierhin, was auch immer das Targeting sagt: ein App-Link (myapp://…) oder https.',
+    socialPreview: 'Vorschau in sozialen Netzen',
+    socialPreviewHint:
+      'Was Facebook, X, LinkedIn, Slack, Discord, WhatsApp, Telegram und iMessage beim Teilen des Links zeigen. Menschen werden weiterhin weitergeleitet.',
+    previewCard: 'So sieht die Karte aus',
+    extras: {
+      utm_source: 'Quelle',
+      utm_medium: 'Medium',
+      utm_campaign: 'Kampagne',
+      utm_term: 'Begriff',
+      utm_content: 'Inhalt',
+      ios_url: 'iOS-Link',
+      android_url: 'Android-Link',
+      og_title: 'Titel der Vorschau',
+      og_description: 'Beschreibung der Vorschau',
+      og_image_url: 'Bild der Vorschau (https)',
+      notes: 'Notizen',
+    },
   },
   targeting: {
     title: 'Targeting',

@@ -235,6 +235,28 @@ export const en = {
     clicksLimitHint: 'Empty or 0: no limit.',
     expirationUrl: 'Expiration URL',
     expirationUrlHint: 'Where visitors go once the link has expired.',
+    campaign: 'Campaign (UTM)',
+    campaignHint: "Added to the destination's address at every visit, in place of the same parameters there.",
+    apps: 'App links',
+    appsHint:
+      'Visitors on iOS or Android go here first, whatever the targeting says: an app link (myapp://…) or https.',
+    socialPreview: 'Social preview',
+    socialPreviewHint:
+      'What Facebook, X, LinkedIn, Slack, Discord, WhatsApp, Telegram and iMessage show when the link is shared. People are still redirected.',
+    previewCard: 'How the card will look',
+    extras: {
+      utm_source: 'Source',
+      utm_medium: 'Medium',
+      utm_campaign: 'Campaign',
+      utm_term: 'Term',
+      utm_content: 'Content',
+      ios_url: 'iOS link',
+      android_url: 'Android link',
+      og_title: 'Preview title',
+      og_description: 'Preview description',
+      og_image_url: 'Preview image (https)',
+      notes: 'Notes',
+    },
   },
   targeting: {
     title: 'Targeting',

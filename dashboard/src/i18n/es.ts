@@ -234,6 +234,29 @@ export const es: Messages = {
     clicksLimitHint: 'Vacío o 0: sin límite.',
     expirationUrl: 'URL de caducidad',
     expirationUrlHint: 'Adónde van los visitantes cuando el enlace ha caducado.',
+    campaign: 'Campaña (UTM)',
+    campaignHint:
+      'Se añaden a la dirección del destino en cada visita, en lugar de los parámetros del mismo nombre.',
+    apps: 'Enlaces a apps',
+    appsHint:
+      'Los visitantes con iOS o Android van aquí primero, diga lo que diga la segmentación: un enlace a una app (myapp://…) o https.',
+    socialPreview: 'Vista previa social',
+    socialPreviewHint:
+      'Lo que muestran Facebook, X, LinkedIn, Slack, Discord, WhatsApp, Telegram e iMessage al compartir el enlace. Las personas siguen siendo redirigidas.',
+    previewCard: 'Así se verá la tarjeta',
+    extras: {
+      utm_source: 'Fuente',
+      utm_medium: 'Medio',
+      utm_campaign: 'Campaña',
+      utm_term: 'Término',
+      utm_content: 'Contenido',
+      ios_url: 'Enlace para iOS',
+      android_url: 'Enlace para Android',
+      og_title: 'Título de la vista previa',
+      og_description: 'Descripción de la vista previa',
+      og_image_url: 'Imagen de la vista previa (https)',
+      notes: 'Notas',
+    },
   },
   targeting: {
     title: 'Segmentación',

@@ -239,6 +239,29 @@ export const fr: Messages = {
     clicksLimitHint: 'Vide ou 0 : aucune limite.',
     expirationUrl: 'URL d’expiration',
     expirationUrlHint: 'Là où vont les visiteurs une fois le lien expiré.',
+    campaign: 'Campagne (UTM)',
+    campaignHint:
+      "Ajoutés à l'adresse de la destination à chaque visite, à la place des paramètres du même nom.",
+    apps: "Liens vers l'app",
+    appsHint:
+      "Les visiteurs sous iOS ou Android vont d'abord ici, quel que soit le ciblage : un lien d'app (myapp://…) ou https.",
+    socialPreview: 'Aperçu social',
+    socialPreviewHint:
+      'Ce que Facebook, X, LinkedIn, Slack, Discord, WhatsApp, Telegram et iMessage affichent quand le lien est partagé. Les personnes sont toujours redirigées.',
+    previewCard: "L'allure de la carte",
+    extras: {
+      utm_source: 'Source',
+      utm_medium: 'Support',
+      utm_campaign: 'Campagne',
+      utm_term: 'Terme',
+      utm_content: 'Contenu',
+      ios_url: 'Lien iOS',
+      android_url: 'Lien Android',
+      og_title: "Titre de l'aperçu",
+      og_description: "Description de l'aperçu",
+      og_image_url: "Image de l'aperçu (https)",
+      notes: 'Notes',
+    },
   },
   targeting: {
     title: 'Ciblage',

@@ -1,5 +1,6 @@
 import { DEVICES } from '../../targeting/allowed-values';
 import { STATS_DIMENSIONS, type StatsDimension } from '../../stats/dto/stats-query.dto';
+import { LINK_VISIT_FIELD_NAMES, type LinkVisitField } from '../../links/link-visit-fields';
 import type { SourceConnector, SourceHttp } from './source-http';
 import {
   SourceError,
@@ -14,7 +15,7 @@ import {
 } from './source';
 
 /** phpShort's link, space, domain and pixel as its v1 API answers them (contract §4-7). */
-interface PhpShortLink {
+interface PhpShortBaseLink {
   id: number;
   alias: string;
   url: string;
@@ -36,6 +37,9 @@ interface PhpShortLink {
   pixels: { id: number; name: string; type: string; value: string }[] | null;
   created_at: string;
 }
+
+/** A link of another instance of this service also answers the fields of contract §13; phpShort's do not. */
+type PhpShortLink = PhpShortBaseLink & Partial<Record<LinkVisitField, string | null>>;
 
 interface PhpShortList<T> {
   data: T[];
@@ -176,6 +180,10 @@ function toSourceLink(link: PhpShortLink, domain: SourceDomain | null): SourceLi
       clicks_limit: link.clicks_limit,
       expiration_url: link.expiration_url,
       disabled: flag(link.disabled ?? 0),
+      // Absent from phpShort's answers: only what the source has is sent on.
+      ...Object.fromEntries(
+        LINK_VISIT_FIELD_NAMES.flatMap((name) => (link[name] === undefined ? [] : [[name, link[name]]])),
+      ),
     },
     domain,
     space: link.space === null ? null : { name: link.space.name, color: link.space.color },

@@ -3,6 +3,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { plainToInstance, Transform } from 'class-transformer';
 import { IsArray, Matches, ValidateBy, ValidateNested } from 'class-validator';
 import {
+  FormAppUrl,
   FormBool,
   FormDateTime,
   FormEnum,
@@ -25,6 +26,13 @@ import { isReservedAlias } from '../reserved-aliases';
 import { TARGETS_TYPE_OF, TargetDto } from './target.dto';
 
 export const MAX_TARGETS = 100;
+
+const UTM_DOC =
+  "Added to the destination's query at the redirect, replacing a parameter of the same name in the destination " +
+  "and in the visitor's query.";
+const PREVIEW_DOC =
+  'When one of `og_title`, `og_description` and `og_image_url` is set, the crawlers of social networks and chat ' +
+  'apps that open the short link get a page with these Open Graph and Twitter card tags; people are redirected.';
 export const MAX_PIXELS = 100;
 export const MAX_CLICKS_LIMIT = 999_999_999;
 
@@ -180,6 +188,50 @@ class LinkFieldsDto {
   @OptionalNotNull()
   @FormBool({ description: '1: the link redirects nobody.' })
   disabled?: boolean;
+
+  @Nullable()
+  @FormString({ max: 255, description: UTM_DOC, example: 'newsletter' })
+  utm_source?: string | null;
+
+  @Nullable()
+  @FormString({ max: 255, description: UTM_DOC, example: 'email' })
+  utm_medium?: string | null;
+
+  @Nullable()
+  @FormString({ max: 255, description: UTM_DOC, example: 'spring-sale' })
+  utm_campaign?: string | null;
+
+  @Nullable()
+  @FormString({ max: 255, description: UTM_DOC })
+  utm_term?: string | null;
+
+  @Nullable()
+  @FormString({ max: 255, description: UTM_DOC })
+  utm_content?: string | null;
+
+  @Nullable()
+  @FormAppUrl({ description: 'Where visitors on iOS go, before any targeting.' })
+  ios_url?: string | null;
+
+  @Nullable()
+  @FormAppUrl({ description: 'Where visitors on Android go, before any targeting.' })
+  android_url?: string | null;
+
+  @Nullable()
+  @FormString({ max: 200, description: `The social preview's title. ${PREVIEW_DOC}` })
+  og_title?: string | null;
+
+  @Nullable()
+  @FormString({ max: 500, description: `The social preview's description. ${PREVIEW_DOC}` })
+  og_description?: string | null;
+
+  @Nullable()
+  @FormUrl({ schemes: 'https', description: `The social preview's image. ${PREVIEW_DOC}` })
+  og_image_url?: string | null;
+
+  @Nullable()
+  @FormString({ max: 2000, description: 'For the people who manage the link; never shown to visitors.' })
+  notes?: string | null;
 }
 
 export class CreateLinkDto extends LinkFieldsDto {

@@ -104,6 +104,11 @@ const SAMPLES: Record<Sampled, (t: Translator) => Page> = {
       leads: { domain: '10.0.0.1', host: null },
     }),
   pixels: (t) => views.pixels(t, { destination: 'https://10.0.0.2/', pixels: html``, allow: {} }),
+  socialPreview: (t) =>
+    views.socialPreview(t, {
+      preview: { title: null, description: null, imageUrl: 'https://10.0.0.2/card.png' },
+      destination: 'https://10.0.0.2/',
+    }),
   preview: (t) =>
     views.preview(t, {
       alias: '123',

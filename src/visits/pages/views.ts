@@ -1,5 +1,6 @@
 import { html, type Html } from '../../common/html';
 import { hostOf, webUrl } from '../../common/url-rules';
+import type { SocialPreview } from '../../links/visit-link.repository';
 import type { Page } from './page';
 import { PIXELS_SCRIPT_PATH } from './pixel-markup';
 import type { Translator } from './translator';
@@ -181,6 +182,33 @@ export const views = {
 </dl>
       ${onward}
       <p class="muted">${t.text('previewNote')}</p>`,
+    };
+  },
+
+  /**
+   * What a social network's crawler gets of a link with a social preview: its Open Graph and Twitter card tags, in a
+   * page that says where the link leads. People never see it: they are redirected.
+   */
+  socialPreview(t: Translator, input: { preview: SocialPreview; destination: string }): Page {
+    const { title, description, imageUrl } = input.preview;
+    const tag = (name: string, content: string | null) =>
+      content === null
+        ? ''
+        : html`<meta ${name.startsWith('og:') ? 'property' : 'name'}="${name}" content="${content}" />
+`;
+    const link = html`<a class="url" href="${input.destination}">${input.destination}</a>`;
+    return {
+      title: title ?? t.text('redirectingTitle'),
+      head: html`<meta property="og:type" content="website" />
+${tag('og:title', title)}${tag('og:description', description)}${tag('og:image', imageUrl)}${tag(
+        'twitter:card',
+        imageUrl === null ? 'summary' : 'summary_large_image',
+      )}${tag('twitter:title', title)}${tag('twitter:description', description)}${tag('twitter:image', imageUrl)}${tag(
+        'description',
+        description,
+      )}`,
+      body: html`${description === null ? '' : html`<p>${description}</p>`}
+      <p>${t.html('redirectingText', { destination: link })}</p>`,
     };
   },
 

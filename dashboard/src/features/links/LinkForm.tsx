@@ -6,7 +6,7 @@ import { isApiError, withoutFields, type FieldErrors } from '../../api/errors';
 import type { Link, LinkPrivacy } from '../../api/types';
 import { Checkbox, Field, FieldErrors as ErrorList, FormAlert } from '../../components/Field';
 import { namedOptions, Options } from '../../components/FilterSelect';
-import { UrlInput } from '../../components/UrlInput';
+import { UrlInput, withScheme } from '../../components/UrlInput';
 import { useT } from '../../i18n/I18nProvider';
 import {
   createBody,
@@ -14,6 +14,7 @@ import {
   isShownField,
   linkFormOf,
   updateBody,
+  type LinkExtra,
   type LinkFormValues,
 } from './linkForm';
 import { TargetingEditor } from './TargetingEditor';
@@ -47,6 +48,35 @@ export function LinkForm({ link, onSaved, onCancel }: LinkFormProps) {
     setValues((previous) => ({ ...previous, [name]: value }));
     setErrors((previous) => withoutFields(previous, API_FIELDS[name]));
   };
+
+  const setExtra = (name: LinkExtra, value: string) => {
+    setValues((previous) => ({ ...previous, extras: { ...previous.extras, [name]: value } }));
+    setErrors((previous) => withoutFields(previous, [name]));
+  };
+  /** A text control bound to one of the §13 fields: its value, change, label, messages and length. */
+  const extra = (name: LinkExtra) => (
+    <Field key={name} label={t.linkForm.extras[name]} errors={errors[name]}>
+      {(control) =>
+        name === 'notes' || name === 'og_description' ? (
+          <textarea
+            {...control}
+            rows={name === 'notes' ? 4 : 2}
+            maxLength={EXTRA_LENGTHS[name]}
+            value={values.extras[name]}
+            onChange={(event) => setExtra(name, event.target.value)}
+          />
+        ) : (
+          <input
+            {...control}
+            type={name.endsWith('_url') ? 'url' : 'text'}
+            maxLength={EXTRA_LENGTHS[name]}
+            value={values.extras[name]}
+            onChange={(event) => setExtra(name, event.target.value)}
+          />
+        )
+      }
+    </Field>
+  );
 
   /** A text control's value and change, bound to one of the form's text values. */
   const bound = (name: NamesOf<string>) => ({
@@ -302,6 +332,33 @@ export function LinkForm({ link, onSaved, onCancel }: LinkFormProps) {
         errors={errors}
       />
 
+      <fieldset>
+        <legend>{t.linkForm.campaign}</legend>
+        <p className="hint">{t.linkForm.campaignHint}</p>
+        <div className="field-row">{UTM.map(extra)}</div>
+      </fieldset>
+
+      <fieldset>
+        <legend>{t.linkForm.apps}</legend>
+        <p className="hint">{t.linkForm.appsHint}</p>
+        <div className="field-row">{APPS.map(extra)}</div>
+      </fieldset>
+
+      <fieldset>
+        <legend>{t.linkForm.socialPreview}</legend>
+        <p className="hint">{t.linkForm.socialPreviewHint}</p>
+        {PREVIEW.map(extra)}
+        <PreviewCard
+          title={values.extras.og_title || values.title}
+          description={values.extras.og_description}
+          image={values.extras.og_image_url}
+          host={hostOf(values.url)}
+          label={t.linkForm.previewCard}
+        />
+      </fieldset>
+
+      {extra('notes')}
+
       <div className="form-actions">
         <button type="submit" className="primary" disabled={saving}>
           {saving ? t.common.saving : t.common.save}
@@ -311,6 +368,57 @@ export function LinkForm({ link, onSaved, onCancel }: LinkFormProps) {
         </button>
       </div>
     </form>
+  );
+}
+
+const UTM = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'] as const;
+const APPS = ['ios_url', 'android_url'] as const;
+const PREVIEW = ['og_title', 'og_description', 'og_image_url'] as const;
+
+/** The longest each §13 field may be, as the API checks it. */
+const EXTRA_LENGTHS: Record<LinkExtra, number> = {
+  utm_source: 255,
+  utm_medium: 255,
+  utm_campaign: 255,
+  utm_term: 255,
+  utm_content: 255,
+  ios_url: 2048,
+  android_url: 2048,
+  og_title: 200,
+  og_description: 500,
+  og_image_url: 2048,
+  notes: 2000,
+};
+
+function hostOf(url: string): string {
+  try {
+    return new URL(withScheme(url)).host;
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * How the card will look where the link is shared: the image (an https one only, as the API takes), the title, the
+ * description and the destination's host. Text only, as React writes it: nothing typed becomes markup.
+ */
+function PreviewCard(props: {
+  title: string;
+  description: string;
+  image: string;
+  host: string;
+  label: string;
+}) {
+  const image = props.image.startsWith('https://') ? props.image : '';
+  return (
+    <figure className="preview-card" aria-label={props.label}>
+      {image !== '' && <img src={image} alt="" referrerPolicy="no-referrer" />}
+      <figcaption>
+        <span className="preview-card-host">{props.host}</span>
+        <strong>{props.title}</strong>
+        {props.description !== '' && <span>{props.description}</span>}
+      </figcaption>
+    </figure>
   );
 }
 
@@ -350,4 +458,6 @@ const API_FIELDS: Record<keyof LinkFormValues, readonly string[]> = {
   clicksLimit: ['clicks_limit'],
   expirationUrl: ['expiration_url'],
   targeting: ['targets_type', 'targets'],
+  // Each of them clears its own field's messages (see setExtra).
+  extras: [],
 };

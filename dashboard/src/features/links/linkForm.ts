@@ -2,6 +2,25 @@ import type { CreateLinkBody, Link, LinkPrivacy, UpdateLinkBody } from '../../ap
 import { withScheme } from '../../components/UrlInput';
 import { NO_TARGETING, targetingBody, targetingOfLink, type Targeting } from './targeting';
 
+/** The fields of a link the API keeps as given (contract §13): UTM parameters, app links, social preview, notes. */
+export const LINK_EXTRAS = [
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_term',
+  'utm_content',
+  'ios_url',
+  'android_url',
+  'og_title',
+  'og_description',
+  'og_image_url',
+  'notes',
+] as const;
+export type LinkExtra = (typeof LINK_EXTRAS)[number];
+
+const noExtras = (): Record<LinkExtra, string> =>
+  Object.fromEntries(LINK_EXTRAS.map((name) => [name, ''])) as Record<LinkExtra, string>;
+
 /** The link form's state: text as typed, dates as the reader's local time (datetime-local). */
 export interface LinkFormValues {
   url: string;
@@ -26,6 +45,8 @@ export interface LinkFormValues {
   clicksLimit: string;
   expirationUrl: string;
   targeting: Targeting;
+  /** The fields of {@link LINK_EXTRAS}, as typed. */
+  extras: Record<LinkExtra, string>;
 }
 
 export function emptyLinkForm(): LinkFormValues {
@@ -49,6 +70,7 @@ export function emptyLinkForm(): LinkFormValues {
     clicksLimit: '',
     expirationUrl: '',
     targeting: NO_TARGETING,
+    extras: noExtras(),
   };
 }
 
@@ -93,6 +115,10 @@ export function linkFormOf(link: Link): LinkFormValues {
     clicksLimit: link.clicks_limit === null || link.clicks_limit === 0 ? '' : String(link.clicks_limit),
     expirationUrl: link.expiration_url ?? '',
     targeting: targetingOfLink(link),
+    extras: Object.fromEntries(LINK_EXTRAS.map((name) => [name, link[name] ?? ''])) as Record<
+      LinkExtra,
+      string
+    >,
   };
 }
 
@@ -121,6 +147,10 @@ export function createBody(values: LinkFormValues): CreateLinkBody {
   if (clicksLimit !== null) body.clicks_limit = clicksLimit;
   if (values.expirationUrl.trim() !== '') body.expiration_url = withScheme(values.expirationUrl);
   if (values.targeting.type !== '') Object.assign(body, targetingBody(values.targeting));
+  for (const name of LINK_EXTRAS) {
+    const value = values.extras[name].trim();
+    if (value !== '') body[name] = value;
+  }
   return body;
 }
 
@@ -143,6 +173,10 @@ export function updateBody(values: LinkFormValues): UpdateLinkBody {
     expiration_url: values.expirationUrl.trim() === '' ? null : withScheme(values.expirationUrl),
     ...targetingBody(values.targeting),
   };
+  for (const name of LINK_EXTRAS) {
+    const value = values.extras[name].trim();
+    body[name] = value === '' ? null : value;
+  }
   if (values.alias.trim() !== '') body.alias = values.alias.trim();
   if (values.removeRedirectPassword) body.redirect_password = null;
   else if (values.redirectPassword !== '') body.redirect_password = values.redirectPassword;

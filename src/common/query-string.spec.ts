@@ -4,7 +4,7 @@ import {
   MAX_VISITOR_QUERY_PARAMETERS,
   mergeQuery,
   visitorQueryFits,
-} from './destination';
+} from './query-string';
 
 describe('mergeQuery', () => {
   it.each`
