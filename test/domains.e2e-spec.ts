@@ -16,7 +16,17 @@ import { offDocument } from './support/openapi-responses';
 
 const DOMAINS = '/api/v1/domains';
 const LINKS = '/api/v1/links';
-const DOMAIN_FIELDS = ['id', 'name', 'url', 'index_page', 'not_found_page', 'created_at', 'updated_at'];
+const DOMAIN_FIELDS = [
+  'id',
+  'name',
+  'url',
+  'index_page',
+  'not_found_page',
+  'created_at',
+  'updated_at',
+  'apple_app_site_association',
+  'assetlinks',
+];
 const APP_URL = 'http://localhost:3000';
 const SYSTEM_HOST = 'localhost:3000';
 
@@ -35,6 +45,8 @@ interface DomainData {
   not_found_page: string | null;
   created_at: string;
   updated_at: string;
+  apple_app_site_association: string | null;
+  assetlinks: string | null;
 }
 
 let counter = 0;
@@ -61,6 +73,8 @@ function aDomain(expected: Partial<DomainData> & { name: string }) {
     not_found_page: null,
     created_at: expect.stringMatching(ISO_DATE),
     updated_at: expect.stringMatching(ISO_DATE),
+    apple_app_site_association: null,
+    assetlinks: null,
     ...expected,
   };
 }

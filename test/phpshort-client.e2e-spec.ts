@@ -15,7 +15,17 @@ const DATE: unknown = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d
 const URL_OF = (path: string): unknown => expect.stringMatching(new RegExp(`^http://[^/]+${path}$`));
 
 const SPACE_FIELDS = ['id', 'name', 'color', 'links_count', 'created_at', 'updated_at'];
-const DOMAIN_FIELDS = ['id', 'name', 'url', 'index_page', 'not_found_page', 'created_at', 'updated_at'];
+const DOMAIN_FIELDS = [
+  'id',
+  'name',
+  'url',
+  'index_page',
+  'not_found_page',
+  'created_at',
+  'updated_at',
+  'apple_app_site_association',
+  'assetlinks',
+];
 const PIXEL_FIELDS = ['id', 'name', 'type', 'value', 'created_at', 'updated_at'];
 const LINK_FIELDS = [
   'id',
@@ -243,6 +253,8 @@ describe('a phpShort client, unchanged but for its base URL', () => {
       not_found_page: null,
       created_at: DATE,
       updated_at: DATE,
+      apple_app_site_association: null,
+      assetlinks: null,
     });
     const listed = expectList(
       await client.domains.list({ search: label, search_by: 'name' }),

@@ -78,6 +78,8 @@ export const domain: Domain = {
   not_found_page: null,
   created_at: AT,
   updated_at: AT,
+  apple_app_site_association: null,
+  assetlinks: null,
 };
 export const otherDomain: Domain = {
   ...domain,

@@ -33,6 +33,14 @@ export class Domain {
   @Column({ name: 'not_found_page', type: 'varchar', length: 2048, nullable: true })
   notFoundPage!: string | null;
 
+  /** Served at `/.well-known/apple-app-site-association` of the domain: a JSON document, as given. */
+  @Column({ name: 'apple_app_site_association', type: 'text', nullable: true })
+  appleAppSiteAssociation!: string | null;
+
+  /** Served at `/.well-known/assetlinks.json` of the domain: a JSON document, as given. */
+  @Column({ type: 'text', nullable: true })
+  assetlinks!: string | null;
+
   @CreatedAt()
   createdAt!: Date;
 

@@ -47,6 +47,21 @@ export class DomainResponse extends DomainSummary {
 
   @ApiDateTime()
   updated_at!: string;
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description:
+      'The JSON document served at `/.well-known/apple-app-site-association` of the domain, as text.',
+  })
+  apple_app_site_association!: string | null;
+
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    description: 'The JSON document served at `/.well-known/assetlinks.json` of the domain, as text.',
+  })
+  assetlinks!: string | null;
 }
 
 /** A domain's base URL: the scheme of APP_URL (https in production), then the host. */
@@ -68,6 +83,8 @@ export function toDomainResponse(domain: Domain, scheme: string): DomainResponse
     not_found_page: domain.notFoundPage,
     created_at: isoDate(domain.createdAt),
     updated_at: isoDate(domain.updatedAt),
+    apple_app_site_association: domain.appleAppSiteAssociation,
+    assetlinks: domain.assetlinks,
   };
 }
 

@@ -141,6 +141,8 @@ export class DomainsService {
         name: canonicalHost(dto.name)!,
         indexPage: dto.index_page ?? null,
         notFoundPage: dto.not_found_page ?? null,
+        appleAppSiteAssociation: dto.apple_app_site_association ?? null,
+        assetlinks: dto.assetlinks ?? null,
       },
       this.quotas.maxDomainsPerAccount,
     );
@@ -152,6 +154,10 @@ export class DomainsService {
     const domain = await this.owned(accountId, id);
     if (dto.index_page !== undefined) domain.indexPage = dto.index_page;
     if (dto.not_found_page !== undefined) domain.notFoundPage = dto.not_found_page;
+    if (dto.apple_app_site_association !== undefined) {
+      domain.appleAppSiteAssociation = dto.apple_app_site_association;
+    }
+    if (dto.assetlinks !== undefined) domain.assetlinks = dto.assetlinks;
     await this.domains.save(domain);
     this.feed.publish(DOMAINS_CHANGED);
     return this.show(accountId, id);

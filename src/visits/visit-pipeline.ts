@@ -23,6 +23,10 @@ import { redirectTo, type LeadsTo, type VisitOutcome, type VisitRequest } from '
 import { appLinkOf, destinationOf, firstStep, isCounted, rotates } from './visit-plan';
 import { issueVisitToken, verifyVisitToken } from './visit-token';
 
+const ASSET_LINKS_PATH = '/.well-known/assetlinks.json';
+/** Where a domain serves the files that let apps open its links: Apple's, then Android's. */
+export const APP_FILE_PATHS = ['/.well-known/apple-app-site-association', ASSET_LINKS_PATH];
+
 /** A short link found at a domain: the link as visits read it (cached), or null when none is there. */
 export interface Resolved {
   domain: Domain;
@@ -173,6 +177,12 @@ export class VisitPipeline {
     const domain = await this.domains.forHost(host);
     if (domain.indexPage !== null) return redirectTo(locationUrl(domain.indexPage), 302);
     return { kind: 'root', name: this.server.appName, domain: domain.name, own: domain.accountId === null };
+  }
+
+  /** The app file at `path` (one of {@link APP_FILE_PATHS}) of the request's domain; null when it has none. */
+  async appFile(host: string | undefined, path: string): Promise<string | null> {
+    const domain = await this.domains.forHost(host);
+    return path === ASSET_LINKS_PATH ? domain.assetlinks : domain.appleAppSiteAssociation;
   }
 
   /** The short URL of an enabled link, on the domain it was found at; null for none. */

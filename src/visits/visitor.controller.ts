@@ -18,7 +18,7 @@ import { views } from './pages/views';
 import { visitorQueryFits } from '../common/query-string';
 import { OutcomeWriter } from './outcome-writer';
 import type { VisitOutcome, VisitRequest } from './visit';
-import { VisitPipeline, type Resolved } from './visit-pipeline';
+import { APP_FILE_PATHS, VisitPipeline, type Resolved } from './visit-pipeline';
 
 /** What the stats page reads of a request. */
 function statsVisit(request: Request): StatsVisit {
@@ -85,6 +85,14 @@ export class VisitorController {
   @Header('Cross-Origin-Resource-Policy', 'cross-origin')
   pixelsScript(): string {
     return PIXELS_SCRIPT;
+  }
+
+  /** The domain's files for the apps its links open (contract §13): JSON as it was given, or a 404. */
+  @Get(APP_FILE_PATHS)
+  async appFile(@Req() request: Request, @Res() response: Response): Promise<void> {
+    const file = await this.pipeline.appFile(request.headers.host, request.path);
+    if (file === null) throw new ResourceNotFoundException();
+    response.status(200).type('application/json').set('Cache-Control', 'public, max-age=3600').send(file);
   }
 
   @Get()

@@ -1697,6 +1697,10 @@ export interface components {
        * @example https://example.com/page
        */
       not_found_page?: string | null;
+      /** @description The JSON document served at `/.well-known/apple-app-site-association` of the domain: as a string that holds it, or, in a JSON body, the document itself; at most 64 KB. Empty or null: none (a 404 there). */
+      apple_app_site_association?: (string | null) | Record<string, never> | unknown[];
+      /** @description The JSON document served at `/.well-known/assetlinks.json` of the domain: as a string that holds it, or, in a JSON body, the document itself; at most 64 KB. Empty or null: none (a 404 there). */
+      assetlinks?: (string | null) | Record<string, never> | unknown[];
     };
     CreateImportDto: {
       source: components['schemas']['ImportSource'];
@@ -2001,6 +2005,10 @@ export interface components {
        * @example 2026-11-21T10:05:00.000000Z
        */
       updated_at: string;
+      /** @description The JSON document served at `/.well-known/apple-app-site-association` of the domain, as text. */
+      apple_app_site_association: string | null;
+      /** @description The JSON document served at `/.well-known/assetlinks.json` of the domain, as text. */
+      assetlinks: string | null;
     };
     /** @enum {string} */
     DomainSearchBy: 'name';
@@ -2972,6 +2980,10 @@ export interface components {
        * @example https://example.com/page
        */
       not_found_page?: string | null;
+      /** @description The JSON document served at `/.well-known/apple-app-site-association` of the domain: as a string that holds it, or, in a JSON body, the document itself; at most 64 KB. Empty or null: none (a 404 there). */
+      apple_app_site_association?: (string | null) | Record<string, never> | unknown[];
+      /** @description The JSON document served at `/.well-known/assetlinks.json` of the domain: as a string that holds it, or, in a JSON body, the document itself; at most 64 KB. Empty or null: none (a 404 there). */
+      assetlinks?: (string | null) | Record<string, never> | unknown[];
     };
     UpdateKeyDto: {
       name?: string;

@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsString, ValidateBy } from 'class-validator';
+import { IsString, ValidateBy, ValidateIf } from 'class-validator';
 import { FormUrl, Nullable, Optional, Required } from '../../common/validation';
 import { canonicalHost, withoutScheme } from '../hostname';
 
@@ -31,6 +31,65 @@ function Hostname(): PropertyDecorator {
   );
 }
 
+/** The most an app file may hold: Apple's own limit for `apple-app-site-association`. */
+export const MAX_APP_FILE_BYTES = 64 * 1024;
+
+/**
+ * An app file of the domain (`apple-app-site-association`, `assetlinks.json`): a string that holds a JSON object or
+ * list, or (in a JSON body) the object or list itself, at most 64 KB as text. Kept as the text given; empty clears.
+ */
+function AppFile(served: string): PropertyDecorator {
+  const message = (field: string, rule: string) => `The ${field} field must be ${rule}.`;
+  return (target, key) => {
+    const field = String(key).replace(/_/g, ' ');
+    // Null or absent: nothing to check (null clears it). Not `Nullable()`: OpenAPI 3.0 has no `nullable` beside
+    // `anyOf`, so the string is the nullable one.
+    ValidateIf((_object, value) => value !== undefined && value !== null)(target, key);
+    ApiProperty({
+      required: false,
+      anyOf: [
+        { type: 'string', maxLength: MAX_APP_FILE_BYTES, nullable: true },
+        { type: 'object' },
+        { type: 'array', items: {} },
+      ],
+      description:
+        `The JSON document served at \`${served}\` of the domain: as a string that holds it, or, in a JSON body, ` +
+        'the document itself; at most 64 KB. Empty or null: none (a 404 there).',
+    })(target, key);
+    Transform(({ value }: { value: unknown }) => {
+      if (value === '' || value === null) return null;
+      if (typeof value === 'object') return JSON.stringify(value);
+      return typeof value === 'string' ? value.trim() : value;
+    })(target, key);
+    IsString({ message: message(field, 'a JSON document') })(target, key);
+    ValidateBy(
+      {
+        name: 'appFileSize',
+        validator: {
+          validate: (value) => typeof value === 'string' && Buffer.byteLength(value) <= MAX_APP_FILE_BYTES,
+        },
+      },
+      { message: message(field, 'at most 64 KB') },
+    )(target, key);
+    ValidateBy(
+      {
+        name: 'appFileJson',
+        validator: { validate: (value) => typeof value === 'string' && isJsonDocument(value) },
+      },
+      { message: message(field, 'a JSON object or list') },
+    )(target, key);
+  };
+}
+
+function isJsonDocument(text: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null;
+  } catch {
+    return false;
+  }
+}
+
 export class CreateDomainDto {
   @Required()
   @Hostname()
@@ -43,9 +102,15 @@ export class CreateDomainDto {
   @Nullable()
   @FormUrl({ description: 'Where a visit to an unknown alias goes.' })
   not_found_page?: string | null;
+
+  @AppFile('/.well-known/apple-app-site-association')
+  apple_app_site_association?: string | null;
+
+  @AppFile('/.well-known/assetlinks.json')
+  assetlinks?: string | null;
 }
 
-/** Only the two pages change; an empty value clears one. */
+/** Only the two pages and the two app files change; an empty value clears one. */
 export class UpdateDomainDto {
   @Optional()
   @Nullable()
@@ -56,6 +121,14 @@ export class UpdateDomainDto {
   @Nullable()
   @FormUrl()
   not_found_page?: string | null;
+
+  @Optional()
+  @AppFile('/.well-known/apple-app-site-association')
+  apple_app_site_association?: string | null;
+
+  @Optional()
+  @AppFile('/.well-known/assetlinks.json')
+  assetlinks?: string | null;
 }
 
 /** The document's example bodies. */
