@@ -34,6 +34,9 @@ const PUBLIC_ALLOW_LIST = [
   'GET /:alias/stats',
   'POST /:alias/stats',
   'GET /assets/pixels.js',
+  // Contract section 13: a domain's files for the apps its links open, which Apple and Google fetch.
+  'GET /.well-known/apple-app-site-association',
+  'GET /.well-known/assetlinks.json',
   // Contract section 11: the ways in of a person who has no session yet, each limited per email and address.
   ...PEOPLE_WAYS_IN,
 ];

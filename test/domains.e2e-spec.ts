@@ -13,20 +13,10 @@ import {
 } from './support/api';
 import { invalid, NOT_FOUND, UNAUTHENTICATED } from './support/contract';
 import { offDocument } from './support/openapi-responses';
+import { DOMAIN_FIELDS } from './support/links';
 
 const DOMAINS = '/api/v1/domains';
 const LINKS = '/api/v1/links';
-const DOMAIN_FIELDS = [
-  'id',
-  'name',
-  'url',
-  'index_page',
-  'not_found_page',
-  'created_at',
-  'updated_at',
-  'apple_app_site_association',
-  'assetlinks',
-];
 const APP_URL = 'http://localhost:3000';
 const SYSTEM_HOST = 'localhost:3000';
 

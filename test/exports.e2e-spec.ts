@@ -10,6 +10,7 @@ import { apiClient } from './support/api';
 import { clickFixtures } from './support/clicks';
 import { onRealPostgres } from './support/test-database';
 import { createLink, UA, unique } from './support/visitors';
+import { VISIT_FIELD_NAMES } from './support/links';
 
 const LINK_HEADER = [
   'id',
@@ -31,17 +32,7 @@ const LINK_HEADER = [
   'disabled',
   'clicks',
   'created_at',
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'utm_term',
-  'utm_content',
-  'ios_url',
-  'android_url',
-  'og_title',
-  'og_description',
-  'og_image_url',
-  'notes',
+  ...VISIT_FIELD_NAMES,
 ];
 
 type Row = Record<string, string>;

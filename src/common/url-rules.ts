@@ -11,18 +11,23 @@ export type UrlProblem = 'format' | 'scheme' | 'length';
 /** The schemes a URL may have where a field asks for one of them: every web URL, or https alone. */
 export type UrlSchemes = 'web' | 'https';
 
-/** Null when `value` is an acceptable absolute http(s) URL (https alone, if told), else what is wrong with it. */
-export function urlProblem(value: string, schemes: UrlSchemes = 'web'): UrlProblem | null {
+/** `value` parsed, or what keeps it from being a URL a browser is handed: its length, a control character, its form. */
+function parsedUrl(value: string): URL | UrlProblem {
   if (value.length > MAX_URL_LENGTH) return 'length';
   // Control characters and spaces have no place in a URL we hand back to browsers.
   // eslint-disable-next-line no-control-regex
   if (/[\u0000-\u0020\u007f]/.test(value)) return 'format';
-  let url: URL;
   try {
-    url = new URL(value);
+    return new URL(value);
   } catch {
     return 'format';
   }
+}
+
+/** Null when `value` is an acceptable absolute http(s) URL (https alone, if told), else what is wrong with it. */
+export function urlProblem(value: string, schemes: UrlSchemes = 'web'): UrlProblem | null {
+  const url = parsedUrl(value);
+  if (typeof url === 'string') return url;
   if (FORBIDDEN_SCHEMES.has(url.protocol) || !ALLOWED_SCHEMES.has(url.protocol)) return 'scheme';
   if (schemes === 'https' && url.protocol !== 'https:') return 'scheme';
   if (url.hostname === '') return 'format';
@@ -34,17 +39,10 @@ export function urlProblem(value: string, schemes: UrlSchemes = 'web'): UrlProbl
  * is wrong with it: never a scheme that runs code or reads files, nor plain http.
  */
 export function appUrlProblem(value: string): UrlProblem | null {
-  if (value.length > MAX_URL_LENGTH) return 'length';
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u0020\u007f]/.test(value)) return 'format';
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return 'format';
-  }
+  const url = parsedUrl(value);
+  if (typeof url === 'string') return url;
   if (FORBIDDEN_SCHEMES.has(url.protocol) || APP_REFUSED_SCHEMES.has(url.protocol)) return 'scheme';
-  if (url.protocol === 'https:') return url.hostname === '' ? 'format' : null;
+  if (url.protocol === 'https:' && url.hostname === '') return 'format';
   return null;
 }
 

@@ -7,6 +7,34 @@ import { unique } from './visitors';
 
 export const LINKS = '/api/v1/links';
 export const RANDOM_ALIAS = /^[0-9a-z]{5}$/;
+/** Contract §13: what a link carries beyond phpShort's fields, after them in every answer and export. */
+export const VISIT_FIELD_NAMES = [
+  'utm_source',
+  'utm_medium',
+  'utm_campaign',
+  'utm_term',
+  'utm_content',
+  'ios_url',
+  'android_url',
+  'og_title',
+  'og_description',
+  'og_image_url',
+  'notes',
+];
+
+/** Every field of a domain's answer, in order. */
+export const DOMAIN_FIELDS = [
+  'id',
+  'name',
+  'url',
+  'index_page',
+  'not_found_page',
+  'created_at',
+  'updated_at',
+  'apple_app_site_association',
+  'assetlinks',
+];
+
 export const LINK_FIELDS = [
   'id',
   'alias',
@@ -32,33 +60,10 @@ export const LINK_FIELDS = [
   'expires_at',
   'created_at',
   'updated_at',
-  // Contract §13: what a link carries beyond phpShort's fields.
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'utm_term',
-  'utm_content',
-  'ios_url',
-  'android_url',
-  'og_title',
-  'og_description',
-  'og_image_url',
-  'notes',
+  ...VISIT_FIELD_NAMES,
 ];
 /** The fields of contract §13 a link made without them answers, each null. */
-export const NO_VISIT_FIELDS = {
-  utm_source: null,
-  utm_medium: null,
-  utm_campaign: null,
-  utm_term: null,
-  utm_content: null,
-  ios_url: null,
-  android_url: null,
-  og_title: null,
-  og_description: null,
-  og_image_url: null,
-  notes: null,
-};
+export const NO_VISIT_FIELDS = Object.fromEntries(VISIT_FIELD_NAMES.map((name) => [name, null]));
 
 /** The host of APP_URL (unset in tests): the system domain every account may use. */
 export const DEFAULT_DOMAIN = { name: 'localhost:3000', url: 'http://localhost:3000' };
