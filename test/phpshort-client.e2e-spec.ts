@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { PhpShortClient, type Answer, type StatsRow } from './support/phpshort-client';
 import { IP, UA, unique } from './support/visitors';
+import { DOMAIN_FIELDS, VISIT_FIELD_NAMES } from './support/links';
 
 /**
  * A phpShort client, written from phpShort's developer pages, pointed at this service by its base URL: every
@@ -15,17 +16,6 @@ const DATE: unknown = expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d
 const URL_OF = (path: string): unknown => expect.stringMatching(new RegExp(`^http://[^/]+${path}$`));
 
 const SPACE_FIELDS = ['id', 'name', 'color', 'links_count', 'created_at', 'updated_at'];
-const DOMAIN_FIELDS = [
-  'id',
-  'name',
-  'url',
-  'index_page',
-  'not_found_page',
-  'created_at',
-  'updated_at',
-  'apple_app_site_association',
-  'assetlinks',
-];
 const PIXEL_FIELDS = ['id', 'name', 'type', 'value', 'created_at', 'updated_at'];
 const LINK_FIELDS = [
   'id',
@@ -52,18 +42,7 @@ const LINK_FIELDS = [
   'expires_at',
   'created_at',
   'updated_at',
-  // Contract §13: what a link carries beyond phpShort's fields.
-  'utm_source',
-  'utm_medium',
-  'utm_campaign',
-  'utm_term',
-  'utm_content',
-  'ios_url',
-  'android_url',
-  'og_title',
-  'og_description',
-  'og_image_url',
-  'notes',
+  ...VISIT_FIELD_NAMES,
 ];
 const ACCOUNT_FIELDS = [
   'id',
@@ -343,10 +322,10 @@ describe('a phpShort client, unchanged but for its base URL', () => {
       targets: [{ value: 'https://example.com/1' }, { value: 'https://example.com/2' }],
     });
     state.rotating = expectData(rotating, 201, LINK_FIELDS);
-    // Rotation targets as phpShort sends them: no key.
+    // Rotation targets as phpShort sends them: no key; and their weight (contract §13), 1 by default.
     expect(state.rotating.targets).toEqual([
-      { value: 'https://example.com/1' },
-      { value: 'https://example.com/2' },
+      { value: 'https://example.com/1', weight: 1 },
+      { value: 'https://example.com/2', weight: 1 },
     ]);
     expect(state.rotating.short_url).toBe(`${state.domain!.url as string}/${state.rotating.alias as string}`);
 

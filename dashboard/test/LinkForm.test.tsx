@@ -335,3 +335,43 @@ describe('the social preview card', () => {
     expect(card.querySelector('b')).toBeNull();
   });
 });
+
+describe('a duplicated link', () => {
+  it("starts a new link from another's values, without its alias or passwords, and creates it with POST", async () => {
+    const original = link({
+      title: 'Spring sale',
+      redirect_password: true,
+      utm_source: 'newsletter',
+      targets_type: 'rotations',
+      targets: [
+        { value: 'https://a.example/', weight: 3 },
+        { value: 'https://b.example/', weight: 1 },
+      ],
+    });
+    const { api } = await renderSignedIn(
+      <LinkForm copyOf={original} onSaved={() => undefined} onCancel={() => undefined} />,
+      { routes: { ...choices, 'POST /api/v1/links': () => json(201, { data: link(), status: 200 }) } },
+    );
+    const user = userEvent.setup({ delay: null });
+    await screen.findByRole('option', { name: 'go.example.com' });
+    expect(screen.getByLabelText('Alias')).toHaveValue('');
+    expect(screen.getByLabelText('Title')).toHaveValue('Spring sale');
+    expect(screen.getByLabelText('Domain')).toBeEnabled();
+
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+
+    await waitFor(() => expect(api.to('POST', '/api/v1/links')).toHaveLength(1));
+    const sent = bodyOf(api.to('POST', '/api/v1/links')[0]) as Record<string, unknown>;
+    expect(sent).toMatchObject({
+      url: 'https://example.com/spring',
+      title: 'Spring sale',
+      domain_id: 1,
+      utm_source: 'newsletter',
+      targets_type: 'rotations',
+      targets: [{ value: 'https://a.example/', weight: 3 }, { value: 'https://b.example/' }],
+    });
+    expect(sent).not.toHaveProperty('alias');
+    expect(sent).not.toHaveProperty('redirect_password');
+    expect(api.to('PUT', '/api/v1/links/5')).toHaveLength(0);
+  });
+});

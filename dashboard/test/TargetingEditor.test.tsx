@@ -144,6 +144,33 @@ describe('the targeting editor', () => {
     });
   });
 
+  it('for rotations, sends the weight given to a destination, and none for one left at the default', async () => {
+    const user = userEvent.setup({ delay: null });
+    render(
+      <Harness
+        initial={targetingOfLink({
+          targets_type: 'rotations',
+          targets: [
+            { value: 'https://a.example/', weight: 70 },
+            { value: 'https://b.example/', weight: 1 },
+          ],
+        })}
+      />,
+    );
+    const first = screen.getByRole('group', { name: 'Destination 1' });
+    expect(within(first).getByLabelText('Weight')).toHaveValue(70);
+    const second = screen.getByRole('group', { name: 'Destination 2' });
+    await user.type(within(second).getByLabelText('Weight'), '30');
+
+    expect(body()).toEqual({
+      targets_type: 'rotations',
+      targets: [
+        { value: 'https://a.example/', weight: 70 },
+        { value: 'https://b.example/', weight: 30 },
+      ],
+    });
+  });
+
   it('going back to no targeting clears every row', async () => {
     const user = userEvent.setup({ delay: null });
     render(

@@ -125,7 +125,11 @@ function claim(events: boolean): string {
   return `
   WITH current AS (
     SELECT c.link_id, c.account_id, c.clicks, c.last_rotation, l.clicks_limit, l.targets_type,
-           CASE WHEN jsonb_typeof(l.targets) = 'array' THEN jsonb_array_length(l.targets) ELSE 0 END AS slots
+           -- A round of the rotation: its weights added up (each 1 where it has none).
+           CASE WHEN jsonb_typeof(l.targets) = 'array'
+                THEN (SELECT COALESCE(sum(COALESCE((t ->> 'weight')::int, 1)), 0)::int
+                        FROM jsonb_array_elements(l.targets) AS t)
+                ELSE 0 END AS slots
       FROM link_counters c
       JOIN links l ON l.id = c.link_id
      WHERE c.link_id = $1

@@ -3,6 +3,7 @@ import { visitsConfig, type VisitsConfig } from '../config/app-config';
 import { ChangeFeed, EVERYTHING } from '../database/change-feed';
 import { mergeQuery } from '../common/query-string';
 import { locationUrl } from '../common/url-rules';
+import { rotationSchedule } from '../targeting/rotation';
 import { VisitLinkRepository, type StoredVisitLink } from './visit-link.repository';
 
 /** What a visit needs of a link: its rules as stored, and what is made of them once. */
@@ -12,6 +13,8 @@ export interface VisitLink extends StoredVisitLink {
    * made once: a visit without a query of its own is sent there as it is.
    */
   locations: Map<string, string>;
+  /** Which destination each turn of its rotation serves. */
+  schedule: readonly number[];
   /** Its clicks limit was found reached: visits are answered as expired until the link changes. */
   exhausted: boolean;
 }
@@ -24,6 +27,7 @@ function toVisitLink(link: StoredVisitLink): VisitLink {
     locationUrl(link.utm === '' ? destination : mergeQuery(destination, link.utm));
   return {
     locations: new Map(destinations.map((destination) => [destination, location(destination)])),
+    schedule: rotationSchedule(link.targets ?? []),
     ...link,
     exhausted: false,
   };

@@ -58,7 +58,11 @@ export function checkTargeting(
     return { type, targets: null };
   }
   const canonical = list.map((target, index): Target => {
-    if (type === TargetsType.Rotations) return { key: '', value: target.value };
+    // A weight of 1 is not kept: a rotation without weights reads as it always did.
+    if (type === TargetsType.Rotations) {
+      const weight = target.weight ?? 1;
+      return weight === 1 ? { key: '', value: target.value } : { key: '', value: target.value, weight };
+    }
     const key = target.key === undefined || target.key === null ? null : canonicalTargetKey(type, target.key);
     if (target.key === undefined || target.key === null) {
       addError(errors, `targets.${index}.key`, 'The key field is required.');

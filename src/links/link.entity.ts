@@ -15,6 +15,8 @@ export const LINK_DOMAIN_FOREIGN_KEY = stillReferenced('FK_links_domain', 'domai
 export interface Target {
   key: string;
   value: string;
+  /** A rotation's share of the visits; absent: 1. */
+  weight?: number;
 }
 
 export enum LinkPrivacy {

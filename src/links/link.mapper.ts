@@ -6,6 +6,7 @@ import { PixelResponse } from '../pixels/pixel.mapper';
 import { SpaceResponse } from '../spaces/space.mapper';
 import { TARGETS_TYPES, TargetsType } from '../targeting/allowed-values';
 import type { LinkCounter } from './link-counter.entity';
+import { rotationSchedule } from '../targeting/rotation';
 import { LinkPrivacy, type Link } from './link.entity';
 import { visitFieldsOf } from './link-visit-fields';
 
@@ -33,6 +34,13 @@ export class LinkTargetResponse {
 
   @ApiProperty({ type: 'string', format: 'uri' })
   value!: string;
+  @ApiInteger({
+    required: false,
+    minimum: 1,
+    maximum: 100,
+    description: 'Rotations only: the share of the visits this destination gets against the others’ weights.',
+  })
+  weight?: number;
 }
 
 /** A link, as the API answers it, in the contract's field order. */
@@ -158,6 +166,13 @@ export interface LinkRelations {
   pixels: PixelResponse[];
 }
 
+/** The destination the rotation's last turn served: the turn itself where the rotation has no weights. */
+function lastDestination(link: Link, lastTurn: number | null): number | null {
+  if (lastTurn === null || link.targets === null || link.targetsType !== TargetsType.Rotations)
+    return lastTurn;
+  return rotationSchedule(link.targets)[lastTurn] ?? lastTurn;
+}
+
 /**
  * The response shape of a link, in the contract's field order. Secrets are reported only as whether one is set.
  */
@@ -174,9 +189,11 @@ export function toLinkResponse(link: Link, relations: LinkRelations): LinkRespon
       link.targets === null
         ? null
         : link.targets.map((target) =>
-            rotations ? { value: target.value } : { key: target.key, value: target.value },
+            rotations
+              ? { value: target.value, weight: target.weight ?? 1 }
+              : { key: target.key, value: target.value },
           ),
-    last_rotation: relations.counter.lastRotation,
+    last_rotation: lastDestination(link, relations.counter.lastRotation),
     sensitive_content: link.sensitiveContent ? 1 : 0,
     privacy: link.privacy,
     password: link.passwordHash !== null,

@@ -47,6 +47,8 @@ export interface Destinations {
   url: string;
   targetsType: TargetsType | null;
   targets: Target[] | null;
+  /** Which destination each turn of a weighted rotation serves (see `rotationSchedule`); absent: turn `i`, `i`. */
+  schedule?: readonly number[];
 }
 
 /** Whether visits to the link take turns, and so must be counted in order. */
@@ -54,10 +56,14 @@ export function rotates(link: Destinations): boolean {
   return link.targetsType === TargetsType.Rotations && (link.targets?.length ?? 0) > 0;
 }
 
-/** Where the visitor goes: the rotation's value it was served, the first matching target, or the link's url. */
+/**
+ * Where the visitor goes: the destination of the rotation's turn it was served, the first matching target, or the
+ * link's url.
+ */
 export function destinationOf(link: Destinations, visitor: VisitorProfile, rotation: number | null): string {
   if (link.targetsType === TargetsType.Rotations) {
-    return (rotation === null ? null : link.targets?.[rotation]?.value) ?? link.url;
+    const index = rotation === null ? null : (link.schedule?.[rotation] ?? rotation);
+    return (index === null ? null : link.targets?.[index]?.value) ?? link.url;
   }
   return matchTarget(link.targetsType, link.targets, visitor) ?? link.url;
 }

@@ -186,9 +186,9 @@ describe('Links API', () => {
 
         expect(link.targets_type).toBe('rotations');
         expect(link.targets).toEqual([
-          { value: 'https://a.example/' },
-          { value: 'https://b.example/' },
-          { value: 'https://c.example/' },
+          { value: 'https://a.example/', weight: 1 },
+          { value: 'https://b.example/', weight: 1 },
+          { value: 'https://c.example/', weight: 1 },
         ]);
         expect(link.last_rotation).toBeNull();
       });
@@ -256,7 +256,7 @@ describe('Links API', () => {
         expect(response.status).toBe(status);
         if (status === 201) {
           expect(response.body.data.targets).toHaveLength(100);
-          expect(response.body.data.targets[99]).toEqual({ value: 'https://r99.example/' });
+          expect(response.body.data.targets[99]).toEqual({ value: 'https://r99.example/', weight: 1 });
         } else {
           expect(response.body).toEqual(
             invalid('targets', 'The targets field must not have more than 100 items.'),

@@ -2508,6 +2508,8 @@ export interface components {
       key?: string;
       /** Format: uri */
       value: string;
+      /** @description Rotations only: the share of the visits this destination gets against the others’ weights. */
+      weight?: number;
     };
     MemberResponse: {
       /**
@@ -2927,6 +2929,8 @@ export interface components {
        * @example https://example.com/page
        */
       value: string;
+      /** @description For `rotations`: this destination's share of the visits against the others' weights (1 by default): of every round of visits as long as the weights add up to, it gets exactly its weight, in a fixed order. */
+      weight?: number | null;
     };
     /** @enum {string} */
     TargetsType:

@@ -13,6 +13,9 @@ const NewLinkPage = lazy(() =>
 const EditLinkPage = lazy(() =>
   import('../features/links/LinkEditPage').then((m) => ({ default: m.EditLinkPage })),
 );
+const DuplicateLinkPage = lazy(() =>
+  import('../features/links/LinkEditPage').then((m) => ({ default: m.DuplicateLinkPage })),
+);
 const StatsPage = lazy(() => import('../features/stats/StatsPage'));
 const DeliveriesPage = lazy(() => import('../features/webhooks/DeliveriesPage'));
 const ProfilePage = lazy(() => import('../features/profile/ProfilePage'));
@@ -26,6 +29,7 @@ function withId(Page: LazyExoticComponent<ComponentType<{ id: number }>>) {
 }
 
 const EditLinkRoute = withId(EditLinkPage);
+const DuplicateLinkRoute = withId(DuplicateLinkPage);
 const StatsRoute = withId(StatsPage);
 const DeliveriesRoute = withId(DeliveriesPage);
 
@@ -45,6 +49,7 @@ export function AppRoutes() {
         ))}
         <Route path="/links/new" component={NewLinkPage} />
         <Route path="/links/:id/edit" component={EditLinkRoute} />
+        <Route path="/links/:id/duplicate" component={DuplicateLinkRoute} />
         <Route path="/links/:id/stats" component={StatsRoute} />
         <Route path="/webhooks/:id/deliveries" component={DeliveriesRoute} />
         <Route path="/profile" component={ProfilePage} />

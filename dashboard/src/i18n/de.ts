@@ -179,6 +179,8 @@ export const de: Messages = {
   },
   links: {
     newLink: 'Neuer Link',
+    duplicate: 'Duplizieren',
+    duplicateTitle: (alias: string) => `Neuer Link aus ${alias}`,
     exportCsv: 'Als CSV exportieren',
     filters: 'Links suchen und filtern',
     pages: 'Seiten der Links',
@@ -286,6 +288,8 @@ export const de: Messages = {
     destination: (n) => `Ziel ${n}`,
     choose: 'Auswählen …',
     url: 'URL',
+    weight: 'Gewicht',
+    weightHint: 'Sein Anteil an den Besuchen gegenüber den anderen (1 bis 100; leer: 1).',
     remove: 'Entfernen',
     addRule: 'Regel hinzufügen',
     addDestination: 'Ziel hinzufügen',

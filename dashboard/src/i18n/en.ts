@@ -175,6 +175,8 @@ export const en = {
   },
   links: {
     newLink: 'New link',
+    duplicate: 'Duplicate',
+    duplicateTitle: (alias: string) => `New link from ${alias}`,
     exportCsv: 'Export CSV',
     filters: 'Search and filter links',
     pages: 'Pages of links',
@@ -280,6 +282,8 @@ export const en = {
     destination: (n: number) => `Destination ${n}`,
     choose: 'Choose…',
     url: 'URL',
+    weight: 'Weight',
+    weightHint: "Its share of the visits against the others' (1 to 100; empty: 1).",
     remove: 'Remove',
     addRule: 'Add a rule',
     addDestination: 'Add a destination',

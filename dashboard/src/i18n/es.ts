@@ -174,6 +174,8 @@ export const es: Messages = {
   },
   links: {
     newLink: 'Nuevo enlace',
+    duplicate: 'Duplicar',
+    duplicateTitle: (alias: string) => `Nuevo enlace a partir de ${alias}`,
     exportCsv: 'Exportar CSV',
     filters: 'Buscar y filtrar enlaces',
     pages: 'Páginas de enlaces',
@@ -279,6 +281,8 @@ export const es: Messages = {
     destination: (n) => `Destino ${n}`,
     choose: 'Elegir…',
     url: 'URL',
+    weight: 'Peso',
+    weightHint: 'Su parte de las visitas frente a las demás (de 1 a 100; vacío: 1).',
     remove: 'Quitar',
     addRule: 'Añadir una regla',
     addDestination: 'Añadir un destino',

@@ -179,6 +179,8 @@ export const fr: Messages = {
   },
   links: {
     newLink: 'Nouveau lien',
+    duplicate: 'Dupliquer',
+    duplicateTitle: (alias: string) => `Nouveau lien à partir de ${alias}`,
     exportCsv: 'Exporter en CSV',
     filters: 'Rechercher et filtrer les liens',
     pages: 'Pages de liens',
@@ -285,6 +287,8 @@ export const fr: Messages = {
     destination: (n) => `Destination ${n}`,
     choose: 'Choisir…',
     url: 'URL',
+    weight: 'Poids',
+    weightHint: 'Sa part des visites face aux autres (de 1 à 100 ; vide : 1).',
     remove: 'Retirer',
     addRule: 'Ajouter une règle',
     addDestination: 'Ajouter une destination',

@@ -2,7 +2,7 @@ import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
 import { IsString, ValidateBy, type ValidationArguments } from 'class-validator';
 import { namedEnum } from '../../common/openapi';
-import { FormUrl, Nullable, Required } from '../../common/validation';
+import { FormInt, FormUrl, Nullable, Required } from '../../common/validation';
 import {
   BROWSERS,
   canonicalTargetKey,
@@ -16,6 +16,7 @@ import {
   TARGETS_TYPES,
   TargetsType,
 } from '../../targeting/allowed-values';
+import { MAX_ROTATION_WEIGHT } from '../../targeting/rotation';
 
 /** Set on each target by the link DTO: the `targets_type` of the same request, when it sent one. */
 export const TARGETS_TYPE_OF = Symbol('targetsType');
@@ -94,4 +95,13 @@ export class TargetDto {
   @Required()
   @FormUrl({ description: 'Where matching visitors go; for `rotations`, one destination of the round.' })
   value!: string;
+  @Nullable()
+  @FormInt({
+    min: 1,
+    max: MAX_ROTATION_WEIGHT,
+    description:
+      "For `rotations`: this destination's share of the visits against the others' weights (1 by default): of " +
+      'every round of visits as long as the weights add up to, it gets exactly its weight, in a fixed order.',
+  })
+  weight?: number | null;
 }

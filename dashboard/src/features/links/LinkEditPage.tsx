@@ -13,15 +13,21 @@ import { LinkForm } from './LinkForm';
 
 /** /links/new: the form, empty. */
 export function NewLinkPage() {
+  return <NewLink />;
+}
+
+/** A new link's page: the form, empty or with another link's values (Duplicate). */
+function NewLink({ copyOf }: { copyOf?: Link }) {
   const t = useT();
   const notify = useNotify();
   const [, navigate] = useLocation();
   return (
     <section className="page">
       <header className="page-header">
-        <PageTitle text={t.links.newLink} />
+        <PageTitle text={copyOf ? t.links.duplicateTitle(copyOf.alias) : t.links.newLink} />
       </header>
       <LinkForm
+        copyOf={copyOf}
         onSaved={(link) => {
           notify(t.links.created(link.short_url));
           navigate('/links');
@@ -30,6 +36,30 @@ export function NewLinkPage() {
       />
     </section>
   );
+}
+
+/** /links/:id/duplicate: a new link's form, with the values of link `id` but its alias and passwords. */
+export function DuplicateLinkPage({ id }: { id: number }) {
+  const t = useT();
+  const link = useLoad(`link:${id}`, (signal) =>
+    call(api.GET('/api/v1/links/{id}', { params: { path: { id } }, signal })),
+  );
+  if (link.error !== undefined) {
+    return (
+      <section className="page">
+        <PageTitle text={t.links.newLink} />
+        <LoadError error={link.error} onRetry={link.reload} />
+      </section>
+    );
+  }
+  if (link.loading || !link.data) {
+    return (
+      <section className="page">
+        <Loading />
+      </section>
+    );
+  }
+  return <NewLink copyOf={link.data.data} />;
 }
 
 /** /links/:id/edit: the form with the link's values, and its deletion. */

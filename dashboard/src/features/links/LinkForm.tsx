@@ -9,6 +9,7 @@ import { namedOptions, Options } from '../../components/FilterSelect';
 import { UrlInput, withScheme } from '../../components/UrlInput';
 import { useT } from '../../i18n/I18nProvider';
 import {
+  copiedLinkForm,
   createBody,
   emptyLinkForm,
   isShownField,
@@ -23,15 +24,19 @@ import { useChoices } from './useChoices';
 interface LinkFormProps {
   /** The link to edit; absent to create one. */
   link?: Link;
+  /** A link whose values a new one starts from (Duplicate); only without `link`. */
+  copyOf?: Link;
   onSaved: (link: Link) => void;
   onCancel: () => void;
 }
 
 /** Every field the link API takes, with the API's 422 messages beside the fields they name. */
-export function LinkForm({ link, onSaved, onCancel }: LinkFormProps) {
+export function LinkForm({ link, copyOf, onSaved, onCancel }: LinkFormProps) {
   const t = useT();
   const { spaces, domains, pixels } = useChoices();
-  const [values, setValues] = useState<LinkFormValues>(() => (link ? linkFormOf(link) : emptyLinkForm()));
+  const [values, setValues] = useState<LinkFormValues>(() =>
+    link ? linkFormOf(link) : copyOf ? copiedLinkForm(copyOf) : emptyLinkForm(),
+  );
   const [errors, setErrors] = useState<FieldErrors>({});
   const [message, setMessage] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);

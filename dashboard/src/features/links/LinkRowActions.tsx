@@ -32,6 +32,9 @@ export function LinkRowActions({ link, mayWrite, onQr, onDelete }: LinkRowAction
           <RouteLink href={`/links/${link.id}/edit`} className="button">
             {t.common.edit} <span className="sr-only">{link.short_url}</span>
           </RouteLink>
+          <RouteLink href={`/links/${link.id}/duplicate`} className="button">
+            {t.links.duplicate} <span className="sr-only">{link.short_url}</span>
+          </RouteLink>
           <RowButton name={link.short_url} danger onClick={onDelete}>
             {t.common.delete}
           </RowButton>

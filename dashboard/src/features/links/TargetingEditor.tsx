@@ -128,6 +128,27 @@ export function TargetingEditor({ value, onChange, errors }: TargetingEditorProp
                       />
                     )}
                   </Field>
+                  {rotations && (
+                    <Field
+                      label={t.targeting.weight}
+                      errors={errors[`targets.${index}.weight`]}
+                      hint={t.targeting.weightHint}
+                    >
+                      {(control) => (
+                        <input
+                          {...control}
+                          type="number"
+                          inputMode="numeric"
+                          min={1}
+                          max={100}
+                          step={1}
+                          placeholder="1"
+                          value={row.weight}
+                          onChange={(event) => update(row.id, { weight: event.target.value })}
+                        />
+                      )}
+                    </Field>
+                  )}
                 </TargetRowFields>
               </li>
             ))}

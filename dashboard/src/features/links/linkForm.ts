@@ -122,6 +122,14 @@ export function linkFormOf(link: Link): LinkFormValues {
   };
 }
 
+/**
+ * A new link's form from another link's values: everything but its alias (taken on its domain) and its passwords,
+ * which the API never gives out.
+ */
+export function copiedLinkForm(link: Link): LinkFormValues {
+  return { ...linkFormOf(link), alias: '', hasRedirectPassword: false, hasStatsPassword: false };
+}
+
 function optionalNumber(text: string): number | null {
   return text.trim() === '' ? null : Number(text);
 }

@@ -10,6 +10,8 @@ export interface TargetRow {
   /** The country, continent, OS, browser, language or device code; unused for rotations. */
   key: string;
   url: string;
+  /** A rotation's weight as typed: empty for the default, 1. */
+  weight: string;
 }
 
 export interface Targeting {
@@ -19,8 +21,8 @@ export interface Targeting {
 
 let nextRowId = 1;
 
-export function newRow(key = '', url = ''): TargetRow {
-  return { id: nextRowId++, key, url };
+export function newRow(key = '', url = '', weight = ''): TargetRow {
+  return { id: nextRowId++, key, url, weight };
 }
 
 export const NO_TARGETING: Targeting = { type: '', rows: [] };
@@ -29,7 +31,13 @@ export function targetingOfLink(link: Pick<Link, 'targets_type' | 'targets'>): T
   if (link.targets_type === null) return NO_TARGETING;
   return {
     type: link.targets_type,
-    rows: (link.targets ?? []).map((target) => newRow(target.key ?? '', target.value)),
+    rows: (link.targets ?? []).map((target) =>
+      newRow(
+        target.key ?? '',
+        target.value,
+        target.weight === undefined || target.weight === 1 ? '' : String(target.weight),
+      ),
+    ),
   };
 }
 
@@ -51,7 +59,11 @@ export function targetingBody(targeting: Targeting): {
   if (targeting.type === '') return { targets_type: null, targets: null };
   const targets =
     targeting.type === 'rotations'
-      ? targeting.rows.map((row): TargetBody => ({ value: withScheme(row.url) }))
+      ? targeting.rows.map((row): TargetBody =>
+          row.weight.trim() === ''
+            ? { value: withScheme(row.url) }
+            : { value: withScheme(row.url), weight: Number(row.weight) },
+        )
       : targeting.rows.map((row): TargetBody => ({ key: row.key, value: withScheme(row.url) }));
   return { targets_type: targeting.type, targets };
 }

@@ -1,0 +1,109 @@
+import { createAccount, type TestApp } from '../support/app';
+import { apiClient } from '../support/api';
+import { invalid } from '../support/contract';
+import { UA } from '../support/visitors';
+import { createListeningApp, visitClient } from './support';
+
+/**
+ * Weighted rotation (contract §13): with `targets_type=rotations` each destination may carry `weight` (1..100,
+ * default 1); visits are spread in exact proportion, in a fixed order, and every destination answers its weight.
+ */
+describe('Visiting short links: weighted rotation', () => {
+  let t: TestApp;
+  const { json, form, call } = apiClient(() => t);
+
+  beforeAll(async () => {
+    t = await createListeningApp();
+  });
+
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  const { get, link, expectClicks } = visitClient(() => t);
+
+  it('sends 1,000 visits at weights 70 and 30 to their destinations exactly 700 and 300 times', async () => {
+    const account = await createAccount(t);
+    const created = await link(account, {
+      targets_type: 'rotations',
+      targets: [
+        { value: 'https://a.example/', weight: 70 },
+        { value: 'https://b.example/', weight: 30 },
+      ],
+    });
+    const served = new Map<string, number>();
+    for (let round = 0; round < 10; round += 1) {
+      const answers = await Promise.all(
+        Array.from({ length: 100 }, () => get(`/${created.alias}`, { ua: UA.windowsChrome })),
+      );
+      for (const answer of answers) {
+        const location = String(answer.headers.location);
+        served.set(location, (served.get(location) ?? 0) + 1);
+      }
+    }
+    expect(Object.fromEntries(served)).toEqual({ 'https://a.example/': 700, 'https://b.example/': 300 });
+    await expectClicks(account, created.id, 1000);
+  });
+
+  it('serves the turns in a fixed order, and answers each weight and the last destination served', async () => {
+    const account = await createAccount(t);
+    const created = await json(account, 'post', '/api/v1/links', {
+      url: 'https://example.com/',
+      targets_type: 'rotations',
+      targets: [{ value: 'https://a.example/', weight: 2 }, { value: 'https://b.example/' }],
+    });
+    expect(created.status).toBe(201);
+    expect(created.body.data.targets).toEqual([
+      { value: 'https://a.example/', weight: 2 },
+      { value: 'https://b.example/', weight: 1 },
+    ]);
+    const alias = created.body.data.alias as string;
+    const order: string[] = [];
+    for (let visit = 0; visit < 6; visit += 1) {
+      order.push(String((await get(`/${alias}`, { ua: UA.windowsChrome })).headers.location));
+    }
+    expect(order).toEqual([
+      'https://a.example/',
+      'https://b.example/',
+      'https://a.example/',
+      'https://a.example/',
+      'https://b.example/',
+      'https://a.example/',
+    ]);
+    const shown = await call(account, 'get', `/api/v1/links/${created.body.data.id as number}`);
+    // The last turn served the first destination.
+    expect(shown.body.data.last_rotation).toBe(0);
+  });
+
+  it('takes weights in a form, in bracket notation', async () => {
+    const account = await createAccount(t);
+    const created = await form(
+      account,
+      'post',
+      '/api/v1/links',
+      'url=https%3A%2F%2Fexample.com%2F&targets_type=rotations' +
+        '&targets[0][value]=https%3A%2F%2Fa.example%2F&targets[0][weight]=3' +
+        '&targets[1][value]=https%3A%2F%2Fb.example%2F',
+    );
+    expect(created.status).toBe(201);
+    expect(created.body.data.targets).toEqual([
+      { value: 'https://a.example/', weight: 3 },
+      { value: 'https://b.example/', weight: 1 },
+    ]);
+  });
+
+  it.each([
+    [0, 'The weight field must be at least 1.'],
+    [101, 'The weight field must not be greater than 100.'],
+    [1.5, 'The weight field must be an integer.'],
+    ['heavy', 'The weight field must be an integer.'],
+  ])('refuses a weight of %p, naming the target', async (weight, message) => {
+    const account = await createAccount(t);
+    const response = await json(account, 'post', '/api/v1/links', {
+      url: 'https://example.com/',
+      targets_type: 'rotations',
+      targets: [{ value: 'https://a.example/' }, { value: 'https://b.example/', weight }],
+    });
+    expect(response.body).toEqual(invalid('targets.1.weight', message));
+  });
+});
