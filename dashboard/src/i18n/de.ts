@@ -383,6 +383,9 @@ export const de: Messages = {
     indexPageHint: 'Wohin Besucher des bloßen Hostnamens gehen.',
     notFoundPage: 'Seite „nicht gefunden“',
     notFoundPageHint: 'Wohin Besucher eines unbekannten Alias gehen.',
+    appFile: (path: string) => `Ausgeliefert unter ${path}`,
+    appFileHint:
+      'Für die Apps, die die Links dieser Domain öffnen (App-Links für iOS und Android): ein JSON-Dokument, bis 64 KB. Leer: keines.',
     ...resource('Domain', 'Diese Domain'),
     deleteConfirm: (name) =>
       `${name} wird gelöscht. Eine Domain, die noch Links hat, lässt sich nicht löschen.`,

@@ -377,6 +377,9 @@ export const en = {
     indexPageHint: 'Where visitors of the bare host name go.',
     notFoundPage: 'Not-found page',
     notFoundPageHint: 'Where visitors of an unknown alias go.',
+    appFile: (path: string) => `Served at ${path}`,
+    appFileHint:
+      "For the apps that open this domain's links (iOS and Android app links): a JSON document, up to 64 KB. Empty: none.",
     ...resource('domain'),
     deleteConfirm: (name: string) =>
       `${name} will be deleted. A domain that still has links cannot be deleted.`,

@@ -375,6 +375,9 @@ export const es: Messages = {
     indexPageHint: 'Adónde van quienes visitan el nombre de host sin más.',
     notFoundPage: 'Página de no encontrado',
     notFoundPageHint: 'Adónde van quienes visitan un alias desconocido.',
+    appFile: (path: string) => `Servido en ${path}`,
+    appFileHint:
+      'Para las apps que abren los enlaces de este dominio (enlaces a apps de iOS y Android): un documento JSON, hasta 64 KB. Vacío: ninguno.',
     ...resource('Dominio', 'el dominio', 'este dominio'),
     deleteConfirm: (name) => `Se eliminará ${name}. Un dominio que aún tiene enlaces no se puede eliminar.`,
   },

@@ -381,6 +381,9 @@ export const fr: Messages = {
     indexPageHint: 'Là où vont les visiteurs du nom d’hôte seul.',
     notFoundPage: 'Page introuvable',
     notFoundPageHint: 'Là où vont les visiteurs d’un alias inconnu.',
+    appFile: (path: string) => `Servi à ${path}`,
+    appFileHint:
+      "Pour les apps qui ouvrent les liens de ce domaine (liens d'app iOS et Android) : un document JSON, jusqu'à 64 Ko. Vide : aucun.",
     ...resource('Domaine', 'le domaine', 'ce domaine'),
     deleteConfirm: (name) =>
       `${name} sera supprimé. Un domaine qui a encore des liens ne peut pas être supprimé.`,

@@ -7,7 +7,20 @@ import { UrlInput, withScheme } from '../../components/UrlInput';
 import { useSubmit } from '../../hooks/useSubmit';
 import { useI18n } from '../../i18n/I18nProvider';
 
-const DOMAIN_FIELDS = ['name', 'index_page', 'not_found_page'] as const;
+const DOMAIN_FIELDS = [
+  'name',
+  'index_page',
+  'not_found_page',
+  'apple_app_site_association',
+  'assetlinks',
+] as const;
+
+/** The apps' files, each a JSON document of at most 64 KB, as the API takes them. */
+const APP_FILES = [
+  { field: 'apple_app_site_association', path: '/.well-known/apple-app-site-association' },
+  { field: 'assetlinks', path: '/.well-known/assetlinks.json' },
+] as const;
+const MAX_APP_FILE = 64 * 1024;
 
 interface DomainDialogProps {
   domain: Domain | null;
@@ -15,7 +28,7 @@ interface DomainDialogProps {
   onSaved: (domain: Domain) => void;
 }
 
-/** A new domain takes a host name; afterwards only its two pages can change. */
+/** A new domain takes a host name; afterwards only its two pages and its apps' files can change. */
 export function DomainDialog({ domain, onClose, onSaved }: DomainDialogProps) {
   const { t } = useI18n();
   const submission = useSubmit(DOMAIN_FIELDS);
@@ -23,11 +36,18 @@ export function DomainDialog({ domain, onClose, onSaved }: DomainDialogProps) {
   const [name, setName] = useState(domain?.name ?? '');
   const [indexPage, setIndexPage] = useState(domain?.index_page ?? '');
   const [notFoundPage, setNotFoundPage] = useState(domain?.not_found_page ?? '');
+  const [appFiles, setAppFiles] = useState({
+    apple_app_site_association: domain?.apple_app_site_association ?? '',
+    assetlinks: domain?.assetlinks ?? '',
+  });
 
   const save = async () => {
     const pages = {
       index_page: indexPage.trim() === '' ? null : withScheme(indexPage),
       not_found_page: notFoundPage.trim() === '' ? null : withScheme(notFoundPage),
+      // Sent as typed: the API says which is no JSON document.
+      apple_app_site_association: appFiles.apple_app_site_association.trim() || null,
+      assetlinks: appFiles.assetlinks.trim() || null,
     };
     const saved = domain
       ? await call(api.PUT('/api/v1/domains/{id}', { params: { path: { id: domain.id } }, body: pages }))
@@ -67,6 +87,25 @@ export function DomainDialog({ domain, onClose, onSaved }: DomainDialogProps) {
           <UrlInput {...control} maxLength={2048} value={notFoundPage} onChange={setNotFoundPage} />
         )}
       </Field>
+      {APP_FILES.map(({ field, path }) => (
+        <Field
+          key={field}
+          label={t.domains.appFile(path)}
+          {...submission.field(field)}
+          hint={t.domains.appFileHint}
+        >
+          {(control) => (
+            <textarea
+              {...control}
+              rows={4}
+              spellCheck={false}
+              maxLength={MAX_APP_FILE}
+              value={appFiles[field]}
+              onChange={(event) => setAppFiles((files) => ({ ...files, [field]: event.target.value }))}
+            />
+          )}
+        </Field>
+      ))}
     </FormDialog>
   );
 }
