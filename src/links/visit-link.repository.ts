@@ -3,7 +3,7 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { TargetsType } from '../targeting/allowed-values';
 import type { Target } from './link.entity';
-import { utmQuery } from './link-visit-fields';
+import { LINK_VISIT_FIELD_NAMES, utmQuery, type LinkVisitField } from './link-visit-fields';
 
 /** A link's social preview, shown to the crawlers of social networks and chat apps (contract §13). */
 export interface SocialPreview {
@@ -36,6 +36,10 @@ export interface StoredVisitLink {
   preview: SocialPreview | null;
 }
 
+/** The §13 fields a visit reads: all but the notes, which are for the people who manage the link. */
+type VisitedField = Exclude<LinkVisitField, 'notes'>;
+const VISITED_FIELDS = LINK_VISIT_FIELD_NAMES.filter((name): name is VisitedField => name !== 'notes');
+
 /**
  * One plain statement: the link by the unique index of (domain_id, lower(alias)), and whether it has pixels by the
  * primary key of `link_pixels`, which leads with the link.
@@ -43,14 +47,13 @@ export interface StoredVisitLink {
 const VISIT_LINK = `
   SELECT l.id, l.alias, l.url, l.targets_type, l.targets, l.sensitive_content,
          l.redirect_password_hash IS NOT NULL AS has_redirect_password, l.active_period_start_at,
-         l.active_period_end_at, l.clicks_limit, l.expiration_url, l.disabled, l.utm_source, l.utm_medium,
-         l.utm_campaign, l.utm_term, l.utm_content, l.ios_url, l.android_url, l.og_title, l.og_description,
-         l.og_image_url,
+         l.active_period_end_at, l.clicks_limit, l.expiration_url, l.disabled,
+         ${VISITED_FIELDS.map((name) => `l.${name}`).join(', ')},
          EXISTS (SELECT 1 FROM link_pixels lp WHERE lp.link_id = l.id) AS has_pixels
     FROM links l
    WHERE l.domain_id = $1 AND lower(l.alias) = lower($2)`;
 
-interface Row {
+interface Row extends Record<VisitedField, string | null> {
   id: number;
   alias: string;
   url: string;
@@ -64,16 +67,6 @@ interface Row {
   expiration_url: string | null;
   disabled: boolean;
   has_pixels: boolean;
-  utm_source: string | null;
-  utm_medium: string | null;
-  utm_campaign: string | null;
-  utm_term: string | null;
-  utm_content: string | null;
-  ios_url: string | null;
-  android_url: string | null;
-  og_title: string | null;
-  og_description: string | null;
-  og_image_url: string | null;
 }
 
 /** The read of the links that visits ask for, which the link cache keeps. */

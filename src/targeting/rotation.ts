@@ -4,11 +4,6 @@ export const MAX_ROTATION_WEIGHT = 100;
 /** A rotation's destinations, each with its weight (absent: 1). */
 export type Weighted = readonly { weight?: number }[];
 
-/** How many turns a round of the rotation has: its weights added up (one per destination without weights). */
-export function rotationTurns(targets: Weighted): number {
-  return targets.reduce((sum, target) => sum + (target.weight ?? 1), 0);
-}
-
 /**
  * Which destination each turn of a round serves: every destination exactly its weight's number of turns, spread
  * through the round rather than in runs (the smooth weighted round robin: each turn, every destination earns its
