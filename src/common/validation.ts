@@ -17,7 +17,14 @@ import {
 } from 'class-validator';
 import type { FieldErrors } from './exceptions';
 import { integerEnum, namedEnum } from './openapi';
-import { appUrlProblem, canonicalUrl, MAX_URL_LENGTH, urlProblem, type UrlSchemes } from './url-rules';
+import {
+  appUrlProblem,
+  canonicalUrl,
+  MAX_URL_LENGTH,
+  urlProblem,
+  type UrlProblem,
+  type UrlSchemes,
+} from './url-rules';
 
 /*
  * Form input arrives as strings: these decorators turn it into typed values explicitly (no implicit conversion,
@@ -243,33 +250,32 @@ export function FormBool(options: FieldDocs = {}): PropertyDecorator {
 }
 
 /**
- * An absolute http or https URL of at most 2048 characters in its WHATWG form, which is what is kept;
- * `javascript:`, `data:` and the like never.
+ * A URL field: read (`read`, what is kept of a string), refused with the problem `problemOf` names, the scheme's
+ * refusal saying which kinds of URL the field takes (`kind`).
  */
-export function FormUrl(options: FieldDocs & { schemes?: UrlSchemes } = {}): PropertyDecorator {
-  const schemes = options.schemes ?? 'web';
-  const kind = schemes === 'https' ? 'https' : 'http or https';
-  // No `format: uri`: what is read is what a browser reads (an IRI, `https:\\a.example`, spaces around it).
-  const read = `An absolute ${kind} URL as a browser reads it, kept in its WHATWG form, at most 2048 characters in that form.`;
-  const schema = { type: 'string', maxLength: MAX_URL_LENGTH, example: 'https://example.com/page' };
-  const description = options.description === undefined ? read : `${options.description} ${read}`;
-  return documented({ ...schema, ...docs({ ...options, description }) }, (target, key) => {
+function urlField(
+  schema: Record<string, unknown>,
+  read: (text: string) => string,
+  problemOf: (value: string) => UrlProblem | null,
+  kind: string,
+): PropertyDecorator {
+  return documented(schema, (target, key) => {
     Transform(({ value }) => {
       const nulled = emptyToNull(value);
-      return typeof nulled === 'string' ? canonicalUrl(nulled.trim()) : nulled;
+      return typeof nulled === 'string' ? read(nulled.trim()) : nulled;
     })(target, key);
-    IsString({ message: (args) => `The ${label(args)} field must be a string.` })(target, key);
+    IsString({ message: messages.string })(target, key);
     ValidateBy(
       {
-        name: 'formUrl',
+        name: 'url',
         validator: {
-          validate: (value) => typeof value === 'string' && urlProblem(value, schemes) === null,
+          validate: (value) => typeof value === 'string' && problemOf(value) === null,
           defaultMessage: (args) => {
-            const problem = urlProblem(String(args?.value), schemes);
+            const problem = problemOf(String(args?.value));
             if (problem === 'length') {
               return `The ${label(args!)} field must not be greater than ${MAX_URL_LENGTH} characters.`;
             }
-            if (problem === 'scheme') return `The ${label(args!)} field must be an ${kind} URL.`;
+            if (problem === 'scheme') return `The ${label(args!)} field must be ${kind}.`;
             return `The ${label(args!)} field must be a valid URL.`;
           },
         },
@@ -279,6 +285,32 @@ export function FormUrl(options: FieldDocs & { schemes?: UrlSchemes } = {}): Pro
   });
 }
 
+/** A field's description: the caller's, then what the rule reads. */
+function describedAs(options: FieldDocs, read: string): FieldDocs {
+  return docs({
+    ...options,
+    description: options.description === undefined ? read : `${options.description} ${read}`,
+  });
+}
+
+/**
+ * An absolute http or https URL of at most 2048 characters in its WHATWG form, which is what is kept;
+ * `javascript:`, `data:` and the like never.
+ */
+export function FormUrl(options: FieldDocs & { schemes?: UrlSchemes } = {}): PropertyDecorator {
+  const schemes = options.schemes ?? 'web';
+  const kind = schemes === 'https' ? 'https' : 'http or https';
+  // No `format: uri`: what is read is what a browser reads (an IRI, `https:\\a.example`, spaces around it).
+  const read = `An absolute ${kind} URL as a browser reads it, kept in its WHATWG form, at most 2048 characters in that form.`;
+  const schema = { type: 'string', maxLength: MAX_URL_LENGTH, example: 'https://example.com/page' };
+  return urlField(
+    { ...schema, ...describedAs(options, read) },
+    canonicalUrl,
+    (value) => urlProblem(value, schemes),
+    `an ${kind} URL`,
+  );
+}
+
 /**
  * A link into an app (`myapp://open/item/7`) or an https URL, at most 2048 characters, kept as sent (trimmed):
  * never `javascript:`, `data:`, `file:` and the like, nor plain http.
@@ -286,31 +318,63 @@ export function FormUrl(options: FieldDocs & { schemes?: UrlSchemes } = {}): Pro
 export function FormAppUrl(options: FieldDocs = {}): PropertyDecorator {
   const read = 'An app link (its own scheme, as `myapp://item/7`) or an https URL, at most 2048 characters.';
   const schema = { type: 'string', maxLength: MAX_URL_LENGTH, example: 'myapp://open/spring-sale' };
-  const description = options.description === undefined ? read : `${options.description} ${read}`;
-  return documented({ ...schema, ...docs({ ...options, description }) }, (target, key) => {
-    Transform(({ value }) => {
-      const nulled = emptyToNull(value);
-      return typeof nulled === 'string' ? nulled.trim() : nulled;
-    })(target, key);
-    IsString({ message: (args) => `The ${label(args)} field must be a string.` })(target, key);
+  return urlField(
+    { ...schema, ...describedAs(options, read) },
+    (text) => text,
+    appUrlProblem,
+    'an app link or an https URL',
+  );
+}
+
+/**
+ * A JSON document kept as text: a string that holds a JSON object or list, or, in a JSON body, the object or list
+ * itself (written back as text), at most `maxBytes` of UTF-8; empty or null clears it. Not `Nullable()`: OpenAPI 3.0
+ * has no `nullable` beside `anyOf`, so the string is the nullable one.
+ */
+export function FormJsonDocument(options: FieldDocs & { maxBytes: number; size: string }): PropertyDecorator {
+  const { maxBytes, size } = options;
+  return applyDecorators(
+    ValidateIf((_object, value) => value !== undefined && value !== null),
+    ApiProperty({
+      required: false,
+      anyOf: [
+        { type: 'string', maxLength: maxBytes, nullable: true },
+        { type: 'object' },
+        { type: 'array', items: {} },
+      ],
+      ...docs(options),
+    }),
+    Transform(({ value }: { value: unknown }) => {
+      if (value === '' || value === null) return null;
+      if (typeof value === 'object') return JSON.stringify(value);
+      return typeof value === 'string' ? value.trim() : value;
+    }),
+    // In this order the first that fails names the field's problem: its type, its size, then its JSON.
+    IsString({ message: (args) => `The ${label(args)} field must be a JSON document.` }),
     ValidateBy(
       {
-        name: 'formAppUrl',
-        validator: {
-          validate: (value) => typeof value === 'string' && appUrlProblem(value) === null,
-          defaultMessage: (args) => {
-            const problem = appUrlProblem(String(args?.value));
-            if (problem === 'length') {
-              return `The ${label(args!)} field must not be greater than ${MAX_URL_LENGTH} characters.`;
-            }
-            if (problem === 'scheme') return `The ${label(args!)} field must be an app link or an https URL.`;
-            return `The ${label(args!)} field must be a valid URL.`;
-          },
-        },
+        name: 'jsonDocumentSize',
+        validator: { validate: (value) => typeof value === 'string' && Buffer.byteLength(value) <= maxBytes },
       },
-      {},
-    )(target, key);
-  });
+      { message: (args) => `The ${label(args)} field must be at most ${size}.` },
+    ),
+    ValidateBy(
+      {
+        name: 'jsonDocument',
+        validator: { validate: (value) => typeof value === 'string' && isJsonDocument(value) },
+      },
+      { message: (args) => `The ${label(args)} field must be a JSON object or list.` },
+    ),
+  );
+}
+
+function isJsonDocument(text: string): boolean {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    return typeof parsed === 'object' && parsed !== null;
+  } catch {
+    return false;
+  }
 }
 
 const MAX_SECRET_LENGTH = 128;

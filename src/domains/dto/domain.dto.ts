@@ -1,8 +1,8 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { Transform } from 'class-transformer';
-import { IsString, ValidateBy, ValidateIf } from 'class-validator';
-import { FormUrl, Nullable, Optional, Required } from '../../common/validation';
+import { IsString, ValidateBy } from 'class-validator';
+import { FormJsonDocument, FormUrl, Nullable, Optional, Required } from '../../common/validation';
 import { canonicalHost, withoutScheme } from '../hostname';
 
 /** A hostname such as `sho.rt`, optionally with a port (`https://sho.rt/` is read as `sho.rt`). */
@@ -34,60 +34,15 @@ function Hostname(): PropertyDecorator {
 /** The most an app file may hold: Apple's own limit for `apple-app-site-association`. */
 export const MAX_APP_FILE_BYTES = 64 * 1024;
 
-/**
- * An app file of the domain (`apple-app-site-association`, `assetlinks.json`): a string that holds a JSON object or
- * list, or (in a JSON body) the object or list itself, at most 64 KB as text. Kept as the text given; empty clears.
- */
+/** An app file of the domain (`apple-app-site-association`, `assetlinks.json`), served at `served`. */
 function AppFile(served: string): PropertyDecorator {
-  const message = (field: string, rule: string) => `The ${field} field must be ${rule}.`;
-  return (target, key) => {
-    const field = String(key).replace(/_/g, ' ');
-    // Null or absent: nothing to check (null clears it). Not `Nullable()`: OpenAPI 3.0 has no `nullable` beside
-    // `anyOf`, so the string is the nullable one.
-    ValidateIf((_object, value) => value !== undefined && value !== null)(target, key);
-    ApiProperty({
-      required: false,
-      anyOf: [
-        { type: 'string', maxLength: MAX_APP_FILE_BYTES, nullable: true },
-        { type: 'object' },
-        { type: 'array', items: {} },
-      ],
-      description:
-        `The JSON document served at \`${served}\` of the domain: as a string that holds it, or, in a JSON body, ` +
-        'the document itself; at most 64 KB. Empty or null: none (a 404 there).',
-    })(target, key);
-    Transform(({ value }: { value: unknown }) => {
-      if (value === '' || value === null) return null;
-      if (typeof value === 'object') return JSON.stringify(value);
-      return typeof value === 'string' ? value.trim() : value;
-    })(target, key);
-    IsString({ message: message(field, 'a JSON document') })(target, key);
-    ValidateBy(
-      {
-        name: 'appFileSize',
-        validator: {
-          validate: (value) => typeof value === 'string' && Buffer.byteLength(value) <= MAX_APP_FILE_BYTES,
-        },
-      },
-      { message: message(field, 'at most 64 KB') },
-    )(target, key);
-    ValidateBy(
-      {
-        name: 'appFileJson',
-        validator: { validate: (value) => typeof value === 'string' && isJsonDocument(value) },
-      },
-      { message: message(field, 'a JSON object or list') },
-    )(target, key);
-  };
-}
-
-function isJsonDocument(text: string): boolean {
-  try {
-    const parsed: unknown = JSON.parse(text);
-    return typeof parsed === 'object' && parsed !== null;
-  } catch {
-    return false;
-  }
+  return FormJsonDocument({
+    maxBytes: MAX_APP_FILE_BYTES,
+    size: '64 KB',
+    description:
+      `The JSON document served at \`${served}\` of the domain: as a string that holds it, or, in a JSON body, ` +
+      'the document itself; at most 64 KB. Empty or null: none (a 404 there).',
+  });
 }
 
 export class CreateDomainDto {
