@@ -3,6 +3,7 @@ import { visitsConfig, type VisitsConfig } from '../config/app-config';
 import { ChangeFeed, EVERYTHING } from '../database/change-feed';
 import { mergeQuery } from '../common/query-string';
 import { locationUrl } from '../common/url-rules';
+import { TargetsType } from '../targeting/allowed-values';
 import { rotationSchedule } from '../targeting/rotation';
 import { VisitLinkRepository, type StoredVisitLink } from './visit-link.repository';
 
@@ -27,7 +28,8 @@ function toVisitLink(link: StoredVisitLink): VisitLink {
     locationUrl(link.utm === '' ? destination : mergeQuery(destination, link.utm));
   return {
     locations: new Map(destinations.map((destination) => [destination, location(destination)])),
-    schedule: rotationSchedule(link.targets ?? []),
+    // Read by rotations alone.
+    schedule: link.targetsType === TargetsType.Rotations ? rotationSchedule(link.targets ?? []) : [],
     ...link,
     exhausted: false,
   };
