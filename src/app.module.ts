@@ -31,7 +31,9 @@ import { MetricsModule } from './metrics/metrics.module';
 import { PixelsModule } from './pixels/pixels.module';
 import { VisitsModule } from './visits/visits.module';
 import { SpacesModule } from './spaces/spaces.module';
+import { TagsModule } from './tags/tags.module';
 import { StatsModule } from './stats/stats.module';
+import { UtmTemplatesModule } from './utm-templates/utm-templates.module';
 import { ImportsModule } from './imports/imports.module';
 import { WebhooksModule } from './events/webhooks/webhooks.module';
 
@@ -61,9 +63,11 @@ import { WebhooksModule } from './events/webhooks/webhooks.module';
     AuditModule,
     HealthModule,
     SpacesModule,
+    TagsModule,
     DomainsModule,
     PixelsModule,
     LinksModule,
+    UtmTemplatesModule,
     StatsModule,
     ImportsModule,
     WebhooksModule,

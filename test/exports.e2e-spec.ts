@@ -33,6 +33,8 @@ const LINK_HEADER = [
   'clicks',
   'created_at',
   ...VISIT_FIELD_NAMES,
+  'tags',
+  'archived',
 ];
 
 type Row = Record<string, string>;

@@ -217,6 +217,8 @@ describe('Link status, in TypeScript and in SQL', () => {
         spaceId: null,
         domainId: null,
         pixelId: null,
+        tagIds: null,
+        archived: false,
       };
       const { text, values } = linkCountQuery(filter);
       const [{ count, links: all }] = await runner.manager.query<{ count: number; links: number }[]>(

@@ -171,7 +171,7 @@ function withBody(test: Test, type: string, body: unknown): Test {
 
 /** The resource a path's id belongs to, by the segment before it. */
 function resourceOf(path: string): string {
-  const segment = /\/api\/v1\/(\w+)\/\{/.exec(path)?.[1];
+  const segment = /\/api\/v1\/([\w-]+)\/\{/.exec(path)?.[1];
   if (segment === undefined) throw new Error(`no resource for the id of ${path}`);
   return segment === 'stats' ? 'links' : segment;
 }
@@ -238,6 +238,8 @@ describe('The OpenAPI document’s examples', () => {
     await made('keys', { name: 'Examples', scopes: ['links.read'] });
     await made('webhooks', { name: 'Examples', url: 'https://example.com/hook', events: ['link.created'] });
     await made('invitations', { email: 'examples@example.com', role: 'viewer' });
+    await made('utm-templates', { name: 'Examples', utm_source: 'examples' });
+    await made('tags', { name: 'Examples' });
     const users = t.app.get(UsersService);
     const members = t.app.get(MembersService);
     const { user } = await users.createOrSetPassword({ email: 'member@examples.test', password: PASSWORD });

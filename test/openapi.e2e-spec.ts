@@ -154,7 +154,7 @@ describe('The OpenAPI document', () => {
   it('lists the response fields in the contract’s order', () => {
     const schemas = document.components!.schemas as Record<string, { properties: object }>;
     expect(Object.keys(schemas.LinkResponse.properties)).toEqual(
-      'id alias url short_url title targets_type targets last_rotation sensitive_content privacy password redirect_password active_period_start_at active_period_end_at clicks_limit expiration_url clicks disabled space domain pixels expires_at created_at updated_at utm_source utm_medium utm_campaign utm_term utm_content ios_url android_url og_title og_description og_image_url notes'.split(
+      'id alias url short_url title targets_type targets last_rotation sensitive_content privacy password redirect_password active_period_start_at active_period_end_at clicks_limit expiration_url clicks disabled space domain pixels expires_at created_at updated_at tags utm_source utm_medium utm_campaign utm_term utm_content ios_url android_url og_title og_description og_image_url notes archived'.split(
         ' ',
       ),
     );
@@ -272,7 +272,9 @@ describe('The response validator', () => {
     expires_at: null,
     created_at: '2026-11-21T10:05:00.000000Z',
     updated_at: '2026-11-21T10:05:00.000000Z',
+    tags: [],
     ...NO_VISIT_FIELDS,
+    archived: 0,
   };
 
   it('reads `nullable` as OpenAPI 3.0 does: a reference beside it in `allOf` still refuses null', () => {

@@ -16,7 +16,17 @@ import { NOT_FOUND } from './support/contract';
  */
 
 type Kind =
-  'spaces' | 'domains' | 'pixels' | 'links' | 'keys' | 'webhooks' | 'members' | 'invitations' | 'imports';
+  | 'spaces'
+  | 'domains'
+  | 'pixels'
+  | 'links'
+  | 'keys'
+  | 'webhooks'
+  | 'members'
+  | 'invitations'
+  | 'imports'
+  | 'utm-templates'
+  | 'tags';
 
 /** The kind a path names, by its segment (`stats` takes a link's id). */
 const PATH_KINDS: Record<string, Kind> = {
@@ -30,6 +40,8 @@ const PATH_KINDS: Record<string, Kind> = {
   members: 'members',
   invitations: 'invitations',
   imports: 'imports',
+  'utm-templates': 'utm-templates',
+  tags: 'tags',
 };
 
 /** A person's own routes, which a key (as A and B are here) is refused whatever it holds: no account's resource. */
@@ -82,6 +94,10 @@ function validBody(kind: Kind, method: string): Record<string, unknown> {
     case 'imports':
       // A database on loopback, which imports may not reach: it fails at once, and stays as it ended.
       return { source: 'yourls', database_url: 'mysql://127.0.0.1:9/none' };
+    case 'utm-templates':
+      return { name: unique('Template'), utm_source: 'newsletter' };
+    case 'tags':
+      return { name: unique('Tag'), color: 2 };
   }
 }
 
@@ -118,7 +134,21 @@ describe('ownership matrix', () => {
     const invitations = await post('/api/v1/invitations', validBody('invitations', 'POST'));
     const members = await member(account);
     const imports = await anImport(account);
-    return { spaces, domains, pixels, links, keys, webhooks, members, invitations, imports };
+    const utmTemplates = await post('/api/v1/utm-templates', validBody('utm-templates', 'POST'));
+    const tags = await post('/api/v1/tags', validBody('tags', 'POST'));
+    return {
+      spaces,
+      domains,
+      pixels,
+      links,
+      keys,
+      webhooks,
+      members,
+      invitations,
+      imports,
+      'utm-templates': utmTemplates,
+      tags,
+    };
   }
 
   /** An import of the account's that has ended (failed: its source may not be reached), so that it stays as it is. */

@@ -60,6 +60,8 @@ describe('ids in paths', () => {
     const link = await createLink(t, account, { url: 'https://example.com/' });
     return {
       spaces: await post('/api/v1/spaces', { name: 'Space' }),
+      'utm-templates': await post('/api/v1/utm-templates', { name: 'Template', utm_source: 'newsletter' }),
+      tags: await post('/api/v1/tags', { name: 'Tag' }),
       domains: await post('/api/v1/domains', { name: `ids-${account.id}.example` }),
       pixels: await post('/api/v1/pixels', { name: 'Pixel', type: 'facebook', value: '123456789012345' }),
       links: link.id,

@@ -42,7 +42,9 @@ const LINK_FIELDS = [
   'expires_at',
   'created_at',
   'updated_at',
+  'tags',
   ...VISIT_FIELD_NAMES,
+  'archived',
 ];
 const ACCOUNT_FIELDS = [
   'id',

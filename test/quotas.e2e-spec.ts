@@ -7,6 +7,7 @@ const MAX_LINKS = 50;
 const MAX_SPACES = 3;
 const MAX_DOMAINS = 2;
 const MAX_PIXELS = 2;
+const MAX_TAGS = 3;
 
 describe('Per-account quotas', () => {
   let t: TestApp;
@@ -18,6 +19,7 @@ describe('Per-account quotas', () => {
       MAX_SPACES_PER_ACCOUNT: String(MAX_SPACES),
       MAX_DOMAINS_PER_ACCOUNT: String(MAX_DOMAINS),
       MAX_PIXELS_PER_ACCOUNT: String(MAX_PIXELS),
+      MAX_TAGS_PER_ACCOUNT: String(MAX_TAGS),
     });
   });
   afterAll(async () => {
@@ -48,6 +50,54 @@ describe('Per-account quotas', () => {
 
   const linksMessage = (total: number) =>
     `The account may hold at most ${MAX_LINKS} links; this would make ${total}.`;
+
+  describe('tags', () => {
+    const tagsMessage = (total: number) =>
+      `The account may hold at most ${MAX_TAGS} tags; this would make ${total}.`;
+
+    it('refuses a link that names new tags past the limit, naming `tags`, while the tags it has stay free', async () => {
+      const owner = await createAccount(t);
+      const made = await json(owner, 'post', '/api/v1/links', {
+        url: 'https://example.com/t',
+        tags: ['a', 'b'],
+      });
+      expect(made.status).toBe(201);
+      const past = await json(owner, 'post', '/api/v1/links', {
+        url: 'https://example.com/t',
+        tags: ['A', 'c', 'd'],
+      });
+      expect(past.body).toEqual(invalid('tags', tagsMessage(MAX_TAGS + 1)));
+      // Nothing of the refused create stays: no link, no tag.
+      expect((await call(owner, 'get', '/api/v1/links')).body.meta.total).toBe(1);
+      expect((await call(owner, 'get', '/api/v1/tags')).body.meta.total).toBe(2);
+      const again = await json(owner, 'post', '/api/v1/links', {
+        url: 'https://example.com/t',
+        tags: ['B', 'c'],
+      });
+      expect(again.status).toBe(201);
+      expect((await json(owner, 'post', '/api/v1/tags', { name: 'e' })).body).toEqual(
+        invalid('name', tagsMessage(MAX_TAGS + 1)),
+      );
+      const link = again.body.data.id as number;
+      expect((await json(owner, 'patch', `/api/v1/links/${link}`, { tags: ['f'] })).body).toEqual(
+        invalid('tags', tagsMessage(MAX_TAGS + 1)),
+      );
+    });
+
+    it('lets parallel creates of new tags through only as far as the limit', async () => {
+      const owner = await createAccount(t);
+      const responses = await Promise.all(
+        Array.from({ length: 8 }, (_, index) =>
+          json(owner, 'post', '/api/v1/links', { url: 'https://example.com/t', tags: [`tag-${index}`] }),
+        ),
+      );
+      expect(responses.map((response) => response.status).sort()).toEqual([
+        ...Array<number>(MAX_TAGS).fill(201),
+        ...Array<number>(8 - MAX_TAGS).fill(422),
+      ]);
+      expect((await call(owner, 'get', '/api/v1/tags')).body.meta.total).toBe(MAX_TAGS);
+    });
+  });
 
   describe('links', () => {
     it('lets exactly as many parallel creates through as the limit leaves room for', async () => {

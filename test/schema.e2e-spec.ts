@@ -71,6 +71,7 @@ describe('database schema', () => {
       'link_counters',
       'link_counts',
       'link_pixels',
+      'link_tags',
       'links',
       'memberships',
       'migrations',
@@ -79,7 +80,9 @@ describe('database schema', () => {
       'pixels',
       'sign_in_challenges',
       'spaces',
+      'tags',
       'users',
+      'utm_templates',
       'webhook_attempts',
       'webhooks',
     ]);

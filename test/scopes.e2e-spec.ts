@@ -18,7 +18,17 @@ import { unique } from './support/visitors';
 const UNAUTHORIZED = { message: 'This action is unauthorized.', status: 403 };
 
 type Kind =
-  'spaces' | 'domains' | 'pixels' | 'links' | 'keys' | 'webhooks' | 'members' | 'invitations' | 'imports';
+  | 'spaces'
+  | 'domains'
+  | 'pixels'
+  | 'links'
+  | 'keys'
+  | 'webhooks'
+  | 'members'
+  | 'invitations'
+  | 'imports'
+  | 'utm-templates'
+  | 'tags';
 
 /** The kind of resource a path's id names, by the path's resource segment (`stats` takes a link's id). */
 const PATH_KINDS: Record<string, Kind> = {
@@ -32,6 +42,8 @@ const PATH_KINDS: Record<string, Kind> = {
   members: 'members',
   invitations: 'invitations',
   imports: 'imports',
+  'utm-templates': 'utm-templates',
+  tags: 'tags',
 };
 
 /** An import whose database is on loopback, which imports may not reach: it fails at once. */
@@ -119,6 +131,10 @@ describe('scopes on every route', () => {
         return freshMember();
       case 'imports':
         return freshImport();
+      case 'utm-templates':
+        return post('/api/v1/utm-templates', { name: unique('Template'), utm_source: 'newsletter' });
+      case 'tags':
+        return post('/api/v1/tags', { name: unique('Tag') });
     }
   }
 
@@ -182,6 +198,10 @@ describe('scopes on every route', () => {
         return { type: 'json', body: { email: `${unique('invited')}@example.com`, role: 'viewer' } };
       case 'imports':
         return { type: 'json', body: IMPORT_BODY };
+      case 'utm-templates':
+        return { type: 'json', body: { name: unique('Template'), utm_source: 'newsletter' } };
+      case 'tags':
+        return { type: 'json', body: { name: unique('Tag'), color: 2 } };
       case undefined:
         throw new Error(`No body known for ${route.route}: add one here`);
     }
@@ -202,7 +222,16 @@ describe('scopes on every route', () => {
   /** What the account has, as the full key lists it: a refused request must leave every count as it was. */
   async function totals(): Promise<Record<string, number>> {
     const counted: Record<string, number> = {};
-    for (const kind of ['spaces', 'domains', 'pixels', 'links', 'keys', 'webhooks']) {
+    for (const kind of [
+      'spaces',
+      'domains',
+      'pixels',
+      'links',
+      'keys',
+      'webhooks',
+      'utm-templates',
+      'tags',
+    ]) {
       const response = await call(full, 'get', `/api/v1/${kind}`);
       counted[kind] = (response.body as { meta: { total: number } }).meta.total;
     }

@@ -122,6 +122,7 @@ export function link(overrides: Partial<Link> = {}): Link {
     expires_at: null,
     created_at: AT,
     updated_at: AT,
+    tags: [],
     utm_source: null,
     utm_medium: null,
     utm_campaign: null,
@@ -133,6 +134,7 @@ export function link(overrides: Partial<Link> = {}): Link {
     og_description: null,
     og_image_url: null,
     notes: null,
+    archived: 0,
     ...overrides,
   };
 }

@@ -8,6 +8,8 @@ export enum QuotaKind {
   Pixels = 4,
   Keys = 5,
   Webhooks = 6,
+  Tags = 7,
+  UtmTemplates = 8,
 }
 
 /** The first key of the quota locks (`pg_advisory_xact_lock(QUOTA_LOCK + kind, account)`). */

@@ -494,6 +494,41 @@ export function FormIdList(options: { max: number } & FieldDocs): PropertyDecora
 }
 
 /**
+ * A list of names (`tags[]=news&tags[]=tech`, a JSON array, or one value), each trimmed and of `min`..`max`
+ * characters. Empty entries are dropped, so `tags[]=` sends an empty list.
+ */
+export function FormNameList(options: { maxItems: number; max: number } & FieldDocs): PropertyDecorator {
+  const schema = {
+    type: 'array',
+    items: { type: 'string', minLength: 1, maxLength: options.max },
+    maxItems: options.maxItems,
+  };
+  const isName = (item: unknown) =>
+    typeof item === 'string' && !item.includes('\u0000') && characterCount(item) <= options.max;
+  return documented({ ...schema, ...docs(options) }, (target, key) => {
+    Transform(({ value }: { value: unknown }) => sentList(value, (item) => item.trim()))(target, key);
+    IsArray({ message: (args) => `The ${label(args)} field must be an array.` })(target, key);
+    ValidateBy(
+      {
+        name: 'maxItems',
+        validator: { validate: (value) => Array.isArray(value) && value.length <= options.maxItems },
+      },
+      { message: (args) => `The ${label(args)} field must not have more than ${options.maxItems} items.` },
+    )(target, key);
+    ValidateBy(
+      {
+        name: 'names',
+        validator: { validate: (value) => Array.isArray(value) && value.every(isName) },
+      },
+      {
+        message: (args) =>
+          `Each item of the ${label(args)} field must be a string of 1 to ${options.max} characters.`,
+      },
+    )(target, key);
+  });
+}
+
+/**
  * A list of values from a fixed set (`scopes[]=links.read&scopes[]=stats.read`, a JSON array, or one value), each
  * named `field.N` when it is not one of them. Empty entries are dropped; fewer than `min` is refused.
  */

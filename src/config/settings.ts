@@ -510,6 +510,12 @@ export const SETTINGS = {
   MAX_PIXELS_PER_ACCOUNT: perAccount(100, 'pixels'),
   MAX_KEYS_PER_ACCOUNT: perAccount(100, 'live API keys'),
   MAX_WEBHOOKS_PER_ACCOUNT: perAccount(20, 'webhooks'),
+  MAX_UTM_TEMPLATES_PER_ACCOUNT: perAccount(100, 'UTM templates'),
+  MAX_TAGS_PER_ACCOUNT: perAccount(
+    10_000,
+    'tags',
+    'a create is a 422 on `name`; a link that names new tags past it, a 422 on `tags`',
+  ),
   WEBHOOK_CONCURRENCY: integer(16, 1, 1000, {
     meaning: 'webhook deliveries under way at once per instance; at most two of them to one webhook',
   }),

@@ -29,7 +29,7 @@ export interface RowQuota {
 export abstract class AccountRowsRepository<T extends AccountRow> {
   protected constructor(
     protected readonly rows: Repository<T>,
-    private readonly quotas: QuotaRepository,
+    protected readonly quotas: QuotaRepository,
     private readonly quota: RowQuota,
   ) {}
 

@@ -34,6 +34,8 @@ function row(overrides: Partial<LinkExportRow>): LinkExportRow {
     disabled: false,
     clicks: 0,
     created_at: new Date('2026-01-02T03:04:05Z'),
+    tags: [],
+    archived: false,
     ...(Object.fromEntries(LINK_VISIT_FIELD_NAMES.map((name) => [name, null])) as Record<
       LinkVisitField,
       null
@@ -153,7 +155,12 @@ describe('linksFromCsv, reading the export of another shortener', () => {
         'https://shop.example.com/sale?a=1,"promo, spring",2024-03-01 10:00:00,12\n' +
         'Docs,https://bit.ly/4dEfGhi,,"https://docs.example.com/a,b",,2024-03-02 11:00:00,0\n',
       [
-        { url: 'https://shop.example.com/sale?a=1', alias: 'spring', title: 'Spring sale, 20% off' },
+        {
+          url: 'https://shop.example.com/sale?a=1',
+          alias: 'spring',
+          title: 'Spring sale, 20% off',
+          tags: ['promo', 'spring'],
+        },
         { url: 'https://docs.example.com/a,b', alias: '4dEfGhi', title: 'Docs' },
       ],
     ],
@@ -163,7 +170,7 @@ describe('linksFromCsv, reading the export of another shortener', () => {
         'https://shop.example.com/sale,bit.ly/spring,"Sale, spring",false,promo,2024-03-01T10:00:00+0000\n' +
         '"https://docs.example.com/a,b",,Docs,false,,2024-03-02T11:00:00+0000\n',
       [
-        { url: 'https://shop.example.com/sale', alias: 'spring', title: 'Sale, spring' },
+        { url: 'https://shop.example.com/sale', alias: 'spring', title: 'Sale, spring', tags: ['promo'] },
         { url: 'https://docs.example.com/a,b', title: 'Docs' },
       ],
     ],
@@ -187,7 +194,12 @@ describe('linksFromCsv, reading the export of another shortener', () => {
         'lnk_2,https://docs.example.com/,docs,,http://go.example.com/docs,https://go.example.com/docs,,' +
         '2024-03-02T11:00:00.000Z\n',
       [
-        { url: 'https://shop.example.com/sale', alias: 'spring', title: 'Sale, spring' },
+        {
+          url: 'https://shop.example.com/sale',
+          alias: 'spring',
+          title: 'Sale, spring',
+          tags: ['promo', 'spring'],
+        },
         { url: 'https://docs.example.com/', alias: 'docs' },
       ],
     ],
@@ -197,7 +209,7 @@ describe('linksFromCsv, reading the export of another shortener', () => {
         'https://dub.sh/spring,https://shop.example.com/sale,12,2024-03-01T10:00:00.000Z,"promo, spring"\n' +
         'https://go.example.com/docs,"https://docs.example.com/a,b",0,2024-03-02T11:00:00.000Z,\n',
       [
-        { url: 'https://shop.example.com/sale', alias: 'spring' },
+        { url: 'https://shop.example.com/sale', alias: 'spring', tags: ['promo', 'spring'] },
         { url: 'https://docs.example.com/a,b', alias: 'docs' },
       ],
     ],
@@ -266,7 +278,15 @@ describe('linksFromCsv, reading the export of another shortener', () => {
       for (const columns of recognisedBy) expect(columns.some((column) => !ours.has(column))).toBe(true);
     }
     const exported =
-      LINK_CSV_HEADER + linkCsvLines([row({ pixel_ids: '3 4', targets: [{ value: 'https://x.example/' }] })]);
+      LINK_CSV_HEADER +
+      linkCsvLines([
+        row({
+          pixel_ids: '3 4',
+          targets: [{ value: 'https://x.example/' }],
+          tags: ['News', '=sum', 'spring sale'],
+          archived: true,
+        }),
+      ]);
     expect(bodies(exported)).toEqual([
       {
         alias: 'promo',
@@ -278,6 +298,8 @@ describe('linksFromCsv, reading the export of another shortener', () => {
         sensitive_content: '0',
         privacy: '0',
         disabled: '0',
+        tags: ['News', '=sum', 'spring sale'],
+        archived: '1',
       },
     ]);
   });

@@ -40,6 +40,8 @@ export const LINK_CSV_COLUMNS = [
   'clicks',
   'created_at',
   ...LINK_VISIT_FIELD_NAMES,
+  'tags',
+  'archived',
 ] as const;
 
 /** Columns that describe an exported link and are not create fields: import passes them over. */
@@ -60,6 +62,7 @@ const TEXT: ReadonlySet<string> = new Set([
   'title',
   'expiration_url',
   ...LINK_VISIT_FIELD_NAMES,
+  'tags',
 ]);
 
 /** One exported link, as read from the database. */
@@ -83,9 +86,23 @@ export interface LinkExportRow extends Record<LinkVisitField, string | null> {
   disabled: boolean;
   clicks: number;
   created_at: Date;
+  /** Its tags' names, in the order given. */
+  tags: string[];
+  archived: boolean;
 }
 
 export const LINK_CSV_HEADER = csvLines([[...LINK_CSV_COLUMNS]]);
+
+/** How a cell holds a link's tags: their names, separated by commas (the way the other shorteners' exports do). */
+const TAG_SEPARATOR = ', ';
+
+/** The names of a cell of tags. */
+function tagsOf(cell: string): string[] {
+  return cell
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+}
 
 /** Lines of CSV for exported links. */
 export function linkCsvLines(rows: LinkExportRow[]): string {
@@ -111,6 +128,8 @@ export function linkCsvLines(rows: LinkExportRow[]): string {
       row.clicks,
       isoDate(row.created_at),
       ...LINK_VISIT_FIELD_NAMES.map((name) => csvText(row[name] ?? '')),
+      csvText(row.tags.join(TAG_SEPARATOR)),
+      row.archived ? 1 : 0,
     ]),
   );
 }
@@ -119,7 +138,7 @@ export function linkCsvLines(rows: LinkExportRow[]): string {
 export const MAX_CSV_COLUMNS = 100;
 
 /** What a column of another shortener's export holds: a create field, or the short link whose path is the alias. */
-type ExportedColumn = 'url' | 'alias' | 'title' | 'short link';
+type ExportedColumn = 'url' | 'alias' | 'title' | 'short link' | 'tags';
 
 /** Another shortener's CSV export of links, known by its header row. */
 interface ExportFormat {
@@ -127,7 +146,7 @@ interface ExportFormat {
   /** Sets of column names (lower case), each enough to know the export by when all of it is in the header. */
   recognisedBy: string[][];
   /**
-   * The columns read, in the order they are preferred when two give one field; the others (dates, clicks, tags,
+   * The columns read, in the order they are preferred when two give one field; the others (dates, clicks,
    * the short link's domain) describe the link and are passed over, so that it lands on the default domain.
    */
   columns: Record<string, ExportedColumn>;
@@ -151,6 +170,7 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = [
       custom_bitlink: 'short link',
       link: 'short link',
       title: 'title',
+      tags: 'tags',
     },
   },
   {
@@ -172,6 +192,7 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = [
       secureshorturl: 'short link',
       shorturl: 'short link',
       title: 'title',
+      tags: 'tags',
     },
   },
   {
@@ -189,6 +210,7 @@ export const EXPORT_FORMATS: readonly ExportFormat[] = [
       'short link': 'short link',
       link: 'short link',
       title: 'title',
+      tags: 'tags',
     },
   },
 ];
@@ -214,7 +236,7 @@ function exportedLink(record: string[], read: [number, ExportedColumn][]): Recor
   for (const [position, holds] of read) {
     const field = holds === 'short link' ? 'alias' : holds;
     const value = holds === 'short link' ? backHalf(record[position]) : record[position];
-    if (value !== '' && !(field in body)) body[field] = value;
+    if (value !== '' && !(field in body)) body[field] = holds === 'tags' ? tagsOf(value) : value;
   }
   return body;
 }
@@ -287,6 +309,7 @@ export function linksFromCsv(file: Buffer): CsvLinks {
       const column = header[position];
       if (!IMPORTED.has(column) || value === '') continue;
       if (column === 'pixel_ids') body.pixel_ids = value.split(/\s+/);
+      else if (column === 'tags') body.tags = tagsOf(csvTextRead(value));
       else if (column === 'targets') body.targets = parseTargets(value, budget);
       else body[column] = TEXT.has(column) ? csvTextRead(value) : value;
     }

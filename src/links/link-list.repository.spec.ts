@@ -19,6 +19,8 @@ const NONE: LinkListFilter = {
   spaceId: null,
   domainId: null,
   pixelId: null,
+  tagIds: null,
+  archived: false,
 };
 const BY_ID: LinkListOrder = { by: 'id', direction: 'DESC' };
 const BY_TITLE: LinkListOrder = { by: 'title', direction: 'ASC' };
@@ -34,6 +36,8 @@ describe('linkPageQuery, given few matches', () => {
     ['a domain in id order', { domainId: 3 }, BY_ID, false],
     ['a pixel in id order', { pixelId: 3 }, BY_ID, false],
     ['disabled links in id order', { status: LinkStatus.Disabled }, BY_ID, false],
+    ['the archive in id order', { archived: true }, BY_ID, false],
+    ['a tag', { tagIds: [3] }, BY_ID, true],
     ['active links', { status: LinkStatus.Active }, BY_ID, true],
     ['a search', { search: { by: 'title', term: 'x' } }, BY_ID, true],
     ['a space sorted by title', { spaceId: 3 }, BY_TITLE, true],
@@ -69,7 +73,11 @@ describe('linkPageQuery', () => {
   it('reads the clicks order from the counters alone when nothing is filtered, by their listed copy', () => {
     const { text } = linkPageQuery(NONE, { by: 'clicks', direction: 'ASC' }, 0, 10);
 
-    expect(text).not.toMatch(/FROM links/);
+    // The links are read only to leave the archive out, through its own index.
+    expect(text).not.toMatch(/JOIN links|FROM links link/);
+    expect(text).toMatch(
+      /NOT EXISTS \(SELECT 1 FROM links archived\s+WHERE archived\.account_id = \$1 AND archived\.archived/,
+    );
     expect(text).toMatch(/ORDER BY counter\.listed_clicks ASC, counter\.link_id ASC/);
   });
 });
@@ -82,7 +90,9 @@ describe('foundPageQuery', () => {
 
     expect(values).toEqual([7, '%sale 42%', 501, 10, 20]);
     expect(text).toMatch(/WITH matching AS MATERIALIZED \(\s*SELECT link\.id, lower\(link\.title\) AS key/);
-    expect(text).toMatch(/LIKE lower\(\$2\) ESCAPE '\\' ORDER BY lower\(link\.title\), link\.id LIMIT \$3\)/);
+    expect(text).toMatch(
+      /LIKE lower\(\$2\) ESCAPE '\\' AND NOT EXISTS \([^)]*\) ORDER BY lower\(link\.title\), link\.id LIMIT \$3\)/,
+    );
     expect(text).toMatch(/\(SELECT count\(\*\)::int AS found FROM matching\) counted/);
     expect(text).toMatch(/CASE WHEN counted\.found < \$3 THEN ARRAY\(/);
     expect(text).toMatch(/ORDER BY matching\.key ASC, matching\.id ASC\s+LIMIT \$4 OFFSET \$5\) END AS ids/);
@@ -106,13 +116,13 @@ describe('foundPageQuery', () => {
     expect(values).toEqual([7, '%sale 42%', 501, 10, 0]);
     expect(text).toContain('WHERE link.account_id + 0 = $1 AND lower(link.title) LIKE lower($2)');
     expect(text).not.toMatch(/ORDER BY lower\(link\.title\), link\.id/);
-    expect(text).toMatch(/ESCAPE '\\'\s+LIMIT \$3\)/);
+    expect(text).toMatch(/ESCAPE '\\' AND NOT EXISTS \([^)]*\)\s+LIMIT \$3\)/);
   });
 
   it('finds the links of a URL term by its trigram index alone: the URL index holds no text to match', () => {
     const { text } = foundPageQuery({ ...NONE, search: { by: 'url', term: '/p/7' } }, BY_ID, 0, 10, 500);
 
-    expect(text).toMatch(/ESCAPE '\\'\s+LIMIT \$3\)/);
+    expect(text).toMatch(/ESCAPE '\\' AND NOT EXISTS \([^)]*\)\s+LIMIT \$3\)/);
   });
 });
 
@@ -168,14 +178,27 @@ describe('linkCountQuery', () => {
       const { text } = linkCountQuery({ ...NONE, ...filter });
 
       expect(text).toContain('FROM link_counts');
-      expect(text).not.toMatch(/FROM links/);
+      // Links are read only to take the archived ones off, through the archive's index.
+      for (const read of text.match(/FROM links link WHERE [^)]*/g) ?? []) {
+        expect(read).toMatch(/^FROM links link WHERE link\.account_id = \$1 AND link\.archived\b/);
+      }
     }
+  });
+
+  it('counts the archive alone from the links, and never from the maintained counts', () => {
+    const { text } = linkCountQuery({ ...NONE, archived: true, spaceId: 3 });
+
+    expect(text).toMatch(
+      /SELECT 1 FROM links link WHERE link\.account_id = \$1 AND link\.space_id = \$2 AND link\.archived\)/,
+    );
   });
 
   it('subtracts the expired links from the enabled ones for active links', () => {
     const { text } = linkCountQuery({ ...NONE, status: LinkStatus.Active, spaceId: 4 });
 
-    expect(text).toMatch(/NOT c\.disabled\) - \(SELECT count\(\*\)/);
+    expect(text).toMatch(
+      /NOT c\.disabled\) - \(SELECT count\(\*\) FROM links link WHERE .* AND NOT link\.disabled\) - \(SELECT count\(\*\)/s,
+    );
   });
 });
 

@@ -24,6 +24,10 @@ export interface LinkListFilter {
   spaceId: number | null;
   domainId: number | null;
   pixelId: number | null;
+  /** Links holding any of these tags (none: no link); null for no such filter. */
+  tagIds: readonly number[] | null;
+  /** true: the archived links alone; false: every link but those. */
+  archived: boolean;
 }
 
 export interface LinkListOrder {
@@ -69,7 +73,7 @@ const SORT_KEYS: Record<LinkSortBy, string> = {
   url: 'lower(link.url)',
 };
 
-type FilterName = 'reach' | 'search' | 'status' | 'space' | 'domain' | 'pixel';
+type FilterName = 'reach' | 'search' | 'status' | 'space' | 'domain' | 'pixel' | 'tag' | 'archived';
 
 /** The filters that are set, by name. */
 function setFilters(filter: LinkListFilter): FilterName[] {
@@ -80,6 +84,9 @@ function setFilters(filter: LinkListFilter): FilterName[] {
   if (filter.spaceId !== null) set.push('space');
   if (filter.domainId !== null) set.push('domain');
   if (filter.pixelId !== null) set.push('pixel');
+  if (filter.tagIds !== null) set.push('tag');
+  // Leaving the archive out is what every list does: only asking for it is a filter.
+  if (filter.archived) set.push('archived');
   return set;
 }
 
@@ -89,8 +96,19 @@ function only(filter: LinkListFilter, ...names: FilterName[]): boolean {
   return set.length === names.length && names.every((name) => set.includes(name));
 }
 
+/**
+ * Whether the link `alias` is in the archive, or not, as the filter asks. Leaving the archive out is written as an
+ * anti-join to the archive's own partial index (archived links are few), so that a list walking an index of the
+ * account's links still reads that index alone rather than each row to see its flag.
+ */
+function archiveCondition(filter: LinkListFilter, account: string, alias = 'link.id'): string {
+  if (filter.archived) return 'link.archived';
+  return `NOT EXISTS (SELECT 1 FROM links archived
+                        WHERE archived.account_id = ${account} AND archived.archived AND archived.id = ${alias})`;
+}
+
 /** The conditions of the filters that the maintained counts know: space (and the reach's spaces) and domain. */
-function countedConditions(filter: LinkListFilter, params: Parameters): string[] {
+function placeConditions(filter: LinkListFilter, params: Parameters): string[] {
   const where: string[] = [];
   if (filter.reach !== null) where.push(`link.space_id = ANY(${params.add(filter.reach)}::integer[])`);
   if (filter.spaceId === 0) where.push('link.space_id IS NULL');
@@ -99,9 +117,14 @@ function countedConditions(filter: LinkListFilter, params: Parameters): string[]
   return where;
 }
 
+/** Those conditions and the archive's: the filters of a list that counts from the maintained counts. */
+function countedConditions(filter: LinkListFilter, params: Parameters, account: string): string[] {
+  return [...placeConditions(filter, params), archiveCondition(filter, account)];
+}
+
 /** The conditions of every filter but the status, over the alias `link`. */
-function conditions(filter: LinkListFilter, params: Parameters): string[] {
-  const where = countedConditions(filter, params);
+function conditions(filter: LinkListFilter, params: Parameters, account: string): string[] {
+  const where = placeConditions(filter, params);
   if (filter.search !== null) {
     const pattern = params.add(substringPattern(filter.search.term));
     where.push(`${SEARCH_KEYS[filter.search.by]} LIKE lower(${pattern}) ESCAPE '\\'`);
@@ -110,6 +133,13 @@ function conditions(filter: LinkListFilter, params: Parameters): string[] {
     const pixel = params.add(filter.pixelId);
     where.push(`EXISTS (SELECT 1 FROM link_pixels lp WHERE lp.link_id = link.id AND lp.pixel_id = ${pixel})`);
   }
+  if (filter.tagIds !== null) {
+    const tags = params.add(filter.tagIds);
+    where.push(
+      `EXISTS (SELECT 1 FROM link_tags lt WHERE lt.link_id = link.id AND lt.tag_id = ANY(${tags}::int[]))`,
+    );
+  }
+  where.push(archiveCondition(filter, account));
   return where;
 }
 
@@ -134,6 +164,7 @@ function walkMayMiss(filter: LinkListFilter, order: LinkListOrder): boolean {
     only(filter, 'space') ||
     only(filter, 'domain') ||
     only(filter, 'pixel') ||
+    only(filter, 'archived') ||
     (only(filter, 'status') && filter.status === LinkStatus.Disabled)
   );
 }
@@ -179,7 +210,8 @@ export function linkPageQuery(
   const page = (): string => `LIMIT ${params.add(limit)} OFFSET ${params.add(offset)}`;
   if (order.by === 'clicks' && setFilters(filter).length === 0) {
     return {
-      text: `SELECT counter.link_id AS id FROM link_counters counter WHERE counter.account_id = ${account}
+      text: `SELECT counter.link_id AS id FROM link_counters counter
+              WHERE counter.account_id = ${account} AND ${archiveCondition(filter, account, 'counter.link_id')}
               ORDER BY counter.listed_clicks ${direction}, counter.link_id ${direction} ${page()}`,
       values: params.values,
     };
@@ -189,11 +221,12 @@ export function linkPageQuery(
     return {
       text: `SELECT lp.link_id AS id FROM link_pixels lp
               WHERE lp.pixel_id = ${pixel} AND ${pixelOwned(account, pixel)}
+                AND ${archiveCondition(filter, account, 'lp.link_id')}
               ORDER BY lp.link_id ${direction} ${page()}`,
       values: params.values,
     };
   }
-  const where = conditions(filter, params);
+  const where = conditions(filter, params, account);
   const join =
     order.by === 'clicks'
       ? `JOIN link_counters counter ON counter.link_id = link.id AND counter.account_id = ${account}`
@@ -293,7 +326,7 @@ export function foundPageQuery(
 ): Sql {
   const params = new Parameters();
   const account = params.add(filter.accountId);
-  const where = conditions(filter, params);
+  const where = conditions(filter, params, account);
   where.unshift(path === 'trigram' ? `link.account_id + 0 = ${account}` : `link.account_id = ${account}`);
   if (filter.status !== null) where.push(linkStatusCondition(filter.status, account));
   const join =
@@ -338,8 +371,9 @@ export function linkCountQuery(filter: LinkListFilter): Sql {
   });
   const expired = (where: string[]) =>
     `(SELECT count(*) FROM (${expiredLinks(account, { select: '1', conditions: where })}) expired)`;
-  if (filter.search === null && filter.pixelId === null) {
-    if (filter.status === LinkStatus.Expired) return statement(expired(countedConditions(filter, params)));
+  if (filter.search === null && filter.pixelId === null && filter.tagIds === null && !filter.archived) {
+    if (filter.status === LinkStatus.Expired)
+      return statement(expired(countedConditions(filter, params, account)));
     const counted = [`c.account_id = ${account}`];
     if (filter.reach !== null) counted.push(`c.space_id = ANY(${params.add(filter.reach)}::integer[])`);
     if (filter.spaceId !== null) counted.push(`c.space_id = ${params.add(filter.spaceId)}`);
@@ -347,19 +381,25 @@ export function linkCountQuery(filter: LinkListFilter): Sql {
     if (filter.status === LinkStatus.Disabled) counted.push('c.disabled');
     if (filter.status === LinkStatus.Active) counted.push('NOT c.disabled');
     const sum = `(SELECT COALESCE(sum(c.links), 0) FROM link_counts c WHERE ${counted.join(' AND ')})`;
+    // The counts hold the archived links too: those the filter would find are taken off, through their index.
+    const archived = [`link.account_id = ${account}`, 'link.archived', ...placeConditions(filter, params)];
+    if (filter.status === LinkStatus.Disabled) archived.push('link.disabled');
+    if (filter.status === LinkStatus.Active) archived.push('NOT link.disabled');
+    const listed = `${sum} - (SELECT count(*) FROM links link WHERE ${archived.join(' AND ')})`;
     // The same filters again, over the alias `link`.
     if (filter.status === LinkStatus.Active) {
-      return statement(`${sum} - ${expired(countedConditions(filter, params))}`);
+      return statement(`${listed} - ${expired(countedConditions(filter, params, account))}`);
     }
-    return statement(sum);
+    return statement(listed);
   }
   if (only(filter, 'pixel')) {
     const pixel = params.add(filter.pixelId);
     return statement(
-      `SELECT count(*) FROM link_pixels lp WHERE lp.pixel_id = ${pixel} AND ${pixelOwned(account, pixel)}`,
+      `SELECT count(*) FROM link_pixels lp WHERE lp.pixel_id = ${pixel} AND ${pixelOwned(account, pixel)}
+          AND ${archiveCondition(filter, account, 'lp.link_id')}`,
     );
   }
-  const where = conditions(filter, params);
+  const where = conditions(filter, params, account);
   if (filter.status === LinkStatus.Expired) return statement(expired(where));
   where.unshift(`link.account_id = ${account}`);
   if (filter.status !== null) where.push(linkStatusCondition(filter.status, account));
@@ -473,7 +513,9 @@ export class LinkListRepository {
                WHERE lp.link_id = l.id) AS pixel_ids,
              l.targets_type, l.targets, l.sensitive_content, l.privacy, l.active_period_start_at,
              l.active_period_end_at, l.clicks_limit, l.expiration_url, l.disabled,
-             COALESCE(c.clicks, 0) AS clicks, l.created_at, ${VISIT_COLUMNS}
+             COALESCE(c.clicks, 0) AS clicks, l.created_at, ${VISIT_COLUMNS},
+             ARRAY(SELECT t.name FROM link_tags lt JOIN tags t ON t.id = lt.tag_id WHERE lt.link_id = l.id
+                    ORDER BY lt.position) AS tags, l.archived
         FROM (SELECT found.id, row_number() OVER () AS ord FROM (${ids.text}) AS found) AS page
         JOIN links l ON l.id = page.id
         LEFT JOIN link_counters c ON c.link_id = l.id

@@ -4,6 +4,7 @@ import type { Page } from '../common/pagination';
 import { ClickWriter } from '../clicks/click-writer';
 import { toDomainSummary } from '../domains/domain.mapper';
 import { DomainsService } from '../domains/domains.service';
+import { TagsService } from '../tags/tags.service';
 import type { LinkListQueryDto } from './dto/link-list-query.dto';
 import type { LinkExportRow } from './link-csv';
 import { LinkListRepository, type LinkListFilter, type LinkListOrder } from './link-list.repository';
@@ -11,8 +12,12 @@ import { LinkResponses } from './link-responses';
 import { LinkStatus } from './status/link-status';
 import type { LinkResponse } from './link.mapper';
 
-/** What a list query asks for, as the list's SQL takes it. */
-function listOf(owner: Owner, query: LinkListQueryDto): { filter: LinkListFilter; order: LinkListOrder } {
+/** What a list query asks for, as the list's SQL takes it, its tags named by id (`tagIds`). */
+function listOf(
+  owner: Owner,
+  query: LinkListQueryDto,
+  tagIds: number[] | null,
+): { filter: LinkListFilter; order: LinkListOrder } {
   return {
     filter: {
       accountId: owner.accountId,
@@ -25,6 +30,8 @@ function listOf(owner: Owner, query: LinkListQueryDto): { filter: LinkListFilter
       spaceId: query.space_id ?? null,
       domainId: query.domain_id ?? null,
       pixelId: query.pixel_id ?? null,
+      tagIds,
+      archived: query.archived ?? false,
     },
     order: { by: query.sort_by ?? 'id', direction: query.direction() },
   };
@@ -41,13 +48,23 @@ export class LinkListService {
     private readonly domains: DomainsService,
     private readonly responses: LinkResponses,
     private readonly clicks: ClickWriter,
+    private readonly tags: TagsService,
   ) {}
+
+  /** What a list query asks for, its tags looked up by name. */
+  private async listOf(owner: Owner, query: LinkListQueryDto) {
+    const tagIds =
+      query.tag === undefined || query.tag.length === 0
+        ? null
+        : await this.tags.idsByNames(owner.accountId, query.tag);
+    return listOf(owner, query, tagIds);
+  }
 
   async list(owner: Owner, query: LinkListQueryDto): Promise<Page<LinkResponse>> {
     // Every visit this instance answered is counted in what the list shows and sorts by.
     await this.clicks.settle();
     const { page, perPage } = query.pageRequest();
-    const { filter, order } = listOf(owner, query);
+    const { filter, order } = await this.listOf(owner, query);
     await this.repository.catchUp(filter, order);
     const { ids: pageIds, total } = await this.pageAndTotal(filter, order, (page - 1) * perPage, perPage);
     return { items: await this.responses.ofIds(owner.accountId, pageIds), total };
@@ -86,7 +103,7 @@ export class LinkListService {
    */
   async *exportRows(owner: Owner, query: LinkListQueryDto): AsyncGenerator<LinkExportRow[]> {
     await this.clicks.settle();
-    const { filter, order } = listOf(owner, query);
+    const { filter, order } = await this.listOf(owner, query);
     await this.repository.catchUp(filter, order);
     // Every domain a link of the account can have, read before the cursor opens.
     const domains = await this.domains.findByIds(await this.repository.domainIds(owner.accountId));

@@ -5,6 +5,7 @@ import { DomainsService } from '../domains/domains.service';
 import type { Pixel } from '../pixels/pixel.entity';
 import { toPixelResponse } from '../pixels/pixel.mapper';
 import { SpacesService } from '../spaces/spaces.service';
+import { TagsService } from '../tags/tags.service';
 import { LinkPixels } from './link-pixels';
 import { countersOf, type Link } from './link.entity';
 import { toLinkResponse, type LinkResponse } from './link.mapper';
@@ -16,6 +17,8 @@ export interface NewLinkParts {
   domain: Domain;
   /** Its pixels, in id order. */
   pixels: Pixel[];
+  /** Its tags' names, in the order given. */
+  tags: string[];
 }
 
 /** The counters of a link no one has visited yet, as the insert's trigger makes them. */
@@ -29,6 +32,7 @@ export class LinkResponses {
     private readonly domains: DomainsService,
     private readonly spaces: SpacesService,
     private readonly pixels: LinkPixels,
+    private readonly tags: TagsService,
   ) {}
 
   /**
@@ -54,12 +58,13 @@ export class LinkResponses {
       ...new Set(created.flatMap(({ link }) => (link.spaceId === null ? [] : [link.spaceId]))),
     ];
     const spaces = await this.spaces.responsesByIds(accountId, spaceIds);
-    return created.map(({ link, domain, pixels }) =>
+    return created.map(({ link, domain, pixels, tags }) =>
       toLinkResponse(link, {
         counter: NEW_COUNTER,
         domain: toDomainSummary(domain, this.domains.scheme),
         space: link.spaceId === null ? null : (spaces.get(link.spaceId) ?? null),
         pixels: pixels.map(toPixelResponse),
+        tags,
       }),
     );
   }
@@ -67,10 +72,12 @@ export class LinkResponses {
   async of(accountId: number, links: Link[]): Promise<LinkResponse[]> {
     if (links.length === 0) return [];
     const spaceIds = [...new Set(links.flatMap((link) => (link.spaceId === null ? [] : [link.spaceId])))];
-    const [domains, spaces, pixels] = await Promise.all([
+    const linkIds = links.map((link) => link.id);
+    const [domains, spaces, pixels, tags] = await Promise.all([
       this.domains.findByIds([...new Set(links.map((link) => link.domainId))]),
       this.spaces.responsesByIds(accountId, spaceIds),
-      this.pixels.byLink(links.map((link) => link.id)),
+      this.pixels.byLink(linkIds),
+      this.tags.namesByLink(linkIds),
     ]);
     return links.map((link) =>
       toLinkResponse(link, {
@@ -78,6 +85,7 @@ export class LinkResponses {
         domain: toDomainSummary(domains.get(link.domainId)!, this.domains.scheme),
         space: link.spaceId === null ? null : (spaces.get(link.spaceId) ?? null),
         pixels: pixels.get(link.id) ?? [],
+        tags: tags.get(link.id) ?? [],
       }),
     );
   }

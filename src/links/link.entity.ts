@@ -41,6 +41,7 @@ export enum LinkPrivacy {
 @Index('IDX_links_account_period_start', { synchronize: false })
 @Index('IDX_links_account_period_end', { synchronize: false })
 @Index('IDX_links_account_limited', { synchronize: false })
+@Index('IDX_links_account_archived', { synchronize: false })
 export class Link extends EditableAccountOwned {
   @Index('IDX_links_domain')
   @Column({ name: 'domain_id', type: 'integer' })
@@ -145,6 +146,10 @@ export class Link extends EditableAccountOwned {
   /** For the people who manage the link; never shown to visitors. */
   @Column({ type: 'varchar', length: 2000, nullable: true })
   notes!: string | null;
+
+  /** Left out of lists (unless they ask for the archive), still redirecting. */
+  @Column({ type: 'boolean', default: false })
+  archived!: boolean;
 }
 
 /** The counters of a link loaded with them; a link loaded without them is a programming error, said loudly. */

@@ -4,6 +4,7 @@ import { ApiDateTime, ApiFlag, ApiInteger, integerEnum } from '../common/openapi
 import { DomainSummary } from '../domains/domain.mapper';
 import { PixelResponse } from '../pixels/pixel.mapper';
 import { SpaceResponse } from '../spaces/space.mapper';
+import { MAX_LINK_TAGS } from '../tags/tag.entity';
 import { TARGETS_TYPES, TargetsType } from '../targeting/allowed-values';
 import type { LinkCounter } from './link-counter.entity';
 import { rotationSchedule } from '../targeting/rotation';
@@ -117,6 +118,14 @@ export class LinkResponse {
   @ApiDateTime()
   updated_at!: string;
 
+  @ApiProperty({
+    type: 'array',
+    items: { type: 'string' },
+    maxItems: MAX_LINK_TAGS,
+    description: 'The names of its tags, as first written in the workspace, in the order given.',
+  })
+  tags!: string[];
+
   @ApiProperty({ type: 'string', nullable: true, description: UTM_DOC })
   utm_source!: string | null;
 
@@ -157,6 +166,9 @@ export class LinkResponse {
 
   @ApiProperty({ type: 'string', nullable: true })
   notes!: string | null;
+
+  @ApiFlag('1: left out of lists (unless they ask for the archive); visitors are redirected as always.')
+  archived!: 0 | 1;
 }
 
 export interface LinkRelations {
@@ -164,6 +176,8 @@ export interface LinkRelations {
   domain: DomainSummary;
   space: SpaceResponse | null;
   pixels: PixelResponse[];
+  /** Its tags' names, in the order given. */
+  tags: string[];
 }
 
 /** The destination the rotation's last turn served: the turn itself where the rotation has no weights. */
@@ -210,6 +224,8 @@ export function toLinkResponse(link: Link, relations: LinkRelations): LinkRespon
     expires_at: isoDate(link.activePeriodEndAt),
     created_at: isoDate(link.createdAt),
     updated_at: isoDate(link.updatedAt),
+    tags: relations.tags,
     ...visitFieldsOf(link),
+    archived: link.archived ? 1 : 0,
   };
 }

@@ -7,6 +7,7 @@ import { DomainsModule } from '../domains/domains.module';
 import { PixelsModule } from '../pixels/pixels.module';
 import { QrModule } from '../qr/qr.module';
 import { SpacesModule } from '../spaces/spaces.module';
+import { TagsModule } from '../tags/tags.module';
 import { AliasAllocator } from './alias-allocator';
 import { LinkCache } from './link-cache';
 import { LinkCounter } from './link-counter.entity';
@@ -28,6 +29,7 @@ import { VisitLinkRepository } from './visit-link.repository';
     TypeOrmModule.forFeature([Link, LinkPixel, LinkCounter]),
     DomainsModule,
     SpacesModule,
+    TagsModule,
     PixelsModule,
     ClicksModule,
     QrModule,

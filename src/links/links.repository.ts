@@ -32,7 +32,7 @@ function auditActor(): string {
 /** The columns a new link is written with; `id`, `created_at` and `updated_at` come from the database. */
 const COLUMNS = `account_id, domain_id, space_id, alias, url, title, targets_type, targets, sensitive_content, privacy,
   password_hash, redirect_password_hash, active_period_start_at, active_period_end_at, clicks_limit,
-  expiration_url, disabled, ${LINK_VISIT_FIELD_NAMES.join(', ')}`;
+  expiration_url, disabled, archived, ${LINK_VISIT_FIELD_NAMES.join(', ')}`;
 
 /** The account's limit of links, as `links_within_quota` checks it (see the migration); 0 for none. */
 export interface LinksQuota {
@@ -66,7 +66,7 @@ function insertLinks(checked: boolean): string {
           title varchar, targets_type varchar, targets jsonb, sensitive_content boolean, privacy smallint,
           password_hash varchar, redirect_password_hash varchar, active_period_start_at timestamptz,
           active_period_end_at timestamptz, clicks_limit integer, expiration_url varchar, disabled boolean,
-          ${LINK_VISIT_FIELD_NAMES.map((name) => `${name} varchar`).join(', ')}, pixel_ids integer[])${
+          archived boolean, ${LINK_VISIT_FIELD_NAMES.map((name) => `${name} varchar`).join(', ')}, pixel_ids integer[])${
             checked
               ? `
        -- A statement that is its own transaction names its actor to the audit log's triggers itself.
@@ -268,6 +268,7 @@ function rowsOf(links: NewLink[]): string {
     clicks_limit: link.clicksLimit,
     expiration_url: link.expirationUrl,
     disabled: link.disabled,
+    archived: link.archived,
     ...visitFieldsOf(link),
     pixel_ids: pixelIds,
   }));

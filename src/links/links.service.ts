@@ -13,6 +13,7 @@ import type { Domain } from '../domains/domain.entity';
 import { DomainsService } from '../domains/domains.service';
 import type { Pixel } from '../pixels/pixel.entity';
 import { SpacesService } from '../spaces/spaces.service';
+import { distinctNames, TagsService } from '../tags/tags.service';
 import type { CreateLinkDto, UpdateLinkDto } from './dto/link.dto';
 import { AliasAllocator } from './alias-allocator';
 import { linkChange } from './link-cache';
@@ -39,6 +40,8 @@ interface PreparedLink {
   domain: Domain | null;
   /** Its pixels without repeats, in id order; only the account's own once the link is accepted. */
   pixels: Pixel[];
+  /** Its tags' names without repeats, as given; once written, as the workspace first wrote them. */
+  tags: string[];
   secrets: { password: string | null; redirectPassword: string | null };
 }
 
@@ -72,6 +75,7 @@ export class LinksService {
   constructor(
     private readonly domains: DomainsService,
     private readonly spaces: SpacesService,
+    private readonly tags: TagsService,
     private readonly linkPixels: LinkPixels,
     private readonly aliases: AliasAllocator,
     private readonly repository: LinksRepository,
@@ -147,7 +151,12 @@ export class LinksService {
     const eventsWanted = await this.outbox.wants(accountId, 'link.created');
     let pending: PendingEvents = [];
     try {
-      if (prepared.length === 1 && !eventsWanted && naming.alongside === undefined) {
+      if (
+        prepared.length === 1 &&
+        prepared[0].tags.length === 0 &&
+        !eventsWanted &&
+        naming.alongside === undefined
+      ) {
         // One statement is a transaction of its own: the insert checks the quota and commits at once.
         await this.aliases.insert(
           prepared,
@@ -163,6 +172,12 @@ export class LinksService {
             aliasField,
           );
           await this.repository.checkQuota(tx, quota);
+          await this.tagCreated(
+            tx,
+            accountId,
+            prepared,
+            naming.quotaField === 'url' ? 'tags' : naming.quotaField,
+          );
           await naming.alongside?.(
             tx,
             prepared.map(({ link }) => link),
@@ -191,11 +206,37 @@ export class LinksService {
     );
     const responses = await this.responses.ofNew(
       accountId,
-      prepared.map(({ link, domain, pixels }) => ({ link, domain: domain!, pixels })),
+      prepared.map(({ link, domain, pixels, tags }) => ({ link, domain: domain!, pixels, tags })),
     );
     const byId = new Map(responses.map((response) => [response.id, response]));
     await this.outbox.complete(pending, (linkId) => byId.get(linkId));
     return responses;
+  }
+
+  /**
+   * The tags of links just inserted, in `tx`: the names the workspace has no tag of are made (within its quota, a
+   * refusal naming `quotaField`), and each link's names become the workspace's spelling of them.
+   */
+  private async tagCreated(
+    tx: Transaction,
+    accountId: number,
+    prepared: PreparedLink[],
+    quotaField: string,
+  ): Promise<void> {
+    const tagged = prepared.filter(({ tags }) => tags.length > 0);
+    if (tagged.length === 0) return;
+    const byName = await this.tags.ensure(
+      tx,
+      accountId,
+      tagged.flatMap(({ tags }) => tags),
+      quotaField,
+    );
+    const tagsOf = (names: string[]) => names.map((name) => byName.get(name.toLowerCase())!);
+    await this.tags.replace(
+      tx,
+      tagged.map(({ link, tags }) => ({ linkId: link.id, tagIds: tagsOf(tags).map((tag) => tag.id) })),
+    );
+    for (const entry of tagged) entry.tags = tagsOf(entry.tags).map((tag) => tag.name);
   }
 
   /** Inserts the links whose alias is free with `insert`; they get their ids and dates. Returns the others. */
@@ -309,7 +350,9 @@ export class LinksService {
     if (sent(dto.clicks_limit)) changes.clicksLimit = dto.clicks_limit === 0 ? null : dto.clicks_limit;
     if (sent(dto.expiration_url)) changes.expirationUrl = dto.expiration_url;
     if (sent(dto.disabled)) changes.disabled = dto.disabled;
+    if (sent(dto.archived)) changes.archived = dto.archived;
     Object.assign(changes, visitFieldChanges(dto, false));
+    const tags = sent(dto.tags) ? distinctNames(dto.tags) : null;
 
     const eventsWanted = await this.outbox.wants(accountId, 'link.updated');
     let pending: PendingEvents = [];
@@ -317,6 +360,11 @@ export class LinksService {
       if (!(await this.repository.update(tx, owner, id, changes))) throw new ResourceNotFoundException();
       if (targeting !== null) await this.repository.restartRotation(tx, id);
       if (pixelIds !== null) await this.linkPixels.replace(tx, id, pixelIds);
+      if (tags !== null) {
+        const byName = await this.tags.ensure(tx, accountId, tags, 'tags');
+        const tagIds = tags.map((name) => byName.get(name.toLowerCase())!.id);
+        await this.tags.replace(tx, [{ linkId: id, tagIds }]);
+      }
       if (eventsWanted) pending = await this.outbox.record(tx, accountId, 'link.updated', [id]);
     });
     this.feed.publish(linkChange(link.domainId, link.alias));
@@ -470,11 +518,12 @@ function prepare(
     clicksLimit: dto.clicks_limit === undefined || dto.clicks_limit === 0 ? null : dto.clicks_limit,
     expirationUrl: dto.expiration_url ?? null,
     disabled: dto.disabled ?? false,
+    archived: dto.archived ?? false,
     ...visitFieldChanges(dto, true),
   });
   const pixels = pixelIds
     .flatMap((pixelId) => references.pixels.get(pixelId) ?? [])
     .sort((a, b) => a.id - b.id);
   const secrets = { password: dto.password ?? null, redirectPassword: dto.redirect_password ?? null };
-  return { link, alias: dto.alias ?? null, domain, pixels, secrets };
+  return { link, alias: dto.alias ?? null, domain, pixels, tags: distinctNames(dto.tags ?? []), secrets };
 }

@@ -97,7 +97,9 @@ describe('Links API', () => {
         expires_at: '2099-12-31T23:59:00.000000Z',
         created_at: expect.stringMatching(ISO_DATE),
         updated_at: expect.stringMatching(ISO_DATE),
+        tags: [],
         ...NO_VISIT_FIELDS,
+        archived: 0,
       });
       expect(link.space).toMatchObject({ id: space.id, name: 'Full', links_count: 1 });
       expect(domain.url).toBe(`http://${domain.name}`);
@@ -152,7 +154,9 @@ describe('Links API', () => {
         expires_at: null,
         created_at: expect.stringMatching(ISO_DATE),
         updated_at: link.created_at,
+        tags: [],
         ...NO_VISIT_FIELDS,
+        archived: 0,
       });
       expect(await hashes(link.id)).toEqual({ password_hash: null, redirect_password_hash: null });
     });

@@ -60,7 +60,9 @@ export const LINK_FIELDS = [
   'expires_at',
   'created_at',
   'updated_at',
+  'tags',
   ...VISIT_FIELD_NAMES,
+  'archived',
 ];
 /** The fields of contract §13 a link made without them answers, each null. */
 export const NO_VISIT_FIELDS = Object.fromEntries(VISIT_FIELD_NAMES.map((name) => [name, null]));

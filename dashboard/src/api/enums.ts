@@ -18,6 +18,8 @@ export const AuditTargetTypeValues = [
   'pixel',
   'key',
   'webhook',
+  'tag',
+  'utm_template',
   'member',
   'invitation',
   'session',
@@ -656,6 +658,12 @@ export const StatsSearchByValues = ['value'] as const satisfies readonly Schemas
 
 export const StatsSortByValues = ['count', 'value'] as const satisfies readonly Schemas['StatsSortBy'][];
 
+export const TagColorValues = [1, 2, 3, 4, 5, 6] as const satisfies readonly Schemas['TagColor'][];
+
+export const TagSearchByValues = ['name'] as const satisfies readonly Schemas['TagSearchBy'][];
+
+export const TagSortByValues = ['id', 'name'] as const satisfies readonly Schemas['TagSortBy'][];
+
 export const TargetsTypeValues = [
   'continents',
   'countries',
@@ -665,6 +673,15 @@ export const TargetsTypeValues = [
   'devices',
   'rotations',
 ] as const satisfies readonly Schemas['TargetsType'][];
+
+export const UtmTemplateSearchByValues = [
+  'name',
+] as const satisfies readonly Schemas['UtmTemplateSearchBy'][];
+
+export const UtmTemplateSortByValues = [
+  'id',
+  'name',
+] as const satisfies readonly Schemas['UtmTemplateSortBy'][];
 
 export const WebhookSearchByValues = ['name', 'url'] as const satisfies readonly Schemas['WebhookSearchBy'][];
 

@@ -848,6 +848,62 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/tags': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List tags
+     * @description Needs the scope `links.read`.
+     */
+    get: operations['listTags'];
+    put?: never;
+    /**
+     * Create a tag
+     * @description Needs the scope `links.write`.
+     */
+    post: operations['createTag'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/tags/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Show a tag
+     * @description Needs the scope `links.read`.
+     */
+    get: operations['showTag'];
+    /**
+     * Update a tag
+     * @description Fields that are absent stay as they are; PATCH does the same. Needs the scope `links.write`.
+     */
+    put: operations['updateTag'];
+    post?: never;
+    /**
+     * Delete a tag
+     * @description Needs the scope `links.write`.
+     */
+    delete: operations['deleteTag'];
+    options?: never;
+    head?: never;
+    /**
+     * Update a tag (PATCH)
+     * @description The same as PUT: fields that are absent stay as they are. Needs the scope `links.write`.
+     */
+    patch: operations['patchTag'];
+    trace?: never;
+  };
   '/api/v1/user': {
     parameters: {
       query?: never;
@@ -1078,6 +1134,62 @@ export interface paths {
     options?: never;
     head?: never;
     patch?: never;
+    trace?: never;
+  };
+  '/api/v1/utm-templates': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * List UTM templates
+     * @description Needs the scope `links.read`.
+     */
+    get: operations['listUtmTemplates'];
+    put?: never;
+    /**
+     * Create a UTM template
+     * @description Needs the scope `links.write`.
+     */
+    post: operations['createUtmTemplate'];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/utm-templates/{id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Show a UTM template
+     * @description Needs the scope `links.read`.
+     */
+    get: operations['showUtmTemplate'];
+    /**
+     * Update a UTM template
+     * @description Fields that are absent stay as they are; PATCH does the same. Needs the scope `links.write`.
+     */
+    put: operations['updateUtmTemplate'];
+    post?: never;
+    /**
+     * Delete a UTM template
+     * @description Needs the scope `links.write`.
+     */
+    delete: operations['deleteUtmTemplate'];
+    options?: never;
+    head?: never;
+    /**
+     * Update a UTM template (PATCH)
+     * @description The same as PUT: fields that are absent stay as they are. Needs the scope `links.write`.
+     */
+    patch: operations['patchUtmTemplate'];
     trace?: never;
   };
   '/api/v1/webhooks': {
@@ -1345,6 +1457,8 @@ export interface components {
       | 'pixel'
       | 'key'
       | 'webhook'
+      | 'tag'
+      | 'utm_template'
       | 'member'
       | 'invitation'
       | 'session';
@@ -1822,6 +1936,10 @@ export interface components {
       og_image_url?: string | null;
       /** @description For the people who manage the link; never shown to visitors. */
       notes?: string | null;
+      /** @description The workspace's tags by name, regardless of case; a name it has no tag of makes one. Replaces the whole set; in a form, `tags[]=` sends an empty list. */
+      tags?: string[];
+      /** @description 1: the link leaves the lists (unless they ask for the archive) and still redirects. 0 or 1; `true` and `false` are read too. */
+      archived?: (0 | 1) | boolean;
       /**
        * @description An absolute http or https URL as a browser reads it, kept in its WHATWG form, at most 2048 characters in that form.
        * @example https://example.com/page
@@ -1847,6 +1965,35 @@ export interface components {
       name: string;
       /** @description 1 to 6; 1 when absent. */
       color?: null | components['schemas']['SpaceColor'];
+    };
+    CreateTagDto: {
+      /** @description Unique within the workspace, regardless of case. */
+      name: string;
+      /** @description 1 to 6, as spaces have them; 1 when absent. */
+      color?: null | components['schemas']['TagColor'];
+    };
+    CreateUtmTemplateDto: {
+      /** @description Unique within the account, regardless of case. */
+      name: string;
+      /**
+       * @description Required unless another UTM field is set: a template sets one at least.
+       * @example newsletter
+       */
+      utm_source?: string | null;
+      /**
+       * @description An empty string clears it.
+       * @example email
+       */
+      utm_medium?: string | null;
+      /**
+       * @description An empty string clears it.
+       * @example spring-sale
+       */
+      utm_campaign?: string | null;
+      /** @description An empty string clears it. */
+      utm_term?: string | null;
+      /** @description An empty string clears it. */
+      utm_content?: string | null;
     };
     CreateWebhookDto: {
       /** @description To recognise the webhook by. */
@@ -2467,6 +2614,8 @@ export interface components {
        * @example 2026-11-21T10:05:00.000000Z
        */
       updated_at: string;
+      /** @description The names of its tags, as first written in the workspace, in the order given. */
+      tags: string[];
       /** @description Added to the destination's query at the redirect. */
       utm_source: string | null;
       /** @description Added to the destination's query at the redirect. */
@@ -2491,6 +2640,11 @@ export interface components {
        */
       og_image_url: string | null;
       notes: string | null;
+      /**
+       * @description 1: left out of lists (unless they ask for the archive); visitors are redirected as always.
+       * @enum {integer}
+       */
+      archived: 0 | 1;
     };
     LinkRollups: {
       link_id: number;
@@ -2547,6 +2701,7 @@ export interface components {
       /** @enum {integer} */
       status: 404;
     };
+    Object: Record<string, never>;
     /**
      * @description Operating systems: the keys of `targets_type=operating_systems`.
      * @enum {string}
@@ -2912,6 +3067,31 @@ export interface components {
        */
       workspace_id: number;
     };
+    /** @enum {integer} */
+    TagColor: 1 | 2 | 3 | 4 | 5 | 6;
+    TagResponse: {
+      /** @example 1 */
+      id: number;
+      /** @example Spring sale */
+      name: string;
+      color: components['schemas']['TagColor'];
+      /** @description How many links hold the tag (within a restricted key's spaces). */
+      links_count: number;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:05:00.000000Z
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:05:00.000000Z
+       */
+      updated_at: string;
+    };
+    /** @enum {string} */
+    TagSearchBy: 'name';
+    /** @enum {string} */
+    TagSortBy: 'id' | 'name';
     TargetDto: {
       /** @description Per `targets_type`: a `Continent`, a `CountryCode`, an `OperatingSystem`, a `Browser`, a `LanguageCode` or a `Device` (codes in any case, devices in lower case too); none for `rotations`. */
       key?:
@@ -3085,6 +3265,10 @@ export interface components {
       og_image_url?: string | null;
       /** @description For the people who manage the link; never shown to visitors. */
       notes?: string | null;
+      /** @description The workspace's tags by name, regardless of case; a name it has no tag of makes one. Replaces the whole set; in a form, `tags[]=` sends an empty list. */
+      tags?: string[];
+      /** @description 1: the link leaves the lists (unless they ask for the archive) and still redirects. 0 or 1; `true` and `false` are read too. */
+      archived?: (0 | 1) | boolean;
       /**
        * @description An absolute http or https URL as a browser reads it, kept in its WHATWG form, at most 2048 characters in that form.
        * @example https://example.com/page
@@ -3099,6 +3283,10 @@ export interface components {
     UpdateSpaceDto: {
       name?: string;
       color?: components['schemas']['SpaceColor'];
+    };
+    UpdateTagDto: {
+      name?: string;
+      color?: components['schemas']['TagColor'];
     };
     UpdateUserDto: {
       /** @example Ann Lee */
@@ -3119,6 +3307,28 @@ export interface components {
        * @example correct horse battery
        */
       current_password?: string | null;
+    };
+    UpdateUtmTemplateDto: {
+      name?: string;
+      /**
+       * @description An empty string clears it.
+       * @example newsletter
+       */
+      utm_source?: string | null;
+      /**
+       * @description An empty string clears it.
+       * @example email
+       */
+      utm_medium?: string | null;
+      /**
+       * @description An empty string clears it.
+       * @example spring-sale
+       */
+      utm_campaign?: string | null;
+      /** @description An empty string clears it. */
+      utm_term?: string | null;
+      /** @description An empty string clears it. */
+      utm_content?: string | null;
     };
     UpdateWebhookDto: {
       name?: string;
@@ -3187,6 +3397,45 @@ export interface components {
        */
       expires_at: string;
     };
+    UtmTemplateResponse: {
+      /** @example 1 */
+      id: number;
+      /** @example Newsletter */
+      name: string;
+      /**
+       * @description The value a link built from the template gets; null when the template sets none.
+       * @example newsletter
+       */
+      utm_source: string | null;
+      /**
+       * @description The value a link built from the template gets; null when the template sets none.
+       * @example email
+       */
+      utm_medium: string | null;
+      /**
+       * @description The value a link built from the template gets; null when the template sets none.
+       * @example spring-sale
+       */
+      utm_campaign: string | null;
+      /** @description The value a link built from the template gets; null when the template sets none. */
+      utm_term: string | null;
+      /** @description The value a link built from the template gets; null when the template sets none. */
+      utm_content: string | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:05:00.000000Z
+       */
+      created_at: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:05:00.000000Z
+       */
+      updated_at: string;
+    };
+    /** @enum {string} */
+    UtmTemplateSearchBy: 'name';
+    /** @enum {string} */
+    UtmTemplateSortBy: 'id' | 'name';
     ValidationErrorBody: {
       /**
        * @example {
@@ -6856,6 +7105,10 @@ export interface operations {
         space_id?: number | null;
         domain_id?: number | null;
         pixel_id?: number | null;
+        /** @description Links holding any of these tags, by name regardless of case (`tag=news&tag=tech`). */
+        tag?: string[];
+        /** @description 1: the archived links alone; 0 or absent: every link but those. 0 or 1; `true` and `false` are read too. */
+        archived?: (never | null) | components['schemas']['Object'];
         /** @description `id` orders by creation. */
         sort_by?: components['schemas']['LinkSortBy'];
       };
@@ -7323,6 +7576,10 @@ export interface operations {
         space_id?: number | null;
         domain_id?: number | null;
         pixel_id?: number | null;
+        /** @description Links holding any of these tags, by name regardless of case (`tag=news&tag=tech`). */
+        tag?: string[];
+        /** @description 1: the archived links alone; 0 or absent: every link but those. 0 or 1; `true` and `false` are read too. */
+        archived?: (never | null) | components['schemas']['Object'];
         /** @description `id` orders by creation. */
         sort_by?: components['schemas']['LinkSortBy'];
       };
@@ -12466,6 +12723,860 @@ export interface operations {
       };
     };
   };
+  listTags: {
+    parameters: {
+      query?: {
+        /** @description Sort direction. */
+        sort?: components['schemas']['SortDirection'];
+        /** @description Results per page: 10, 25, 50 or 100. */
+        per_page?: components['schemas']['PerPage'];
+        /** @description Page number, from 1. */
+        page?: number | null;
+        /** @description Case-insensitive substring of the `search_by` column. */
+        search?: string | null;
+        search_by?: components['schemas']['TagSearchBy'];
+        /** @description `id` orders by creation. */
+        sort_by?: components['schemas']['TagSortBy'];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the list. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['TagResponse'][];
+            links: components['schemas']['PageLinks'];
+            meta: components['schemas']['PageMeta'];
+            /**
+             * @description Always 200, even on a 201.
+             * @enum {integer}
+             */
+            status: 200;
+          };
+        };
+      };
+      /** @description No API key, or one that is not valid. */
+      401: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnauthenticatedError'];
+        };
+      };
+      /** @description The API key lacks the scope this route needs (or, for a domain, it is a system domain, which no account may change). */
+      403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description The body’s content type is not one the API reads. */
+      415: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description A parameter or a field is not valid. */
+      422: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Too many requests for the API key in this minute. */
+      429: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequestsError'];
+        };
+      };
+      /** @description An unexpected error, logged with the request id. */
+      500: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerError'];
+        };
+      };
+      /** @description The database cannot be reached. */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailableError'];
+        };
+      };
+    };
+  };
+  createTag: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "Spring sale",
+         *       "color": 3
+         *     }
+         */
+        'application/json': components['schemas']['CreateTagDto'];
+        /**
+         * @example {
+         *       "name": "Spring sale",
+         *       "color": 3
+         *     }
+         */
+        'application/x-www-form-urlencoded': components['schemas']['CreateTagDto'];
+      };
+    };
+    responses: {
+      /** @description Created. */
+      201: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['TagResponse'];
+            /**
+             * @description Always 200, even on a 201.
+             * @enum {integer}
+             */
+            status: 200;
+          };
+        };
+      };
+      /** @description The body could not be read. */
+      400: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description No API key, or one that is not valid. */
+      401: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnauthenticatedError'];
+        };
+      };
+      /** @description The API key lacks the scope this route needs (or, for a domain, it is a system domain, which no account may change). */
+      403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description The body is too large. */
+      413: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PayloadTooLargeError'];
+        };
+      };
+      /** @description The body’s content type is not one the API reads. */
+      415: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description A parameter or a field is not valid. */
+      422: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Too many requests for the API key in this minute. */
+      429: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequestsError'];
+        };
+      };
+      /** @description An unexpected error, logged with the request id. */
+      500: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerError'];
+        };
+      };
+      /** @description The database cannot be reached. */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailableError'];
+        };
+      };
+    };
+  };
+  showTag: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['TagResponse'];
+            /**
+             * @description Always 200, even on a 201.
+             * @enum {integer}
+             */
+            status: 200;
+          };
+        };
+      };
+      /** @description No API key, or one that is not valid. */
+      401: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnauthenticatedError'];
+        };
+      };
+      /** @description The API key lacks the scope this route needs (or, for a domain, it is a system domain, which no account may change). */
+      403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description No such resource, or another account’s. */
+      404: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NotFoundError'];
+        };
+      };
+      /** @description The body’s content type is not one the API reads. */
+      415: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description Too many requests for the API key in this minute. */
+      429: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequestsError'];
+        };
+      };
+      /** @description An unexpected error, logged with the request id. */
+      500: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerError'];
+        };
+      };
+      /** @description The database cannot be reached. */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailableError'];
+        };
+      };
+    };
+  };
+  updateTag: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "name": "Summer sale",
+         *       "color": 4
+         *     }
+         */
+        'application/json': components['schemas']['UpdateTagDto'];
+        /**
+         * @example {
+         *       "name": "Summer sale",
+         *       "color": 4
+         *     }
+         */
+        'application/x-www-form-urlencoded': components['schemas']['UpdateTagDto'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['TagResponse'];
+            /**
+             * @description Always 200, even on a 201.
+             * @enum {integer}
+             */
+            status: 200;
+          };
+        };
+      };
+      /** @description The body could not be read. */
+      400: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description No API key, or one that is not valid. */
+      401: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnauthenticatedError'];
+        };
+      };
+      /** @description The API key lacks the scope this route needs (or, for a domain, it is a system domain, which no account may change). */
+      403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description No such resource, or another account’s. */
+      404: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NotFoundError'];
+        };
+      };
+      /** @description The body is too large. */
+      413: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PayloadTooLargeError'];
+        };
+      };
+      /** @description The body’s content type is not one the API reads. */
+      415: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description A parameter or a field is not valid. */
+      422: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Too many requests for the API key in this minute. */
+      429: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequestsError'];
+        };
+      };
+      /** @description An unexpected error, logged with the request id. */
+      500: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerError'];
+        };
+      };
+      /** @description The database cannot be reached. */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailableError'];
+        };
+      };
+    };
+  };
+  deleteTag: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            /** @enum {string} */
+            object: 'tag';
+            /** @enum {boolean} */
+            deleted: true;
+            /** @enum {integer} */
+            status: 200;
+          };
+        };
+      };
+      /** @description No API key, or one that is not valid. */
+      401: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnauthenticatedError'];
+        };
+      };
+      /** @description The API key lacks the scope this route needs (or, for a domain, it is a system domain, which no account may change). */
+      403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description No such resource, or another account’s. */
+      404: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NotFoundError'];
+        };
+      };
+      /** @description The body’s content type is not one the API reads. */
+      415: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description Too many requests for the API key in this minute. */
+      429: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequestsError'];
+        };
+      };
+      /** @description An unexpected error, logged with the request id. */
+      500: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerError'];
+        };
+      };
+      /** @description The database cannot be reached. */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailableError'];
+        };
+      };
+    };
+  };
+  patchTag: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "name": "Summer sale",
+         *       "color": 4
+         *     }
+         */
+        'application/json': components['schemas']['UpdateTagDto'];
+        /**
+         * @example {
+         *       "name": "Summer sale",
+         *       "color": 4
+         *     }
+         */
+        'application/x-www-form-urlencoded': components['schemas']['UpdateTagDto'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['TagResponse'];
+            /**
+             * @description Always 200, even on a 201.
+             * @enum {integer}
+             */
+            status: 200;
+          };
+        };
+      };
+      /** @description The body could not be read. */
+      400: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description No API key, or one that is not valid. */
+      401: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnauthenticatedError'];
+        };
+      };
+      /** @description The API key lacks the scope this route needs (or, for a domain, it is a system domain, which no account may change). */
+      403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description No such resource, or another account’s. */
+      404: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NotFoundError'];
+        };
+      };
+      /** @description The body is too large. */
+      413: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PayloadTooLargeError'];
+        };
+      };
+      /** @description The body’s content type is not one the API reads. */
+      415: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description A parameter or a field is not valid. */
+      422: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Too many requests for the API key in this minute. */
+      429: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequestsError'];
+        };
+      };
+      /** @description An unexpected error, logged with the request id. */
+      500: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerError'];
+        };
+      };
+      /** @description The database cannot be reached. */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailableError'];
+        };
+      };
+    };
+  };
   showUser: {
     parameters: {
       query?: never;
@@ -14223,6 +15334,860 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description The body is too large. */
+      413: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PayloadTooLargeError'];
+        };
+      };
+      /** @description The body’s content type is not one the API reads. */
+      415: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description A parameter or a field is not valid. */
+      422: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Too many requests for the API key in this minute. */
+      429: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequestsError'];
+        };
+      };
+      /** @description An unexpected error, logged with the request id. */
+      500: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerError'];
+        };
+      };
+      /** @description The database cannot be reached. */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailableError'];
+        };
+      };
+    };
+  };
+  listUtmTemplates: {
+    parameters: {
+      query?: {
+        /** @description Sort direction. */
+        sort?: components['schemas']['SortDirection'];
+        /** @description Results per page: 10, 25, 50 or 100. */
+        per_page?: components['schemas']['PerPage'];
+        /** @description Page number, from 1. */
+        page?: number | null;
+        /** @description Case-insensitive substring of the `search_by` column. */
+        search?: string | null;
+        search_by?: components['schemas']['UtmTemplateSearchBy'];
+        /** @description `id` orders by creation. */
+        sort_by?: components['schemas']['UtmTemplateSortBy'];
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the list. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['UtmTemplateResponse'][];
+            links: components['schemas']['PageLinks'];
+            meta: components['schemas']['PageMeta'];
+            /**
+             * @description Always 200, even on a 201.
+             * @enum {integer}
+             */
+            status: 200;
+          };
+        };
+      };
+      /** @description No API key, or one that is not valid. */
+      401: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnauthenticatedError'];
+        };
+      };
+      /** @description The API key lacks the scope this route needs (or, for a domain, it is a system domain, which no account may change). */
+      403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description The body’s content type is not one the API reads. */
+      415: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description A parameter or a field is not valid. */
+      422: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Too many requests for the API key in this minute. */
+      429: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequestsError'];
+        };
+      };
+      /** @description An unexpected error, logged with the request id. */
+      500: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerError'];
+        };
+      };
+      /** @description The database cannot be reached. */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailableError'];
+        };
+      };
+    };
+  };
+  createUtmTemplate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "name": "Newsletter",
+         *       "utm_source": "newsletter",
+         *       "utm_medium": "email",
+         *       "utm_campaign": "spring-sale"
+         *     }
+         */
+        'application/json': components['schemas']['CreateUtmTemplateDto'];
+        /**
+         * @example {
+         *       "name": "Newsletter",
+         *       "utm_source": "newsletter",
+         *       "utm_medium": "email",
+         *       "utm_campaign": "spring-sale"
+         *     }
+         */
+        'application/x-www-form-urlencoded': components['schemas']['CreateUtmTemplateDto'];
+      };
+    };
+    responses: {
+      /** @description Created. */
+      201: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['UtmTemplateResponse'];
+            /**
+             * @description Always 200, even on a 201.
+             * @enum {integer}
+             */
+            status: 200;
+          };
+        };
+      };
+      /** @description The body could not be read. */
+      400: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description No API key, or one that is not valid. */
+      401: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnauthenticatedError'];
+        };
+      };
+      /** @description The API key lacks the scope this route needs (or, for a domain, it is a system domain, which no account may change). */
+      403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description The body is too large. */
+      413: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PayloadTooLargeError'];
+        };
+      };
+      /** @description The body’s content type is not one the API reads. */
+      415: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description A parameter or a field is not valid. */
+      422: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Too many requests for the API key in this minute. */
+      429: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequestsError'];
+        };
+      };
+      /** @description An unexpected error, logged with the request id. */
+      500: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerError'];
+        };
+      };
+      /** @description The database cannot be reached. */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailableError'];
+        };
+      };
+    };
+  };
+  showUtmTemplate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['UtmTemplateResponse'];
+            /**
+             * @description Always 200, even on a 201.
+             * @enum {integer}
+             */
+            status: 200;
+          };
+        };
+      };
+      /** @description No API key, or one that is not valid. */
+      401: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnauthenticatedError'];
+        };
+      };
+      /** @description The API key lacks the scope this route needs (or, for a domain, it is a system domain, which no account may change). */
+      403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description No such resource, or another account’s. */
+      404: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NotFoundError'];
+        };
+      };
+      /** @description The body’s content type is not one the API reads. */
+      415: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description Too many requests for the API key in this minute. */
+      429: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequestsError'];
+        };
+      };
+      /** @description An unexpected error, logged with the request id. */
+      500: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerError'];
+        };
+      };
+      /** @description The database cannot be reached. */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailableError'];
+        };
+      };
+    };
+  };
+  updateUtmTemplate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "utm_campaign": "summer-sale"
+         *     }
+         */
+        'application/json': components['schemas']['UpdateUtmTemplateDto'];
+        /**
+         * @example {
+         *       "utm_campaign": "summer-sale"
+         *     }
+         */
+        'application/x-www-form-urlencoded': components['schemas']['UpdateUtmTemplateDto'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['UtmTemplateResponse'];
+            /**
+             * @description Always 200, even on a 201.
+             * @enum {integer}
+             */
+            status: 200;
+          };
+        };
+      };
+      /** @description The body could not be read. */
+      400: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description No API key, or one that is not valid. */
+      401: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnauthenticatedError'];
+        };
+      };
+      /** @description The API key lacks the scope this route needs (or, for a domain, it is a system domain, which no account may change). */
+      403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description No such resource, or another account’s. */
+      404: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NotFoundError'];
+        };
+      };
+      /** @description The body is too large. */
+      413: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PayloadTooLargeError'];
+        };
+      };
+      /** @description The body’s content type is not one the API reads. */
+      415: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description A parameter or a field is not valid. */
+      422: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Too many requests for the API key in this minute. */
+      429: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequestsError'];
+        };
+      };
+      /** @description An unexpected error, logged with the request id. */
+      500: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerError'];
+        };
+      };
+      /** @description The database cannot be reached. */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailableError'];
+        };
+      };
+    };
+  };
+  deleteUtmTemplate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            /** @enum {string} */
+            object: 'utm_template';
+            /** @enum {boolean} */
+            deleted: true;
+            /** @enum {integer} */
+            status: 200;
+          };
+        };
+      };
+      /** @description No API key, or one that is not valid. */
+      401: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnauthenticatedError'];
+        };
+      };
+      /** @description The API key lacks the scope this route needs (or, for a domain, it is a system domain, which no account may change). */
+      403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description No such resource, or another account’s. */
+      404: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NotFoundError'];
+        };
+      };
+      /** @description The body’s content type is not one the API reads. */
+      415: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description Too many requests for the API key in this minute. */
+      429: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequestsError'];
+        };
+      };
+      /** @description An unexpected error, logged with the request id. */
+      500: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerError'];
+        };
+      };
+      /** @description The database cannot be reached. */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailableError'];
+        };
+      };
+    };
+  };
+  patchUtmTemplate: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "utm_campaign": "summer-sale"
+         *     }
+         */
+        'application/json': components['schemas']['UpdateUtmTemplateDto'];
+        /**
+         * @example {
+         *       "utm_campaign": "summer-sale"
+         *     }
+         */
+        'application/x-www-form-urlencoded': components['schemas']['UpdateUtmTemplateDto'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['UtmTemplateResponse'];
+            /**
+             * @description Always 200, even on a 201.
+             * @enum {integer}
+             */
+            status: 200;
+          };
+        };
+      };
+      /** @description The body could not be read. */
+      400: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description No API key, or one that is not valid. */
+      401: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnauthenticatedError'];
+        };
+      };
+      /** @description The API key lacks the scope this route needs (or, for a domain, it is a system domain, which no account may change). */
+      403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description No such resource, or another account’s. */
+      404: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NotFoundError'];
         };
       };
       /** @description The body is too large. */

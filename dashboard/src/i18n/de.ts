@@ -677,6 +677,8 @@ export const de: Messages = {
       pixel: 'Pixel',
       key: 'API-Schlüssel',
       webhook: 'Webhook',
+      tag: 'Tag',
+      utm_template: 'UTM-Vorlage',
       member: 'Mitglied',
       invitation: 'Einladung',
       session: 'Sitzung',

@@ -662,6 +662,8 @@ export const en = {
       pixel: 'Pixel',
       key: 'API key',
       webhook: 'Webhook',
+      tag: 'Tag',
+      utm_template: 'UTM template',
       member: 'Member',
       invitation: 'Invitation',
       session: 'Session',

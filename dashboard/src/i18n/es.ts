@@ -666,6 +666,8 @@ export const es: Messages = {
       pixel: 'Píxel',
       key: 'Clave de API',
       webhook: 'Webhook',
+      tag: 'Etiqueta',
+      utm_template: 'Plantilla UTM',
       member: 'Miembro',
       invitation: 'Invitación',
       session: 'Sesión',

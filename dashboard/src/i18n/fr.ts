@@ -675,6 +675,8 @@ export const fr: Messages = {
       pixel: 'Pixel',
       key: 'Clé d’API',
       webhook: 'Webhook',
+      tag: 'Étiquette',
+      utm_template: 'Modèle UTM',
       member: 'Membre',
       invitation: 'Invitation',
       session: 'Session',

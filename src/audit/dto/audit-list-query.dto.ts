@@ -12,6 +12,8 @@ export const TARGET_TYPES = [
   'pixel',
   'key',
   'webhook',
+  'tag',
+  'utm_template',
   'member',
   'invitation',
   'session',

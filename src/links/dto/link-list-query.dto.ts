@@ -1,5 +1,16 @@
 import { ListQueryDto } from '../../common/list-query.dto';
-import { FormEnum, FormInt, FormIntIn, FormString, Nullable, MAX_ID } from '../../common/validation';
+import {
+  FormBool,
+  FormEnum,
+  FormInt,
+  FormIntIn,
+  FormNameList,
+  FormString,
+  MAX_ID,
+  Nullable,
+  Optional,
+} from '../../common/validation';
+import { MAX_LINK_TAGS, MAX_TAG_NAME } from '../../tags/tag.entity';
 import { LinkStatus } from '../status/link-status';
 
 export const LINK_SEARCH_BY = ['title', 'alias', 'url'] as const;
@@ -32,6 +43,18 @@ export class LinkListQueryDto extends ListQueryDto {
   @Nullable()
   @FormInt({ min: 1, max: MAX_ID })
   pixel_id?: number | null;
+
+  @Optional()
+  @FormNameList({
+    maxItems: MAX_LINK_TAGS,
+    max: MAX_TAG_NAME,
+    description: 'Links holding any of these tags, by name regardless of case (`tag=news&tag=tech`).',
+  })
+  tag?: string[];
+
+  @Nullable()
+  @FormBool({ description: '1: the archived links alone; 0 or absent: every link but those.' })
+  archived?: boolean | null;
 
   @Nullable()
   @FormEnum(LINK_SORT_BY, 'LinkSortBy', { description: '`id` orders by creation.' })

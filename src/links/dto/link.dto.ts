@@ -10,6 +10,7 @@ import {
   FormIdList,
   FormInt,
   FormIntIn,
+  FormNameList,
   FormSecret,
   FormString,
   FormUrl,
@@ -20,6 +21,7 @@ import {
   Required,
 } from '../../common/validation';
 import { TARGETS_TYPES, type TargetsType } from '../../targeting/allowed-values';
+import { MAX_LINK_TAGS, MAX_TAG_NAME } from '../../tags/tag.entity';
 import { LinkPrivacy } from '../link.entity';
 import { LINK_PRIVACY } from '../link.mapper';
 import { isReservedAlias } from '../reserved-aliases';
@@ -232,6 +234,22 @@ class LinkFieldsDto {
   @Nullable()
   @FormString({ max: 2000, description: 'For the people who manage the link; never shown to visitors.' })
   notes?: string | null;
+
+  @Optional()
+  @FormNameList({
+    maxItems: MAX_LINK_TAGS,
+    max: MAX_TAG_NAME,
+    description:
+      "The workspace's tags by name, regardless of case; a name it has no tag of makes one. Replaces the whole " +
+      'set; in a form, `tags[]=` sends an empty list.',
+  })
+  tags?: string[];
+
+  @OptionalNotNull()
+  @FormBool({
+    description: '1: the link leaves the lists (unless they ask for the archive) and still redirects.',
+  })
+  archived?: boolean;
 }
 
 export class CreateLinkDto extends LinkFieldsDto {
