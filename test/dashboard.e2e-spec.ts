@@ -19,6 +19,8 @@ const SCREENS = [
   'links',
   'links/new',
   'spaces',
+  'tags',
+  'utm-templates',
   'domains',
   'pixels',
   'transfer',
@@ -203,7 +205,7 @@ if (!haveChromium) {
     await rule.getByLabel('Country').selectOption('GB');
     await rule.getByLabel('URL').fill(`${destinationUrl}/uk`);
     await page.screenshot({ path: join(DOCS, 'dashboard-link-form.png'), fullPage: true });
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     const targets = [{ key: 'GB', value: `${destinationUrl}/uk` }];
     expect(await until(async () => (await linkByAlias(alias))?.targets, targets)).toEqual(targets);
     const made = await linkByAlias(alias);
@@ -218,7 +220,7 @@ if (!haveChromium) {
     await page.goto(`${base}/app/links`);
     await page.getByRole('link', { name: `Edit ${shortUrl}` }).click();
     await page.getByLabel('Destination URL').fill(`${destinationUrl}/edited`);
-    await page.getByRole('button', { name: 'Save' }).click();
+    await page.getByRole('button', { name: 'Save', exact: true }).click();
     expect(await until(async () => (await linkByAlias(alias)).url, `${destinationUrl}/edited`)).toBe(
       `${destinationUrl}/edited`,
     );
@@ -301,6 +303,40 @@ if (!haveChromium) {
       await context.close();
     },
   );
+
+  it('tags a link from its row, lists it by the tag, and archives it out of the list and back', async () => {
+    const shown = async (id: number) => {
+      const response = await t.http().get(`/api/v1/links/${id}`).set('Authorization', owner.auth);
+      return response.body.data as { tags: string[]; archived: 0 | 1 };
+    };
+    const link = await createLink(t, owner, { url: `${destinationUrl}/tagged` });
+    const name = unique('Tag');
+    const { context, page, violations } = await session();
+    await signIn(page, owner.apiKey);
+
+    await page.getByRole('button', { name: `Add tags ${link.short_url}` }).click();
+    const dialog = page.getByRole('dialog', { name: `Tags of ${link.short_url}` });
+    const field = dialog.getByRole('combobox', { name: 'Tags' });
+    await field.pressSequentially(`${name},launch`);
+    await field.press('Enter');
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    expect(await until(async () => (await shown(link.id)).tags, [name, 'launch'])).toEqual([name, 'launch']);
+
+    // The tag's own page links to its links: this one alone.
+    await page.goto(`${base}/app/tags?search=${name}`);
+    await page.getByRole('link', { name: `1 links tagged ${name}` }).click();
+    await page.getByRole('table', { name: 'Links' }).waitFor();
+    expect(await page.getByRole('rowheader').count()).toBe(1);
+
+    await page.getByRole('button', { name: `Archive ${link.short_url}` }).click();
+    await page.getByText('Nothing matches.').waitFor();
+    expect((await shown(link.id)).archived).toBe(1);
+    await page.getByLabel('Show').selectOption('Archived links');
+    await page.getByRole('button', { name: `Unarchive ${link.short_url}` }).click();
+    expect(await until(async () => (await shown(link.id)).archived, 0)).toBe(0);
+    expect(violations).toEqual([]);
+    await context.close();
+  });
 
   it("gives a read-only key's session no write controls, and refuses a write it forces", async () => {
     const key = await t

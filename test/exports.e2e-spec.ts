@@ -35,6 +35,7 @@ const LINK_HEADER = [
   ...VISIT_FIELD_NAMES,
   'tags',
   'archived',
+  'health',
 ];
 
 type Row = Record<string, string>;
@@ -120,7 +121,16 @@ describe('CSV export and import', () => {
         disabled: '0',
         clicks: '0',
         created_at: shown.created_at,
-        ...Object.fromEntries(LINK_HEADER.slice(LINK_HEADER.indexOf('utm_source')).map((name) => [name, ''])),
+        ...Object.fromEntries(
+          LINK_HEADER.slice(LINK_HEADER.indexOf('utm_source'), LINK_HEADER.indexOf('tags')).map((name) => [
+            name,
+            '',
+          ]),
+        ),
+        tags: '',
+        archived: '0',
+        // Links' targets are not checked in tests.
+        health: 'unknown',
       });
     });
 

@@ -219,6 +219,7 @@ describe('Link status, in TypeScript and in SQL', () => {
         pixelId: null,
         tagIds: null,
         archived: false,
+        health: null,
       };
       const { text, values } = linkCountQuery(filter);
       const [{ count, links: all }] = await runner.manager.query<{ count: number; links: number }[]>(

@@ -154,7 +154,7 @@ describe('The OpenAPI document', () => {
   it('lists the response fields in the contract’s order', () => {
     const schemas = document.components!.schemas as Record<string, { properties: object }>;
     expect(Object.keys(schemas.LinkResponse.properties)).toEqual(
-      'id alias url short_url title targets_type targets last_rotation sensitive_content privacy password redirect_password active_period_start_at active_period_end_at clicks_limit expiration_url clicks disabled space domain pixels expires_at created_at updated_at tags utm_source utm_medium utm_campaign utm_term utm_content ios_url android_url og_title og_description og_image_url notes archived'.split(
+      'id alias url short_url title targets_type targets last_rotation sensitive_content privacy password redirect_password active_period_start_at active_period_end_at clicks_limit expiration_url clicks disabled space domain pixels expires_at created_at updated_at tags utm_source utm_medium utm_campaign utm_term utm_content ios_url android_url og_title og_description og_image_url notes archived health'.split(
         ' ',
       ),
     );
@@ -275,6 +275,7 @@ describe('The response validator', () => {
     tags: [],
     ...NO_VISIT_FIELDS,
     archived: 0,
+    health: { status: 'unknown', http_status: null, checked_at: null },
   };
 
   it('reads `nullable` as OpenAPI 3.0 does: a reference beside it in `allOf` still refuses null', () => {

@@ -45,6 +45,7 @@ const LINK_FIELDS = [
   'tags',
   ...VISIT_FIELD_NAMES,
   'archived',
+  'health',
 ];
 const ACCOUNT_FIELDS = [
   'id',

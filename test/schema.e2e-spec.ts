@@ -67,6 +67,8 @@ describe('database schema', () => {
       'imported_links',
       'imports',
       'invitations',
+      'link_check_hosts',
+      'link_checks',
       'link_count_changes',
       'link_counters',
       'link_counts',

@@ -82,7 +82,7 @@ describe('imports from Shlink, Kutt, Bitly, and from sources that misbehave', ()
           longUrl: 'https://example.com/launch',
           dateCreated: '2025-01-10T10:00:00+00:00',
           title: 'Launch',
-          tags: ['news'],
+          tags: ['news', 'NEWS', 'Launch week', `long ${'x'.repeat(60)}`],
           visits: [
             { date: '2025-01-11T09:00:00+00:00', userAgent: UA.iPhoneSafari, countryCode: 'FR' },
             { date: '2025-01-11T10:00:00+00:00', userAgent: UA.androidChrome, countryCode: 'FR' },
@@ -115,6 +115,11 @@ describe('imports from Shlink, Kutt, Bitly, and from sources that misbehave', ()
     expect(imported.map((link) => [link.alias, link.url, link.title, link.clicks])).toEqual([
       ['launch', 'https://example.com/launch', 'Launch', 2],
       ['plain', 'https://example.com/plain', null, 0],
+    ]);
+    // Tags come over as tags: repeats regardless of case once, a name past 50 characters cut there.
+    expect(imported.map((link) => link.tags)).toEqual([
+      ['news', 'Launch week', `long ${'x'.repeat(45)}`],
+      [],
     ]);
     expect(await stats(account, imported[0].id, 'country')).toEqual([{ value: 'FR:France', count: 2 }]);
     expect(await stats(account, imported[0].id, 'click')).toEqual([{ value: '2025-01-11', count: 2 }]);

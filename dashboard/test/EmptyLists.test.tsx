@@ -7,6 +7,8 @@ import KeysPage from '../src/features/keys/KeysPage';
 import LinksPage from '../src/features/links/LinksPage';
 import PixelsPage from '../src/features/pixels/PixelsPage';
 import SpacesPage from '../src/features/spaces/SpacesPage';
+import TagsPage from '../src/features/tags/TagsPage';
+import UtmTemplatesPage from '../src/features/utm/UtmTemplatesPage';
 import WebhooksPage from '../src/features/webhooks/WebhooksPage';
 import { listOf } from './api';
 import { renderSignedIn } from './render';
@@ -14,6 +16,8 @@ import { renderSignedIn } from './render';
 const NOTHING = {
   'GET /api/v1/links': listOf([]),
   'GET /api/v1/spaces': listOf([]),
+  'GET /api/v1/tags': listOf([]),
+  'GET /api/v1/utm-templates': listOf([]),
   'GET /api/v1/domains': listOf([]),
   'GET /api/v1/pixels': listOf([]),
   'GET /api/v1/keys': listOf([]),
@@ -23,6 +27,14 @@ const NOTHING = {
 const SCREENS: [string, ComponentType, string, string, string][] = [
   ['links', LinksPage, '/links', 'No links yet.', 'New link'],
   ['spaces', SpacesPage, '/spaces', 'No spaces yet. Spaces group links and give them a colour.', 'New space'],
+  [
+    'tags',
+    TagsPage,
+    '/tags',
+    'No tags yet. Tags label links: a link holds up to 20, and the list of links filters by them.',
+    'New tag',
+  ],
+  ['utm-templates', UtmTemplatesPage, '/utm-templates', 'No UTM templates yet.', 'New template'],
   ['domains', DomainsPage, '/domains', 'No domains yet.', 'New domain'],
   ['pixels', PixelsPage, '/pixels', 'No pixels yet.', 'New pixel'],
   ['keys', KeysPage, '/keys', 'No keys yet.', 'New key'],

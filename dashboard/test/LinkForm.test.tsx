@@ -10,6 +10,8 @@ const choices: Routes = {
   'GET /api/v1/spaces': listOf([space]),
   'GET /api/v1/domains': listOf([domain, otherDomain]),
   'GET /api/v1/pixels': listOf([pixel]),
+  'GET /api/v1/tags': listOf([]),
+  'GET /api/v1/utm-templates': listOf([]),
 };
 
 /** The §13 fields typed into the form by their labels, and as the create request sends them. */
@@ -82,6 +84,9 @@ describe('the link form', () => {
     await user.type(within(rule).getByLabelText('URL'), 'https://example.fr/');
     for (const [label, text] of Object.entries(EXTRAS_TYPED))
       await user.type(screen.getByLabelText(label), text);
+    await user.click(screen.getByLabelText('Tags'));
+    await user.paste('spring, Sale,');
+    await user.click(screen.getByLabelText('Archived'));
 
     await user.click(screen.getByRole('button', { name: 'Save' }));
 
@@ -107,6 +112,8 @@ describe('the link form', () => {
       expiration_url: 'https://example.com/over',
       targets_type: 'countries',
       targets: [{ key: 'FR', value: 'https://example.fr/' }],
+      tags: ['spring', 'Sale'],
+      archived: 1,
       ...EXTRAS_SENT,
     });
   });
@@ -144,6 +151,7 @@ describe('the link form', () => {
       targets: [{ value: 'https://a.example/' }, { value: 'https://b.example/' }],
       utm_source: 'qr',
       notes: 'Kept as it was.',
+      tags: ['news', 'tech'],
     });
     const { api } = await renderSignedIn(
       <LinkForm link={existing} onSaved={() => undefined} onCancel={() => undefined} />,
@@ -166,6 +174,8 @@ describe('the link form', () => {
     await user.clear(screen.getByLabelText('Clicks limit'));
     expect(screen.getByLabelText('Notes')).toHaveValue('Kept as it was.');
     await user.clear(screen.getByLabelText('Source'));
+    await user.click(screen.getByRole('button', { name: 'Remove tag tech' }));
+    await user.click(screen.getByLabelText('Archived'));
     await user.click(screen.getByLabelText('Remove the visitor password'));
     await user.click(
       within(screen.getByRole('group', { name: 'Destination 2' })).getByRole('button', { name: /Remove/ }),
@@ -189,6 +199,8 @@ describe('the link form', () => {
       expiration_url: null,
       targets_type: 'rotations',
       targets: [{ value: 'https://a.example/' }],
+      tags: ['news'],
+      archived: 1,
       ...NO_EXTRAS,
       notes: 'Kept as it was.',
     });
@@ -337,10 +349,12 @@ describe('the social preview card', () => {
 });
 
 describe('a duplicated link', () => {
-  it("starts a new link from another's values, without its alias or passwords, and creates it with POST", async () => {
+  it("starts a new link from another's values, without its alias, passwords or archive, and creates it with POST", async () => {
     const original = link({
       title: 'Spring sale',
       redirect_password: true,
+      tags: ['news'],
+      archived: 1,
       utm_source: 'newsletter',
       targets_type: 'rotations',
       targets: [
@@ -369,8 +383,10 @@ describe('a duplicated link', () => {
       utm_source: 'newsletter',
       targets_type: 'rotations',
       targets: [{ value: 'https://a.example/', weight: 3 }, { value: 'https://b.example/' }],
+      tags: ['news'],
     });
     expect(sent).not.toHaveProperty('alias');
+    expect(sent).not.toHaveProperty('archived');
     expect(sent).not.toHaveProperty('redirect_password');
     expect(api.to('PUT', '/api/v1/links/5')).toHaveLength(0);
   });

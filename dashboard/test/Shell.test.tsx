@@ -33,6 +33,8 @@ describe('the top bar', () => {
     expect(navEntries()).toEqual([
       'Links',
       'Spaces',
+      'Tags',
+      'UTM templates',
       'Domains',
       'Pixels',
       'Import and export',

@@ -1,5 +1,5 @@
 import type { Session, Workspace } from '../src/api/session';
-import type { Domain, Link, Pixel, Role, Scope, Space } from '../src/api/types';
+import type { Domain, Link, Pixel, Role, Scope, Space, Tag, UtmTemplate } from '../src/api/types';
 
 const AT = '2026-11-20T10:00:00.000000Z';
 
@@ -70,6 +70,23 @@ export const space: Space = {
   created_at: AT,
   updated_at: AT,
 };
+export function tag(overrides: Partial<Tag> = {}): Tag {
+  return { id: 4, name: 'News', color: 4, links_count: 2, created_at: AT, updated_at: AT, ...overrides };
+}
+export function utmTemplate(overrides: Partial<UtmTemplate> = {}): UtmTemplate {
+  return {
+    id: 6,
+    name: 'Newsletter',
+    utm_source: 'newsletter',
+    utm_medium: 'email',
+    utm_campaign: null,
+    utm_term: null,
+    utm_content: null,
+    created_at: AT,
+    updated_at: AT,
+    ...overrides,
+  };
+}
 export const domain: Domain = {
   id: 1,
   name: 'sho.rt',
@@ -135,6 +152,7 @@ export function link(overrides: Partial<Link> = {}): Link {
     og_image_url: null,
     notes: null,
     archived: 0,
+    health: { status: 'unknown', http_status: null, checked_at: null },
     ...overrides,
   };
 }

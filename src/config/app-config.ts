@@ -147,6 +147,10 @@ export type QuotasConfig = ConfigType<typeof quotasConfig>;
 export const titlesConfig = settings('titles', (env) => settingsNamed(env, 'TITLE_FETCH_'));
 export type TitlesConfig = ConfigType<typeof titlesConfig>;
 
+/** The background checks of links' targets (contract §13): whether, how often, where and how many at once. */
+export const linkChecksConfig = settings('linkChecks', (env) => settingsNamed(env, 'LINK_CHECK'));
+export type LinkChecksConfig = ConfigType<typeof linkChecksConfig>;
+
 /** CSV downloads: each holds a database connection (a cursor) for as long as its client reads. */
 export const exportsConfig = settings('exports', (env) => {
   const read = settingsNamed(env, 'EXPORT_');
@@ -188,6 +192,7 @@ export const CONFIG_SECTIONS = [
   metricsConfig,
   quotasConfig,
   titlesConfig,
+  linkChecksConfig,
   exportsConfig,
   webhooksConfig,
   eventsConfig,
@@ -206,6 +211,7 @@ export type AppConfig = ServerConfig &
   MetricsConfig &
   QuotasConfig &
   TitlesConfig &
+  LinkChecksConfig &
   ExportsConfig &
   WebhooksConfig &
   EventsConfig &

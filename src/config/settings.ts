@@ -566,6 +566,23 @@ export const SETTINGS = {
   IMPORT_TIMEOUT_MS: integer(30_000, 1000, 600_000, {
     meaning: "the longest one request to an import's source may take, answer included",
   }),
+  LINK_CHECKS: flag(true, {
+    meaning:
+      "`false`: links' targets are not checked in the background (every link's health stays `unknown`); checks " +
+      'run on every instance where it is `true`, sharing the work',
+  }),
+  LINK_CHECK_INTERVAL_HOURS: integer(24, 1, 8760, {
+    meaning:
+      "hours between two checks of a link's target; a new link or a changed target is checked within a minute",
+  }),
+  LINK_CHECK_ALLOW_PRIVATE_ADDRESSES: flag(false, {
+    meaning:
+      "`true`: links' targets on private, loopback and link-local addresses are checked too (otherwise they stay " +
+      '`unknown`)',
+  }),
+  LINK_CHECK_CONCURRENCY: integer(8, 1, 1000, {
+    meaning: 'link checks under way at once per instance; one host is checked at most once a second overall',
+  }),
   TITLE_FETCH_CONCURRENCY: integer(8, 0, 1000, {
     meaning: 'titles of link targets fetched at once; `0` fetches none',
   }),

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
 import { PreparedStatements, type PreparedStatement } from '../database/prepared-statements';
+import { COMPLETED_BY_SENDER } from './outbox/event';
 
 /** Taken by the instance that caps backlogs, so that two do not both drop a webhook's excess. */
 export const MAINTENANCE_LOCK = 0x4576_6e74;
@@ -110,15 +111,16 @@ export class EventsRepository {
   ) {}
 
   /**
-   * Events that must be given their data before they are sent: a `link.limit_reached` (the link when its limit
-   * was reached) and a change whose data a crash kept its API request from completing (older than `staleBefore`).
+   * Events that must be given their data before they are sent: those the sender completes (`link.limit_reached`,
+   * the link when its limit was reached; `link.broken` and `link.recovered`, when its check found it so) and a change
+   * whose data a crash kept its API request from completing (older than `staleBefore`).
    */
   async incomplete(limit: number, staleBefore: Date): Promise<EventRow[]> {
     return this.statements.query<EventRow>(
       {
         name: 'events_incomplete',
         text: `SELECT ${EVENT_COLUMNS} FROM events
-        WHERE NOT dispatched AND NOT ready AND (type = 'link.limit_reached' OR created_at < $2)
+        WHERE NOT dispatched AND NOT ready AND (type IN (${COMPLETED_BY_SENDER.map((type) => `'${type}'`).join(', ')}) OR created_at < $2)
         ORDER BY id LIMIT $1`,
       },
       [limit, staleBefore],

@@ -1,3 +1,5 @@
+import { MAX_LINK_TAGS, MAX_TAG_NAME } from '../tags/tag.entity';
+import { distinctNames } from '../tags/tags.service';
 import { Injectable } from '@nestjs/common';
 import { randomBytes } from 'node:crypto';
 import { wholeAccount, type Owner } from '../auth/owner';
@@ -167,6 +169,8 @@ export class ImportPageWriter {
       const pixelIds: number[] = [];
       for (const pixel of link.pixels) pixelIds.push(await context.references.pixel(pixel));
       if (pixelIds.length > 0) body.pixel_ids = pixelIds;
+      const tags = tagsOf(link);
+      if (tags.length > 0) body.tags = tags;
       // A protected link stays protected: the source never gives its secret out, so it gets one nobody knows.
       for (const secret of link.unreadableSecrets) body[secret] = randomBytes(24).toString('base64url');
       // A dry run's references that would be made have no id yet: checked as the default domain and no space.
@@ -295,6 +299,17 @@ export class ImportPageWriter {
     );
     if (!advanced) throw new ImportStopped();
   }
+}
+
+/**
+ * The source's tags as this service keeps them: each name within 50 characters, the first 20 names without repeats
+ * (a source that allows more keeps the rest in the import's record of the link).
+ */
+function tagsOf(link: SourceLink): string[] {
+  const names = link.tags
+    .map((name) => [...name.trim()].slice(0, MAX_TAG_NAME).join(''))
+    .filter((name) => name !== '');
+  return distinctNames(names).slice(0, MAX_LINK_TAGS);
 }
 
 function historyOf(link: SourceLink, linkId: number, created: boolean): LinkHistory {

@@ -36,6 +36,7 @@ function row(overrides: Partial<LinkExportRow>): LinkExportRow {
     created_at: new Date('2026-01-02T03:04:05Z'),
     tags: [],
     archived: false,
+    health: 'unknown',
     ...(Object.fromEntries(LINK_VISIT_FIELD_NAMES.map((name) => [name, null])) as Record<
       LinkVisitField,
       null

@@ -16,7 +16,7 @@ import { LINK_VISIT_FIELD_NAMES, type LinkVisitField } from './link-visit-fields
 /**
  * The CSV of links, as export writes it and import reads it back. Secrets are never exported: a `password` or
  * `redirect_password` column may be added to a file before import. Columns import does not read (`id`,
- * `short_url`, `clicks`, `created_at`) describe the exported link. Text that would start a spreadsheet formula is
+ * `short_url`, `clicks`, `created_at`, `health`) describe the exported link. Text that would start a spreadsheet formula is
  * written after a quote, which import takes off again (`common/csv-cells.ts`).
  */
 export const LINK_CSV_COLUMNS = [
@@ -42,10 +42,11 @@ export const LINK_CSV_COLUMNS = [
   ...LINK_VISIT_FIELD_NAMES,
   'tags',
   'archived',
+  'health',
 ] as const;
 
 /** Columns that describe an exported link and are not create fields: import passes them over. */
-const DESCRIPTIVE: ReadonlySet<string> = new Set(['id', 'short_url', 'clicks', 'created_at']);
+const DESCRIPTIVE: ReadonlySet<string> = new Set(['id', 'short_url', 'clicks', 'created_at', 'health']);
 
 /** The columns import takes, as the create fields of the same names: the export's, and the secrets it never writes. */
 const IMPORTED: ReadonlySet<string> = new Set([
@@ -89,6 +90,8 @@ export interface LinkExportRow extends Record<LinkVisitField, string | null> {
   /** Its tags' names, in the order given. */
   tags: string[];
   archived: boolean;
+  /** What its last check found: ok, broken or unknown. */
+  health: string;
 }
 
 export const LINK_CSV_HEADER = csvLines([[...LINK_CSV_COLUMNS]]);
@@ -130,6 +133,7 @@ export function linkCsvLines(rows: LinkExportRow[]): string {
       ...LINK_VISIT_FIELD_NAMES.map((name) => csvText(row[name] ?? '')),
       csvText(row.tags.join(TAG_SEPARATOR)),
       row.archived ? 1 : 0,
+      row.health,
     ]),
   );
 }

@@ -21,6 +21,7 @@ const NONE: LinkListFilter = {
   pixelId: null,
   tagIds: null,
   archived: false,
+  health: null,
 };
 const BY_ID: LinkListOrder = { by: 'id', direction: 'DESC' };
 const BY_TITLE: LinkListOrder = { by: 'title', direction: 'ASC' };
@@ -183,6 +184,19 @@ describe('linkCountQuery', () => {
         expect(read).toMatch(/^FROM links link WHERE link\.account_id = \$1 AND link\.archived\b/);
       }
     }
+  });
+
+  it('leaves out nothing, and subtracts nothing, for an account that has no archived links', () => {
+    const count = linkCountQuery({ ...NONE, noneArchived: true });
+    expect(count.text).not.toMatch(/archived/);
+    const page = foundPageQuery(
+      { ...NONE, noneArchived: true, search: { by: 'title', term: 'x' } },
+      BY_ID,
+      0,
+      10,
+      500,
+    );
+    expect(page.text).not.toMatch(/archived/);
   });
 
   it('counts the archive alone from the links, and never from the maintained counts', () => {

@@ -7,6 +7,7 @@ import { cursorRows } from '../database/cursor';
 import { DATABASE_CONNECTION, type DatabaseConnection } from '../database/database.module';
 import type { LinkExportRow } from './link-csv';
 import { LINK_VISIT_FIELD_NAMES } from './link-visit-fields';
+import { CheckStatus } from './health/link-check.entity';
 import { LinkStatus } from './status/link-status';
 import { expiredLinks, linkStatusCondition } from './status/link-status.sql';
 
@@ -28,6 +29,13 @@ export interface LinkListFilter {
   tagIds: readonly number[] | null;
   /** true: the archived links alone; false: every link but those. */
   archived: boolean;
+  /**
+   * The account has no archived links (known before the list's statements): leaving them out is then no condition
+   * at all, so that a list of an account that never archived pays nothing for the archive.
+   */
+  noneArchived?: boolean;
+  /** The links whose last check found this; null for no such filter. */
+  health: CheckStatus | null;
 }
 
 export interface LinkListOrder {
@@ -73,7 +81,8 @@ const SORT_KEYS: Record<LinkSortBy, string> = {
   url: 'lower(link.url)',
 };
 
-type FilterName = 'reach' | 'search' | 'status' | 'space' | 'domain' | 'pixel' | 'tag' | 'archived';
+type FilterName =
+  'reach' | 'search' | 'status' | 'space' | 'domain' | 'pixel' | 'tag' | 'archived' | 'health';
 
 /** The filters that are set, by name. */
 function setFilters(filter: LinkListFilter): FilterName[] {
@@ -87,6 +96,7 @@ function setFilters(filter: LinkListFilter): FilterName[] {
   if (filter.tagIds !== null) set.push('tag');
   // Leaving the archive out is what every list does: only asking for it is a filter.
   if (filter.archived) set.push('archived');
+  if (filter.health !== null) set.push('health');
   return set;
 }
 
@@ -103,6 +113,7 @@ function only(filter: LinkListFilter, ...names: FilterName[]): boolean {
  */
 function archiveCondition(filter: LinkListFilter, account: string, alias = 'link.id'): string {
   if (filter.archived) return 'link.archived';
+  if (filter.noneArchived === true) return 'true';
   return `NOT EXISTS (SELECT 1 FROM links archived
                         WHERE archived.account_id = ${account} AND archived.archived AND archived.id = ${alias})`;
 }
@@ -138,6 +149,10 @@ function conditions(filter: LinkListFilter, params: Parameters, account: string)
     where.push(
       `EXISTS (SELECT 1 FROM link_tags lt WHERE lt.link_id = link.id AND lt.tag_id = ANY(${tags}::int[]))`,
     );
+  }
+  if (filter.health !== null) {
+    const health = params.add(filter.health);
+    where.push(`EXISTS (SELECT 1 FROM link_checks lc WHERE lc.link_id = link.id AND lc.status = ${health})`);
   }
   where.push(archiveCondition(filter, account));
   return where;
@@ -371,7 +386,13 @@ export function linkCountQuery(filter: LinkListFilter): Sql {
   });
   const expired = (where: string[]) =>
     `(SELECT count(*) FROM (${expiredLinks(account, { select: '1', conditions: where })}) expired)`;
-  if (filter.search === null && filter.pixelId === null && filter.tagIds === null && !filter.archived) {
+  if (
+    filter.search === null &&
+    filter.pixelId === null &&
+    filter.tagIds === null &&
+    filter.health === null &&
+    !filter.archived
+  ) {
     if (filter.status === LinkStatus.Expired)
       return statement(expired(countedConditions(filter, params, account)));
     const counted = [`c.account_id = ${account}`];
@@ -385,7 +406,10 @@ export function linkCountQuery(filter: LinkListFilter): Sql {
     const archived = [`link.account_id = ${account}`, 'link.archived', ...placeConditions(filter, params)];
     if (filter.status === LinkStatus.Disabled) archived.push('link.disabled');
     if (filter.status === LinkStatus.Active) archived.push('NOT link.disabled');
-    const listed = `${sum} - (SELECT count(*) FROM links link WHERE ${archived.join(' AND ')})`;
+    const listed =
+      filter.noneArchived === true
+        ? sum
+        : `${sum} - (SELECT count(*) FROM links link WHERE ${archived.join(' AND ')})`;
     // The same filters again, over the alias `link`.
     if (filter.status === LinkStatus.Active) {
       return statement(`${listed} - ${expired(countedConditions(filter, params, account))}`);
@@ -428,6 +452,15 @@ export class LinkListRepository {
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(DATABASE_CONNECTION) private readonly connection: DatabaseConnection,
   ) {}
+
+  /** Whether the account has archived links, from the archive's own index. */
+  async hasArchived(accountId: number): Promise<boolean> {
+    const [row] = await this.dataSource.query<{ any: boolean }[]>(
+      'SELECT EXISTS (SELECT 1 FROM links WHERE account_id = $1 AND archived) AS any',
+      [accountId],
+    );
+    return row.any;
+  }
 
   /** The listed clicks of the account brought up to date, for a list that sorts or filters by them. */
   async catchUp(filter: LinkListFilter, order: LinkListOrder): Promise<void> {
@@ -515,7 +548,9 @@ export class LinkListRepository {
              l.active_period_end_at, l.clicks_limit, l.expiration_url, l.disabled,
              COALESCE(c.clicks, 0) AS clicks, l.created_at, ${VISIT_COLUMNS},
              ARRAY(SELECT t.name FROM link_tags lt JOIN tags t ON t.id = lt.tag_id WHERE lt.link_id = l.id
-                    ORDER BY lt.position) AS tags, l.archived
+                    ORDER BY lt.position) AS tags, l.archived,
+             CASE (SELECT lc.status FROM link_checks lc WHERE lc.link_id = l.id)
+               WHEN ${CheckStatus.Ok} THEN 'ok' WHEN ${CheckStatus.Broken} THEN 'broken' ELSE 'unknown' END AS health
         FROM (SELECT found.id, row_number() OVER () AS ord FROM (${ids.text}) AS found) AS page
         JOIN links l ON l.id = page.id
         LEFT JOIN link_counters c ON c.link_id = l.id

@@ -10,7 +10,7 @@ import type { LinkExportRow } from './link-csv';
 import { LinkListRepository, type LinkListFilter, type LinkListOrder } from './link-list.repository';
 import { LinkResponses } from './link-responses';
 import { LinkStatus } from './status/link-status';
-import type { LinkResponse } from './link.mapper';
+import { HEALTH_NAMES, type LinkResponse } from './link.mapper';
 
 /** What a list query asks for, as the list's SQL takes it, its tags named by id (`tagIds`). */
 function listOf(
@@ -32,6 +32,7 @@ function listOf(
       pixelId: query.pixel_id ?? null,
       tagIds,
       archived: query.archived ?? false,
+      health: query.health === undefined || query.health === null ? null : HEALTH_NAMES.indexOf(query.health),
     },
     order: { by: query.sort_by ?? 'id', direction: query.direction() },
   };
@@ -57,7 +58,11 @@ export class LinkListService {
       query.tag === undefined || query.tag.length === 0
         ? null
         : await this.tags.idsByNames(owner.accountId, query.tag);
-    return listOf(owner, query, tagIds);
+    const list = listOf(owner, query, tagIds);
+    // Most accounts never archive: their lists then leave nothing out (one look at the archive's index).
+    if (!list.filter.archived)
+      list.filter.noneArchived = !(await this.repository.hasArchived(owner.accountId));
+    return list;
   }
 
   async list(owner: Owner, query: LinkListQueryDto): Promise<Page<LinkResponse>> {

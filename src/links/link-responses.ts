@@ -8,7 +8,8 @@ import { SpacesService } from '../spaces/spaces.service';
 import { TagsService } from '../tags/tags.service';
 import { LinkPixels } from './link-pixels';
 import { countersOf, type Link } from './link.entity';
-import { toLinkResponse, type LinkResponse } from './link.mapper';
+import { toLinkResponse, UNCHECKED, type LinkResponse } from './link.mapper';
+import { LinkHealthRepository } from './health/link-health.repository';
 import { LinksRepository } from './links.repository';
 
 /** A link just inserted, with what its create looked up. */
@@ -33,6 +34,7 @@ export class LinkResponses {
     private readonly spaces: SpacesService,
     private readonly pixels: LinkPixels,
     private readonly tags: TagsService,
+    private readonly health: LinkHealthRepository,
   ) {}
 
   /**
@@ -65,6 +67,7 @@ export class LinkResponses {
         space: link.spaceId === null ? null : (spaces.get(link.spaceId) ?? null),
         pixels: pixels.map(toPixelResponse),
         tags,
+        health: UNCHECKED,
       }),
     );
   }
@@ -73,11 +76,12 @@ export class LinkResponses {
     if (links.length === 0) return [];
     const spaceIds = [...new Set(links.flatMap((link) => (link.spaceId === null ? [] : [link.spaceId])))];
     const linkIds = links.map((link) => link.id);
-    const [domains, spaces, pixels, tags] = await Promise.all([
+    const [domains, spaces, pixels, tags, health] = await Promise.all([
       this.domains.findByIds([...new Set(links.map((link) => link.domainId))]),
       this.spaces.responsesByIds(accountId, spaceIds),
       this.pixels.byLink(linkIds),
       this.tags.namesByLink(linkIds),
+      this.health.healthOf(linkIds),
     ]);
     return links.map((link) =>
       toLinkResponse(link, {
@@ -86,6 +90,7 @@ export class LinkResponses {
         space: link.spaceId === null ? null : (spaces.get(link.spaceId) ?? null),
         pixels: pixels.get(link.id) ?? [],
         tags: tags.get(link.id) ?? [],
+        health: health.get(link.id) ?? UNCHECKED,
       }),
     );
   }

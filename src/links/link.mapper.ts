@@ -10,6 +10,11 @@ import type { LinkCounter } from './link-counter.entity';
 import { rotationSchedule } from '../targeting/rotation';
 import { LinkPrivacy, type Link } from './link.entity';
 import { visitFieldsOf } from './link-visit-fields';
+import { CheckStatus } from './health/link-check.entity';
+import type { StoredHealth } from './health/link-health.repository';
+
+/** The names of the stored statuses, by their value. */
+export const HEALTH_NAMES = ['unknown', 'ok', 'broken'] as const satisfies Record<CheckStatus, string>;
 
 /** `privacy` as the document names it, the same in requests and responses. */
 export const LINK_PRIVACY = {
@@ -42,6 +47,37 @@ export class LinkTargetResponse {
     description: 'Rotations only: the share of the visits this destination gets against the others’ weights.',
   })
   weight?: number;
+}
+
+/** What the last check of a link's target found (contract §13). */
+export class LinkHealthResponse {
+  @ApiProperty({
+    type: 'string',
+    enum: HEALTH_NAMES,
+    enumName: 'LinkHealthStatus',
+    description:
+      '`broken`: the target answered 404, 410 or 5xx, or nothing within 10 s, twice 10 s apart; `unknown`: not ' +
+      'checked yet, or not checkable (an address the checks may not reach, a scheme other than http and https).',
+  })
+  status!: (typeof HEALTH_NAMES)[number];
+
+  @ApiInteger({ nullable: true, description: "The last answer's status; null when none came." })
+  http_status!: number | null;
+
+  @ApiDateTime({ nullable: true })
+  checked_at!: string | null;
+}
+
+/** The health of a link not checked yet. */
+export const UNCHECKED: StoredHealth = { status: CheckStatus.Unknown, httpStatus: null, checkedAt: null };
+
+/** The health of a link as it is answered. */
+export function toHealthResponse(health: StoredHealth): LinkHealthResponse {
+  return {
+    status: HEALTH_NAMES[health.status],
+    http_status: health.httpStatus,
+    checked_at: isoDate(health.checkedAt),
+  };
 }
 
 /** A link, as the API answers it, in the contract's field order. */
@@ -169,6 +205,9 @@ export class LinkResponse {
 
   @ApiFlag('1: left out of lists (unless they ask for the archive); visitors are redirected as always.')
   archived!: 0 | 1;
+
+  @ApiProperty({ type: LinkHealthResponse })
+  health!: LinkHealthResponse;
 }
 
 export interface LinkRelations {
@@ -178,6 +217,7 @@ export interface LinkRelations {
   pixels: PixelResponse[];
   /** Its tags' names, in the order given. */
   tags: string[];
+  health: StoredHealth;
 }
 
 /** The destination the rotation's last turn served: the turn itself where the rotation has no weights. */
@@ -227,5 +267,6 @@ export function toLinkResponse(link: Link, relations: LinkRelations): LinkRespon
     tags: relations.tags,
     ...visitFieldsOf(link),
     archived: link.archived ? 1 : 0,
+    health: toHealthResponse(relations.health),
   };
 }

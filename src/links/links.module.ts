@@ -23,6 +23,14 @@ import { LinksRepository } from './links.repository';
 import { LinksService } from './links.service';
 import { DEFAULT_TITLE_FETCH_OPTIONS, TITLE_FETCH_OPTIONS, TitleFetcher } from './title-fetcher';
 import { VisitLinkRepository } from './visit-link.repository';
+import {
+  DEFAULT_LINK_CHECKER_OPTIONS,
+  EVERY_LINK,
+  LINK_CHECK_SCOPE,
+  LINK_CHECKER_OPTIONS,
+  LinkHealthChecker,
+} from './health/link-health-checker';
+import { LinkHealthRepository } from './health/link-health.repository';
 
 @Module({
   imports: [
@@ -50,6 +58,10 @@ import { VisitLinkRepository } from './visit-link.repository';
     VisitLinkRepository,
     TitleFetcher,
     { provide: TITLE_FETCH_OPTIONS, useValue: DEFAULT_TITLE_FETCH_OPTIONS },
+    LinkHealthRepository,
+    LinkHealthChecker,
+    { provide: LINK_CHECKER_OPTIONS, useValue: DEFAULT_LINK_CHECKER_OPTIONS },
+    { provide: LINK_CHECK_SCOPE, useValue: EVERY_LINK },
   ],
   exports: [LinksService, LinkPixels, LinkCache, LinkResponses],
 })

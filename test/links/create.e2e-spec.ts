@@ -6,6 +6,7 @@ import { invalid, UNAUTHENTICATED } from '../support/contract';
 import {
   LINKS,
   NO_VISIT_FIELDS,
+  UNCHECKED,
   RANDOM_ALIAS,
   DEFAULT_DOMAIN,
   ALIAS_TAKEN,
@@ -100,6 +101,7 @@ describe('Links API', () => {
         tags: [],
         ...NO_VISIT_FIELDS,
         archived: 0,
+        health: UNCHECKED,
       });
       expect(link.space).toMatchObject({ id: space.id, name: 'Full', links_count: 1 });
       expect(domain.url).toBe(`http://${domain.name}`);
@@ -157,6 +159,7 @@ describe('Links API', () => {
         tags: [],
         ...NO_VISIT_FIELDS,
         archived: 0,
+        health: UNCHECKED,
       });
       expect(await hashes(link.id)).toEqual({ password_hash: null, redirect_password_hash: null });
     });

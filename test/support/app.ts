@@ -14,6 +14,13 @@ import {
   TITLE_FETCH_OPTIONS,
   type TitleFetchOptions,
 } from '../../src/links/title-fetcher';
+import {
+  DEFAULT_LINK_CHECKER_OPTIONS,
+  LINK_CHECK_SCOPE,
+  LINK_CHECKER_OPTIONS,
+  type LinkCheckerOptions,
+  type LinkCheckScope,
+} from '../../src/links/health/link-health-checker';
 import { checkAgainstDocument } from './openapi-responses';
 import { testRedisUrl, uniqueKeyPrefix } from './redis';
 
@@ -21,6 +28,15 @@ import { testRedisUrl, uniqueKeyPrefix } from './redis';
 export const OFFLINE_TITLE_FETCH: TitleFetchOptions = {
   ...DEFAULT_TITLE_FETCH_OPTIONS,
   resolve: () => Promise.reject(new Error('no DNS in tests')),
+};
+
+/** Link checks, where a test turns them on, resolve no name unless the test says otherwise. */
+export const OFFLINE_LINK_CHECKS: LinkCheckerOptions = {
+  ...DEFAULT_LINK_CHECKER_OPTIONS,
+  check: {
+    ...DEFAULT_LINK_CHECKER_OPTIONS.check,
+    resolve: () => Promise.reject(new Error('no DNS in tests')),
+  },
 };
 
 /** An event worker that makes no pass of its own: a test calls `tick()` and `drain()`. */
@@ -92,7 +108,12 @@ export async function createTestApp(
       // Apps of different files share the run's database, each with settings of its own: each runs the imports of
       // its own accounts only, so that no app runs another's under its settings.
       .overrideProvider(IMPORT_RUNNER_SCOPE)
-      .useValue({ accountIds: () => accountIds } satisfies ImportRunnerScope);
+      .useValue({ accountIds: () => accountIds } satisfies ImportRunnerScope)
+      // ... and checks the links of its own accounts only.
+      .overrideProvider(LINK_CHECK_SCOPE)
+      .useValue({ accountIds: () => accountIds } satisfies LinkCheckScope)
+      .overrideProvider(LINK_CHECKER_OPTIONS)
+      .useValue(OFFLINE_LINK_CHECKS);
     const moduleRef = await (options.override?.(builder) ?? builder).compile();
     const app = moduleRef.createNestApplication<NestExpressApplication>({
       bodyParser: false,

@@ -31,6 +31,8 @@ export default async function globalSetup(): Promise<void> {
   process.env.LOG_LEVEL = process.env.TEST_LOG_LEVEL ?? 'silent';
   // Tests send far more visits from one address than any person: those of the visitor limit set their own.
   process.env.VISITOR_RATE_LIMIT_PER_MINUTE = '0';
+  // No test reaches the internet: links' targets are checked only where a test turns the checks on.
+  process.env.LINK_CHECKS = 'false';
   // Every app and server of the run gets a metrics port of its own: any free one.
   process.env.METRICS_PORT = '0';
   // With REDIS_URL, the limits of the run's apps and servers are in Redis, under keys of the run's own (each app and

@@ -63,7 +63,11 @@ export const LINK_FIELDS = [
   'tags',
   ...VISIT_FIELD_NAMES,
   'archived',
+  'health',
 ];
+
+/** The health of a link whose target was never checked: tests check no target unless they turn the checks on. */
+export const UNCHECKED = { status: 'unknown', http_status: null, checked_at: null };
 /** The fields of contract §13 a link made without them answers, each null. */
 export const NO_VISIT_FIELDS = Object.fromEntries(VISIT_FIELD_NAMES.map((name) => [name, null]));
 

@@ -328,6 +328,8 @@ export const EventTypeValues = [
   'link.deleted',
   'link.clicked',
   'link.limit_reached',
+  'link.broken',
+  'link.recovered',
 ] as const satisfies readonly Schemas['EventType'][];
 
 export const ImportOnConflictValues = [
@@ -545,6 +547,12 @@ export const LanguageCodeValues = [
   'zh',
   'zu',
 ] as const satisfies readonly Schemas['LanguageCode'][];
+
+export const LinkHealthStatusValues = [
+  'unknown',
+  'ok',
+  'broken',
+] as const satisfies readonly Schemas['LinkHealthStatus'][];
 
 export const LinkPrivacyValues = [0, 1, 2] as const satisfies readonly Schemas['LinkPrivacy'][];
 

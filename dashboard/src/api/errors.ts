@@ -11,6 +11,13 @@ export function withoutFields(errors: FieldErrors, fields: readonly string[]): F
   return Object.fromEntries(Object.entries(errors).filter(([name]) => !stale(name)));
 }
 
+/** The messages of `field` and of what it holds (`tags` takes `tags.3` with it), for the one control that edits it. */
+export function errorsUnder(errors: FieldErrors, field: string): string[] {
+  return Object.entries(errors)
+    .filter(([name]) => name === field || name.startsWith(`${field}.`))
+    .flatMap(([, messages]) => messages);
+}
+
 /** An answer that was not a success, or a request that got no answer at all (`status` 0). */
 export class ApiError extends Error {
   /** The seconds a 429's Retry-After asks to wait, when it says. */

@@ -2177,7 +2177,14 @@ export interface components {
       url: string;
     };
     /** @enum {string} */
-    EventType: 'link.created' | 'link.updated' | 'link.deleted' | 'link.clicked' | 'link.limit_reached';
+    EventType:
+      | 'link.created'
+      | 'link.updated'
+      | 'link.deleted'
+      | 'link.clicked'
+      | 'link.limit_reached'
+      | 'link.broken'
+      | 'link.recovered';
     ForbiddenError: {
       /** @example This action is unauthorized. */
       message: string;
@@ -2535,7 +2542,7 @@ export interface components {
        */
       id: string;
       /** @enum {string} */
-      type: 'link.created' | 'link.updated' | 'link.limit_reached';
+      type: 'link.created' | 'link.updated' | 'link.limit_reached' | 'link.broken' | 'link.recovered';
       /**
        * Format: date-time
        * @example 2026-11-21T10:05:00.000000Z
@@ -2543,6 +2550,21 @@ export interface components {
       created_at: string;
       data: components['schemas']['LinkResponse'];
     };
+    LinkHealthResponse: {
+      status: components['schemas']['LinkHealthStatus'];
+      /** @description The last answer's status; null when none came. */
+      http_status: number | null;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:05:00.000000Z
+       */
+      checked_at: string | null;
+    };
+    /**
+     * @description `broken`: the target answered 404, 410 or 5xx, or nothing within 10 s, twice 10 s apart; `unknown`: not checked yet, or not checkable (an address the checks may not reach, a scheme other than http and https).
+     * @enum {string}
+     */
+    LinkHealthStatus: 'unknown' | 'ok' | 'broken';
     /**
      * @description Who sees the stats page: 0 public, 1 private, 2 with the password.
      * @enum {integer}
@@ -2645,6 +2667,7 @@ export interface components {
        * @enum {integer}
        */
       archived: 0 | 1;
+      health: components['schemas']['LinkHealthResponse'];
     };
     LinkRollups: {
       link_id: number;
@@ -2701,7 +2724,6 @@ export interface components {
       /** @enum {integer} */
       status: 404;
     };
-    Object: Record<string, never>;
     /**
      * @description Operating systems: the keys of `targets_type=operating_systems`.
      * @enum {string}
@@ -7108,7 +7130,9 @@ export interface operations {
         /** @description Links holding any of these tags, by name regardless of case (`tag=news&tag=tech`). */
         tag?: string[];
         /** @description 1: the archived links alone; 0 or absent: every link but those. 0 or 1; `true` and `false` are read too. */
-        archived?: (never | null) | components['schemas']['Object'];
+        archived?: boolean | (0 | 1);
+        /** @description The links whose last check found this: `broken` lists the broken links. */
+        health?: components['schemas']['LinkHealthStatus'];
         /** @description `id` orders by creation. */
         sort_by?: components['schemas']['LinkSortBy'];
       };
@@ -7579,7 +7603,9 @@ export interface operations {
         /** @description Links holding any of these tags, by name regardless of case (`tag=news&tag=tech`). */
         tag?: string[];
         /** @description 1: the archived links alone; 0 or absent: every link but those. 0 or 1; `true` and `false` are read too. */
-        archived?: (never | null) | components['schemas']['Object'];
+        archived?: boolean | (0 | 1);
+        /** @description The links whose last check found this: `broken` lists the broken links. */
+        health?: components['schemas']['LinkHealthStatus'];
         /** @description `id` orders by creation. */
         sort_by?: components['schemas']['LinkSortBy'];
       };

@@ -5,6 +5,7 @@ type Schemas = components['schemas'];
 
 export type Link = Schemas['LinkResponse'];
 export type LinkTarget = Schemas['LinkTargetResponse'];
+export type LinkHealth = Schemas['LinkHealthResponse'];
 export type CreateLinkBody = Schemas['CreateLinkDto'];
 export type UpdateLinkBody = Schemas['UpdateLinkDto'];
 export type TargetBody = Schemas['TargetDto'];
@@ -13,6 +14,9 @@ export type LinkPrivacy = Schemas['LinkPrivacy'];
 export type LinkStatusFilter = Schemas['LinkStatusFilter'];
 export type Space = Schemas['SpaceResponse'];
 export type SpaceColor = Schemas['SpaceColor'];
+export type Tag = Schemas['TagResponse'];
+export type TagColor = Schemas['TagColor'];
+export type UtmTemplate = Schemas['UtmTemplateResponse'];
 export type Domain = Schemas['DomainResponse'];
 export type Pixel = Schemas['PixelResponse'];
 export type PixelType = Schemas['PixelType'];

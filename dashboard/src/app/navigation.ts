@@ -23,6 +23,9 @@ function screen(
 export const NAV_ITEMS: readonly NavItem[] = [
   screen('links', 'links.read', () => import('../features/links/LinksPage')),
   screen('spaces', 'spaces.read', () => import('../features/spaces/SpacesPage')),
+  // Tags and UTM templates are the links' own metadata, under the links' scopes.
+  screen('tags', 'links.read', () => import('../features/tags/TagsPage')),
+  screen('utm-templates', 'links.read', () => import('../features/utm/UtmTemplatesPage')),
   screen('domains', 'domains.read', () => import('../features/domains/DomainsPage')),
   screen('pixels', 'pixels.read', () => import('../features/pixels/PixelsPage')),
   screen('transfer', 'links.read', () => import('../features/transfer/TransferPage')),

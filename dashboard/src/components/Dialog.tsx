@@ -26,8 +26,11 @@ export function Dialog({ title, onClose, children, wide = false }: DialogProps) 
     if (dialog === null) return;
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     if (!dialog.open) dialog.showModal();
-    // showModal() focuses the first control in most browsers; where it did not, do it here.
-    if (!dialog.contains(document.activeElement)) dialog.querySelector<HTMLElement>(FOCUSABLE)?.focus();
+    // showModal() focuses the first control in most browsers; where it did not, do it here. A control marked
+    // `data-autofocus` is the one to start from when the first is not (a remove button before its field).
+    const meant = dialog.querySelector<HTMLElement>('[data-autofocus]');
+    if (meant !== null) meant.focus();
+    else if (!dialog.contains(document.activeElement)) dialog.querySelector<HTMLElement>(FOCUSABLE)?.focus();
     const onCancel = (event: Event) => {
       event.preventDefault();
       close();

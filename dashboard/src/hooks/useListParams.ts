@@ -2,8 +2,25 @@ import { useCallback, useMemo } from 'react';
 import { useSearchParams } from 'wouter';
 
 /**
+ * What separates the values of a parameter given more than once (`tag=news&tag=tech`) in the one string a list
+ * keeps of it: U+0000, which no value the API takes may hold.
+ */
+const SEPARATOR = '\u0000';
+
+/** A repeated parameter's values as the one string a list keeps of it; none is the empty string. */
+export function joinValues(values: readonly string[]): string {
+  return values.join(SEPARATOR);
+}
+
+/** The values of a repeated parameter from the string a list keeps of it. */
+export function splitValues(value: string): string[] {
+  return value === '' ? [] : value.split(SEPARATOR);
+}
+
+/**
  * A list's search, filters, order and page, kept in the address's query string so that Back, a reload and a
- * shared address show the same page. Values equal to their default are left out of the address.
+ * shared address show the same page. Values equal to their default are left out of the address. A parameter the
+ * address gives more than once is read whole (see {@link splitValues}) and written back as given.
  */
 export function useListParams<K extends string>(
   defaults: Readonly<Record<K, string>>,
@@ -13,8 +30,8 @@ export function useListParams<K extends string>(
   const values = useMemo(() => {
     const result: Record<K, string> = { ...defaults };
     for (const name of Object.keys(defaults) as K[]) {
-      const value = params.get(name);
-      if (value !== null) result[name] = value;
+      const given = params.getAll(name);
+      if (given.length > 0) result[name] = joinValues(given);
     }
     return result;
   }, [params, defaults]);
@@ -26,7 +43,11 @@ export function useListParams<K extends string>(
           const next = new URLSearchParams(previous);
           for (const [name, value] of Object.entries(changes) as [K, string | undefined][]) {
             if (value === undefined || value === defaults[name]) next.delete(name);
-            else next.set(name, value);
+            else {
+              const [first = '', ...more] = value.split(SEPARATOR);
+              next.set(name, first);
+              for (const one of more) next.append(name, one);
+            }
           }
           // Any other change than the page starts again from the first page.
           if (!('page' in changes)) next.delete('page');

@@ -1,6 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
 import type { Transaction } from '../../database/transactions';
-import type { EventType } from './event';
+import type { EventType, LinkEventType } from './event';
 import { EventInterest } from './event-interest';
 import { OutboxRepository, type PendingEvents } from './outbox.repository';
 
@@ -34,7 +34,7 @@ export class EventOutbox {
   async record(
     tx: Transaction,
     accountId: number,
-    type: 'link.created' | 'link.updated',
+    type: LinkEventType,
     linkIds: readonly number[],
   ): Promise<PendingEvents> {
     if (linkIds.length === 0) return [];

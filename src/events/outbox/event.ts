@@ -5,9 +5,20 @@ export const EVENT_TYPES = [
   'link.deleted',
   'link.clicked',
   'link.limit_reached',
+  'link.broken',
+  'link.recovered',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];
+
+/** The events whose data is a link as the API shows it, written by the change or the check that makes them. */
+export type LinkEventType = 'link.created' | 'link.updated' | 'link.broken' | 'link.recovered';
+
+/**
+ * The events written without their data for the sender to complete from the link as it is when sent, at once: a
+ * link at its limit (a visit made it) and a link whose health turned (a background check made it).
+ */
+export const COMPLETED_BY_SENDER = ['link.limit_reached', 'link.broken', 'link.recovered'] as const;
 
 /** An event as every receiver gets it: the JSON body of a webhook delivery, of a stream entry, of a message. */
 export interface EventEnvelope {

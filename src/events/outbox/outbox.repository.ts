@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Transaction } from '../../database/transactions';
+import type { LinkEventType } from './event';
 
 /** Events written with a change, to be given their data once it is committed: by event id, the link's id. */
 export type PendingEvents = { id: string; link_id: number }[];
@@ -54,7 +55,7 @@ export class OutboxRepository {
   async insertPending(
     tx: Transaction,
     accountId: number,
-    type: 'link.created' | 'link.updated',
+    type: LinkEventType,
     linkIds: readonly number[],
     streams: boolean,
   ): Promise<PendingEvents> {

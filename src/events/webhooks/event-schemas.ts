@@ -14,12 +14,18 @@ const EVENT_ID = {
 } as const;
 const CREATED_AT = { type: 'string', format: 'date-time', example: RESPONSE_DATE_EXAMPLE } as const;
 
-/** `link.created`, `link.updated`, `link.limit_reached`: the link as `GET /api/v1/links/{id}` shows it. */
+/**
+ * `link.created`, `link.updated`, `link.limit_reached`, `link.broken`, `link.recovered`: the link as
+ * `GET /api/v1/links/{id}` shows it.
+ */
 export class LinkEvent {
   @ApiProperty(EVENT_ID)
   id!: string;
 
-  @ApiProperty({ type: 'string', enum: ['link.created', 'link.updated', 'link.limit_reached'] })
+  @ApiProperty({
+    type: 'string',
+    enum: ['link.created', 'link.updated', 'link.limit_reached', 'link.broken', 'link.recovered'],
+  })
   type!: string;
 
   @ApiProperty(CREATED_AT)
@@ -28,7 +34,8 @@ export class LinkEvent {
   @ApiProperty({
     type: LinkResponse,
     description:
-      'The link when the change was committed; for `link.limit_reached`, when its last allowed click was counted.',
+      'The link when the change was committed; for `link.limit_reached`, when its last allowed click was counted; ' +
+      'for `link.broken` and `link.recovered`, when its event was sent.',
   })
   data!: LinkResponse;
 }

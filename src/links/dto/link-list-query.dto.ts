@@ -11,6 +11,7 @@ import {
   Optional,
 } from '../../common/validation';
 import { MAX_LINK_TAGS, MAX_TAG_NAME } from '../../tags/tag.entity';
+import { HEALTH_NAMES } from '../link.mapper';
 import { LinkStatus } from '../status/link-status';
 
 export const LINK_SEARCH_BY = ['title', 'alias', 'url'] as const;
@@ -52,9 +53,15 @@ export class LinkListQueryDto extends ListQueryDto {
   })
   tag?: string[];
 
-  @Nullable()
+  @Optional()
   @FormBool({ description: '1: the archived links alone; 0 or absent: every link but those.' })
-  archived?: boolean | null;
+  archived?: boolean;
+
+  @Nullable()
+  @FormEnum(HEALTH_NAMES, 'LinkHealthStatus', {
+    description: 'The links whose last check found this: `broken` lists the broken links.',
+  })
+  health?: (typeof HEALTH_NAMES)[number] | null;
 
   @Nullable()
   @FormEnum(LINK_SORT_BY, 'LinkSortBy', { description: '`id` orders by creation.' })

@@ -5,10 +5,13 @@ import {
   PerPageValues,
   SortDirectionValues,
 } from '../../api/enums';
+import type { paths } from '../../api/schema';
 import { FilterSelect, namedOptions, type Option } from '../../components/FilterSelect';
-import { oneOf, positiveInt } from '../../hooks/useListParams';
+import { joinValues, oneOf, positiveInt, splitValues } from '../../hooks/useListParams';
 import { useT } from '../../i18n/I18nProvider';
-import { useChoices } from './useChoices';
+import { TagInput } from '../tags/TagInput';
+import type { TagColors } from '../tags/tagNames';
+import type { Choices } from './useChoices';
 
 export const LINK_DEFAULTS = {
   search: '',
@@ -17,6 +20,12 @@ export const LINK_DEFAULTS = {
   space_id: '',
   domain_id: '',
   pixel_id: '',
+  /** Links holding any of these tags: the parameter given once a tag (`tag=news&tag=tech`). */
+  tag: '',
+  /** 1: the archived links alone; empty: every other. */
+  archived: '',
+  /** `broken`: the links whose destination the service found broken. */
+  health: '',
   sort_by: 'id',
   sort: 'desc',
   per_page: '25',
@@ -25,9 +34,20 @@ export const LINK_DEFAULTS = {
 
 type LinkListValues = Readonly<Record<keyof typeof LINK_DEFAULTS, string>>;
 
+type LinksQuery = NonNullable<paths['/api/v1/links']['get']['parameters']['query']>;
+
+/**
+ * The list's `archived` for the archive alone: 1, which the API reads. The OpenAPI document gives the parameter an
+ * object's schema, which no value fits; the value is typed as the document has it, here alone.
+ */
+const ARCHIVED_ONLY = 1 as unknown as LinksQuery['archived'];
+
 /** The list's query as the API takes it; values from a hand-edited address fall back to the defaults. */
 export function linkQuery(values: LinkListValues) {
   const spaceId = values.space_id === '0' ? 0 : positiveInt(values.space_id);
+  const tags = splitValues(values.tag)
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
   return {
     search: values.search.trim() === '' ? undefined : values.search.trim(),
     search_by: oneOf(values.search_by, LinkSearchByValues, 'title'),
@@ -35,6 +55,9 @@ export function linkQuery(values: LinkListValues) {
     space_id: spaceId,
     domain_id: positiveInt(values.domain_id),
     pixel_id: positiveInt(values.pixel_id),
+    tag: tags.length === 0 ? undefined : tags,
+    archived: values.archived === '1' ? ARCHIVED_ONLY : undefined,
+    health: values.health === 'broken' ? ('broken' as const) : undefined,
     sort_by: oneOf(values.sort_by, LinkSortByValues, 'id'),
     sort: oneOf(values.sort, SortDirectionValues, 'desc'),
     per_page: oneOf(values.per_page, PerPageValues, 25),
@@ -45,12 +68,18 @@ export function linkQuery(values: LinkListValues) {
 interface LinkFiltersProps {
   values: LinkListValues;
   update: (changes: Partial<LinkListValues>) => void;
+  /** The list page's choices, loaded once for its filters and its rows. */
+  choices: Choices;
+  colors: TagColors;
 }
 
-/** The links' own filters: the status, and the space, domain and pixel where the account has some. */
-export function LinkFilters({ values, update }: LinkFiltersProps) {
+/**
+ * The links' own filters: the archive or the other links, the status, broken links alone, the space, domain and
+ * pixel where the account has some, and tags.
+ */
+export function LinkFilters({ values, update, choices, colors }: LinkFiltersProps) {
   const t = useT();
-  const { spaces, domains, pixels } = useChoices();
+  const { spaces, domains, pixels } = choices;
 
   // A filter of the dashboard's own labels fits the longest; one of the account's names (spaces...) may be cut.
   const filterSelect = (label: string, name: keyof typeof LINK_DEFAULTS, options: Option[], fit = false) => (
@@ -66,12 +95,30 @@ export function LinkFilters({ values, update }: LinkFiltersProps) {
   return (
     <>
       {filterSelect(
+        t.links.view,
+        'archived',
+        [
+          { value: '', label: t.links.views.current },
+          { value: '1', label: t.links.views.archived },
+        ],
+        true,
+      )}
+      {filterSelect(
         t.links.status,
         'status',
         LinkStatusFilterValues.map((value) => ({
           value: String(value),
           label: t.links.statusFilter[value],
         })),
+        true,
+      )}
+      {filterSelect(
+        t.links.health,
+        'health',
+        [
+          { value: '', label: t.links.healthFilter.all },
+          { value: 'broken', label: t.links.healthFilter.broken },
+        ],
         true,
       )}
       {spaces.length > 0 &&
@@ -90,6 +137,13 @@ export function LinkFilters({ values, update }: LinkFiltersProps) {
           { value: '', label: t.common.all },
           ...namedOptions(pixels),
         ])}
+      <TagInput
+        label={t.links.tags}
+        className="filter filter-tags"
+        value={splitValues(values.tag)}
+        onChange={(names) => update({ tag: joinValues(names) })}
+        colors={colors}
+      />
     </>
   );
 }

@@ -2,12 +2,16 @@ import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'r
 import { api, call } from '../../api/client';
 import { describeError } from '../../api/describe';
 import { LinkPrivacyValues } from '../../api/enums';
-import { isApiError, withoutFields, type FieldErrors } from '../../api/errors';
+import { errorsUnder, isApiError, withoutFields, type FieldErrors } from '../../api/errors';
 import type { Link, LinkPrivacy } from '../../api/types';
 import { Checkbox, Field, FieldErrors as ErrorList, FormAlert } from '../../components/Field';
 import { namedOptions, Options } from '../../components/FilterSelect';
 import { UrlInput, withScheme } from '../../components/UrlInput';
 import { useT } from '../../i18n/I18nProvider';
+import { TagInput } from '../tags/TagInput';
+import { tagColors } from '../tags/tagNames';
+import { UtmBuilder } from '../utm/UtmBuilder';
+import { UTM_FIELDS } from '../utm/utm';
 import {
   copiedLinkForm,
   createBody,
@@ -33,7 +37,7 @@ interface LinkFormProps {
 /** Every field the link API takes, with the API's 422 messages beside the fields they name. */
 export function LinkForm({ link, copyOf, onSaved, onCancel }: LinkFormProps) {
   const t = useT();
-  const { spaces, domains, pixels } = useChoices();
+  const { spaces, domains, pixels, tags } = useChoices();
   const [values, setValues] = useState<LinkFormValues>(() =>
     link ? linkFormOf(link) : copyOf ? copiedLinkForm(copyOf) : emptyLinkForm(),
   );
@@ -118,9 +122,7 @@ export function LinkForm({ link, copyOf, onSaved, onCancel }: LinkFormProps) {
     input?.setCustomValidity(own === '' && other !== '' ? t.linkForm.activePeriodBoth : '');
 
   const unshown = Object.fromEntries(Object.entries(errors).filter(([field]) => !isShownField(field)));
-  const pixelErrors = Object.entries(errors)
-    .filter(([field]) => field === 'pixel_ids' || field.startsWith('pixel_ids.'))
-    .flatMap(([, messages]) => messages);
+  const pixelErrors = errorsUnder(errors, 'pixel_ids');
 
   return (
     <form
@@ -179,9 +181,9 @@ export function LinkForm({ link, copyOf, onSaved, onCancel }: LinkFormProps) {
         </Field>
       </fieldset>
 
-      {(spaces.length > 0 || pixels.length > 0 || values.spaceId !== '' || values.pixelIds.length > 0) && (
-        <fieldset>
-          <legend>{t.linkForm.organise}</legend>
+      <fieldset>
+        <legend>{t.linkForm.organise}</legend>
+        {(spaces.length > 0 || values.spaceId !== '') && (
           <Field label={t.linkForm.space} errors={errors.space_id}>
             {(control) => (
               <select {...control} {...bound('spaceId')}>
@@ -190,29 +192,43 @@ export function LinkForm({ link, copyOf, onSaved, onCancel }: LinkFormProps) {
               </select>
             )}
           </Field>
-          {pixels.length > 0 && (
-            <fieldset className="checks">
-              <legend>{t.linkForm.pixels}</legend>
-              {pixels.map((pixel) => (
-                <Checkbox
-                  key={pixel.id}
-                  label={`${pixel.name} (${pixel.type})`}
-                  checked={values.pixelIds.includes(pixel.id)}
-                  onChange={(checked) =>
-                    set(
-                      'pixelIds',
-                      checked
-                        ? [...values.pixelIds, pixel.id]
-                        : values.pixelIds.filter((id) => id !== pixel.id),
-                    )
-                  }
-                />
-              ))}
-              <ErrorList errors={pixelErrors} />
-            </fieldset>
-          )}
-        </fieldset>
-      )}
+        )}
+        <TagInput
+          label={t.linkForm.tags}
+          value={values.tags}
+          onChange={(names) => set('tags', names)}
+          colors={tagColors(tags)}
+          hint={t.tags.inputHint}
+          errors={errorsUnder(errors, 'tags')}
+        />
+        {pixels.length > 0 && (
+          <fieldset className="checks">
+            <legend>{t.linkForm.pixels}</legend>
+            {pixels.map((pixel) => (
+              <Checkbox
+                key={pixel.id}
+                label={`${pixel.name} (${pixel.type})`}
+                checked={values.pixelIds.includes(pixel.id)}
+                onChange={(checked) =>
+                  set(
+                    'pixelIds',
+                    checked
+                      ? [...values.pixelIds, pixel.id]
+                      : values.pixelIds.filter((id) => id !== pixel.id),
+                  )
+                }
+              />
+            ))}
+            <ErrorList errors={pixelErrors} />
+          </fieldset>
+        )}
+        <Checkbox
+          label={t.linkForm.archived}
+          hint={t.linkForm.archivedHint}
+          {...ticked('archived')}
+          errors={errors.archived}
+        />
+      </fieldset>
 
       <fieldset>
         <legend>{t.linkForm.visitors}</legend>
@@ -340,7 +356,16 @@ export function LinkForm({ link, copyOf, onSaved, onCancel }: LinkFormProps) {
       <fieldset>
         <legend>{t.linkForm.campaign}</legend>
         <p className="hint">{t.linkForm.campaignHint}</p>
-        <div className="field-row">{UTM.map(extra)}</div>
+        <UtmBuilder
+          url={values.url}
+          values={values.extras}
+          onApply={(utm) => {
+            setValues((previous) => ({ ...previous, extras: { ...previous.extras, ...utm } }));
+            setErrors((previous) => withoutFields(previous, UTM_FIELDS));
+          }}
+        >
+          {UTM_FIELDS.map(extra)}
+        </UtmBuilder>
       </fieldset>
 
       <fieldset>
@@ -376,7 +401,6 @@ export function LinkForm({ link, copyOf, onSaved, onCancel }: LinkFormProps) {
   );
 }
 
-const UTM = ['utm_source', 'utm_medium', 'utm_campaign', 'utm_term', 'utm_content'] as const;
 const APPS = ['ios_url', 'android_url'] as const;
 const PREVIEW = ['og_title', 'og_description', 'og_image_url'] as const;
 
@@ -449,6 +473,8 @@ const API_FIELDS: Record<keyof LinkFormValues, readonly string[]> = {
   domainId: ['domain_id', 'domain'],
   spaceId: ['space_id'],
   pixelIds: ['pixel_ids'],
+  tags: ['tags'],
+  archived: ['archived'],
   redirectPassword: ['redirect_password'],
   hasRedirectPassword: [],
   removeRedirectPassword: ['redirect_password'],

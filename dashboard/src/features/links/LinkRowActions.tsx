@@ -9,11 +9,16 @@ interface LinkRowActionsProps {
   link: Link;
   mayWrite: boolean;
   onQr: () => void;
+  /** Archives the link, or takes an archived one out of the archive. */
+  onArchive: () => void;
   onDelete: () => void;
 }
 
-/** A link's buttons: copy, QR code and stats for every reader; Edit (a page of its own) and Delete for writers. */
-export function LinkRowActions({ link, mayWrite, onQr, onDelete }: LinkRowActionsProps) {
+/**
+ * A link's buttons: copy, QR code and stats for every reader; Edit (a page of its own), Duplicate, Archive (or
+ * Unarchive) and Delete for writers.
+ */
+export function LinkRowActions({ link, mayWrite, onQr, onArchive, onDelete }: LinkRowActionsProps) {
   const { t } = useI18n();
   const can = useCan();
   return (
@@ -35,6 +40,9 @@ export function LinkRowActions({ link, mayWrite, onQr, onDelete }: LinkRowAction
           <RouteLink href={`/links/${link.id}/duplicate`} className="button">
             {t.links.duplicate} <span className="sr-only">{link.short_url}</span>
           </RouteLink>
+          <RowButton name={link.short_url} onClick={onArchive}>
+            {link.archived === 1 ? t.links.unarchive : t.links.archive}
+          </RowButton>
           <RowButton name={link.short_url} danger onClick={onDelete}>
             {t.common.delete}
           </RowButton>

@@ -29,6 +29,10 @@ export interface LinkFormValues {
   domainId: string;
   spaceId: string;
   pixelIds: number[];
+  /** Tag names, in their order. */
+  tags: string[];
+  /** Left out of the lists (but for the archive's); visitors are redirected as always. */
+  archived: boolean;
   /** A new visitor password; empty keeps the one set, if any. */
   redirectPassword: string;
   /** Whether the link has a visitor password now (the API says so, never what it is). */
@@ -57,6 +61,8 @@ export function emptyLinkForm(): LinkFormValues {
     domainId: '',
     spaceId: '',
     pixelIds: [],
+    tags: [],
+    archived: false,
     redirectPassword: '',
     hasRedirectPassword: false,
     removeRedirectPassword: false,
@@ -102,6 +108,8 @@ export function linkFormOf(link: Link): LinkFormValues {
     domainId: String(link.domain.id),
     spaceId: link.space === null ? '' : String(link.space.id),
     pixelIds: link.pixels.map((pixel) => pixel.id),
+    tags: link.tags,
+    archived: link.archived === 1,
     redirectPassword: '',
     hasRedirectPassword: link.redirect_password,
     removeRedirectPassword: false,
@@ -123,11 +131,17 @@ export function linkFormOf(link: Link): LinkFormValues {
 }
 
 /**
- * A new link's form from another link's values: everything but its alias (taken on its domain) and its passwords,
- * which the API never gives out.
+ * A new link's form from another link's values: everything but its alias (taken on its domain), its passwords,
+ * which the API never gives out, and the archive: a copy is made to be used.
  */
 export function copiedLinkForm(link: Link): LinkFormValues {
-  return { ...linkFormOf(link), alias: '', hasRedirectPassword: false, hasStatsPassword: false };
+  return {
+    ...linkFormOf(link),
+    alias: '',
+    hasRedirectPassword: false,
+    hasStatsPassword: false,
+    archived: false,
+  };
 }
 
 function optionalNumber(text: string): number | null {
@@ -147,6 +161,8 @@ export function createBody(values: LinkFormValues): CreateLinkBody {
   if (values.domainId !== '') body.domain_id = Number(values.domainId);
   if (values.spaceId !== '') body.space_id = Number(values.spaceId);
   if (values.pixelIds.length > 0) body.pixel_ids = values.pixelIds;
+  if (values.tags.length > 0) body.tags = values.tags;
+  if (values.archived) body.archived = 1;
   if (values.redirectPassword !== '') body.redirect_password = values.redirectPassword;
   if (values.privacy === 2 && values.statsPassword !== '') body.password = values.statsPassword;
   if (values.activeStart !== '') body.active_period_start_at = fromLocalInput(values.activeStart);
@@ -172,6 +188,8 @@ export function updateBody(values: LinkFormValues): UpdateLinkBody {
     title: values.title.trim() === '' ? null : values.title.trim(),
     space_id: values.spaceId === '' ? null : Number(values.spaceId),
     pixel_ids: values.pixelIds,
+    tags: values.tags,
+    archived: values.archived ? 1 : 0,
     sensitive_content: values.sensitive ? 1 : 0,
     privacy: values.privacy,
     disabled: values.disabled ? 1 : 0,
@@ -212,13 +230,15 @@ export const LINK_FIELDS = [
   'disabled',
   'targets_type',
   'targets',
+  'tags',
+  'archived',
 ] as const;
 
-/** Whether the form shows `field`'s errors itself: its own fields, each target's, each pixel's. */
+/** Whether the form shows `field`'s errors itself: its own fields, each target's, each pixel's, each tag's. */
 export function isShownField(field: string): boolean {
   return (
     (LINK_FIELDS as readonly string[]).includes(field) ||
     /^targets\.\d+(\.(key|value))?$/.test(field) ||
-    /^pixel_ids\.\d+$/.test(field)
+    /^(pixel_ids|tags)\.\d+$/.test(field)
   );
 }

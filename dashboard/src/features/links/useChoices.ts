@@ -1,5 +1,5 @@
 import { api, call } from '../../api/client';
-import type { Domain, Pixel, Space } from '../../api/types';
+import type { Domain, Pixel, Space, Tag } from '../../api/types';
 import { useLoad } from '../../hooks/useLoad';
 import { useCan } from '../../session/SessionProvider';
 
@@ -10,11 +10,15 @@ export interface Choices {
   spaces: Space[];
   domains: Domain[];
   pixels: Pixel[];
+  /** The first tags by name: their colours, which a link's tags (names alone) are shown in. */
+  tags: Tag[];
+  /** Loads the tags again, after a change that may have made one. */
+  reloadTags: () => void;
 }
 
 /**
- * The spaces, domains and pixels a link can name, for the filters and the form's pickers, each loaded only when
- * the session may read it.
+ * The spaces, domains, pixels and tags a link can name, for the filters, the form's pickers and the tags' colours,
+ * each loaded only when the session may read it (tags are the links' own: `links.read`).
  */
 export function useChoices(): Choices {
   const can = useCan();
@@ -28,9 +32,14 @@ export function useChoices(): Choices {
   const pixels = useLoad(can('pixels.read') ? 'pixels' : null, (signal) =>
     call(api.GET('/api/v1/pixels', { params: { query }, signal })),
   );
+  const tags = useLoad(can('links.read') ? 'tags' : null, (signal) =>
+    call(api.GET('/api/v1/tags', { params: { query }, signal })),
+  );
   return {
     spaces: spaces.data?.data ?? [],
     domains: domains.data?.data ?? [],
     pixels: pixels.data?.data ?? [],
+    tags: tags.data?.data ?? [],
+    reloadTags: tags.reload,
   };
 }

@@ -1,8 +1,8 @@
 import { useState } from 'react';
 import { api, call } from '../../api/client';
-import { SpaceColorValues } from '../../api/enums';
 import type { Space, SpaceColor } from '../../api/types';
-import { FieldErrors, NameField } from '../../components/Field';
+import { ColorField } from '../../components/ColorField';
+import { NameField } from '../../components/Field';
 import { FormDialog } from '../../components/FormDialog';
 import { useSubmit } from '../../hooks/useSubmit';
 import { useI18n } from '../../i18n/I18nProvider';
@@ -33,23 +33,7 @@ export function SpaceDialog({ space, onClose, onSaved }: SpaceDialogProps) {
   return (
     <FormDialog title={title} submission={submission} onSave={save} onClose={onClose}>
       <NameField field={submission.field('name')} value={name} onChange={setName} />
-      <fieldset className="colors">
-        <legend>{t.spaces.color}</legend>
-        {SpaceColorValues.map((value) => (
-          <label key={value} className="color-choice">
-            <input
-              type="radio"
-              name="color"
-              value={value}
-              checked={color === value}
-              onChange={() => setColor(value)}
-            />
-            <span className={`space-dot space-color-${value}`} aria-hidden="true" />
-            {t.spaces.colors[value]}
-          </label>
-        ))}
-        <FieldErrors errors={submission.errors.color} />
-      </fieldset>
+      <ColorField value={color} onChange={setColor} errors={submission.errors.color} />
     </FormDialog>
   );
 }

@@ -1,0 +1,67 @@
+import { useState } from 'react';
+import { api, call } from '../../api/client';
+import type { UtmTemplate } from '../../api/types';
+import { Field, NameField } from '../../components/Field';
+import { FormDialog } from '../../components/FormDialog';
+import { useSubmit } from '../../hooks/useSubmit';
+import { useT } from '../../i18n/I18nProvider';
+import { MAX_UTM_VALUE, UTM_FIELDS, utmBody, utmValuesOf, type UtmField } from './utm';
+
+const TEMPLATE_FIELDS = ['name', ...UTM_FIELDS] as const;
+const MAX_TEMPLATE_NAME = 100;
+
+interface UtmTemplateDialogProps {
+  template: UtmTemplate | null;
+  onClose: () => void;
+  onSaved: (template: UtmTemplate) => void;
+}
+
+/** A template's name and its parameters, one of them at least. */
+export function UtmTemplateDialog({ template, onClose, onSaved }: UtmTemplateDialogProps) {
+  const t = useT();
+  const submission = useSubmit(TEMPLATE_FIELDS);
+  const [name, setName] = useState(template?.name ?? '');
+  const [values, setValues] = useState(() => utmValuesOf(template));
+
+  const set = (field: UtmField, value: string) => setValues((previous) => ({ ...previous, [field]: value }));
+
+  const save = async () => {
+    const body = { name: name.trim(), ...utmBody(values) };
+    const saved = template
+      ? await call(api.PUT('/api/v1/utm-templates/{id}', { params: { path: { id: template.id } }, body }))
+      : await call(api.POST('/api/v1/utm-templates', { body }));
+    onSaved(saved.data);
+  };
+
+  return (
+    <FormDialog
+      title={template ? t.utm.editTitle(template.name) : t.utm.new}
+      submission={submission}
+      onSave={save}
+      onClose={onClose}
+    >
+      <NameField
+        field={submission.field('name')}
+        value={name}
+        onChange={setName}
+        maxLength={MAX_TEMPLATE_NAME}
+      />
+      <fieldset>
+        <legend>{t.utm.parameters}</legend>
+        <p className="hint">{t.utm.parametersHint}</p>
+        {UTM_FIELDS.map((field) => (
+          <Field key={field} label={t.linkForm.extras[field]} {...submission.field(field)}>
+            {(control) => (
+              <input
+                {...control}
+                maxLength={MAX_UTM_VALUE}
+                value={values[field]}
+                onChange={(event) => set(field, event.target.value)}
+              />
+            )}
+          </Field>
+        ))}
+      </fieldset>
+    </FormDialog>
+  );
+}
