@@ -28,6 +28,8 @@ const RAN: Record<string, string> = {
   ClickEventOffsets1765300000000: '7c622cc9948164cb827d320e89319f0ec4d38bdeb3468865cb873814d277428c',
   PeopleAndAudit1765400000000: '4e5f3256e8cc1587d045b5f67b91bff6e0f7aa1a10eb2bdf69852cad4e6f0dd6',
   Imports1765500000000: '3835ba9e6351300e2c1d25324f52eabbba189247d59235dbc932f8076d7ba6ec',
+  LinkVisitFields1765600000000: 'e1ce7863c553cf15f68c855de7830b08b65c7990d094dff73de217c9c4a46f29',
+  DomainAppFiles1765700000000: '19485f98f64cc2e8f115bf3fd8a44238ad172c165b12b49f46d2435bc3038a20',
 };
 
 /** The migrations of the folder, by name, as the migration runner finds them. */
