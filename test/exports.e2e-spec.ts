@@ -598,6 +598,8 @@ describe('CSV export and import', () => {
         `export of 200,000 clicks (${(bytes / 1e6).toFixed(1)} MB): heap grew at most ${growthMb.toFixed(1)} MB\n`,
       );
       expect(growthMb).toBeLessThan(16);
-    }, 120_000);
+      // Most of its time is the full collections before each sample: 94-103 s alone on a busy 2-core machine, so
+      // the 120 s it had were passed when other suites ran beside it. Its assertion is memory, not time.
+    }, 300_000);
   });
 });

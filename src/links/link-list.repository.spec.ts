@@ -187,8 +187,17 @@ describe('linkCountQuery', () => {
   });
 
   it('leaves out nothing, and subtracts nothing, for an account that has no archived links', () => {
-    const count = linkCountQuery({ ...NONE, noneArchived: true });
-    expect(count.text).not.toMatch(/archived/);
+    for (const filter of [
+      {},
+      { spaceId: 3 },
+      { domainId: 2, status: LinkStatus.Active },
+      { reach: [1, 2] },
+    ]) {
+      const count = linkCountQuery({ ...NONE, ...filter, noneArchived: true });
+      expect(count.text).not.toMatch(/archived/);
+      // Every parameter is one the statement reads.
+      for (let n = 1; n <= count.values.length; n += 1) expect(count.text).toContain(`$${n}`);
+    }
     const page = foundPageQuery(
       { ...NONE, noneArchived: true, search: { by: 'title', term: 'x' } },
       BY_ID,

@@ -403,13 +403,14 @@ export function linkCountQuery(filter: LinkListFilter): Sql {
     if (filter.status === LinkStatus.Active) counted.push('NOT c.disabled');
     const sum = `(SELECT COALESCE(sum(c.links), 0) FROM link_counts c WHERE ${counted.join(' AND ')})`;
     // The counts hold the archived links too: those the filter would find are taken off, through their index.
-    const archived = [`link.account_id = ${account}`, 'link.archived', ...placeConditions(filter, params)];
-    if (filter.status === LinkStatus.Disabled) archived.push('link.disabled');
-    if (filter.status === LinkStatus.Active) archived.push('NOT link.disabled');
-    const listed =
-      filter.noneArchived === true
-        ? sum
-        : `${sum} - (SELECT count(*) FROM links link WHERE ${archived.join(' AND ')})`;
+    const archivedFound = (): string => {
+      const archived = [`link.account_id = ${account}`, 'link.archived', ...placeConditions(filter, params)];
+      if (filter.status === LinkStatus.Disabled) archived.push('link.disabled');
+      if (filter.status === LinkStatus.Active) archived.push('NOT link.disabled');
+      return `(SELECT count(*) FROM links link WHERE ${archived.join(' AND ')})`;
+    };
+    // Parameters are added only for what the statement says: an unused one has no type PostgreSQL could infer.
+    const listed = filter.noneArchived === true ? sum : `${sum} - ${archivedFound()}`;
     // The same filters again, over the alias `link`.
     if (filter.status === LinkStatus.Active) {
       return statement(`${listed} - ${expired(countedConditions(filter, params, account))}`);
