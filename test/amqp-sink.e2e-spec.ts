@@ -6,7 +6,7 @@ import {
   type Message,
   type Options,
 } from 'amqplib';
-import type { OutgoingEvent } from '../src/events/outbox/event';
+import { EVENT_TYPES, type OutgoingEvent } from '../src/events/outbox/event';
 import { AmqpSink, type AmqpSinkOptions } from '../src/events/sinks/amqp.sink';
 import {
   describeWithBroker,
@@ -198,7 +198,8 @@ describeWithBroker('EVENTS_TEST_AMQP_URL', 'the AMQP sink on a RabbitMQ server',
     const { sink, exchange } = await sinkOn();
     const clicks = await queueOn(exchange, 'link.clicked');
     const everything = await queueOn(exchange, 'link.*');
-    const events = testEvents(10);
+    // Two of each type, whatever the number of types.
+    const events = testEvents(2 * EVENT_TYPES.length);
 
     await sink.publish(events);
 

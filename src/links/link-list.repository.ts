@@ -438,7 +438,7 @@ export function linkCountQuery(filter: LinkListFilter): Sql {
 }
 
 /** A link's exported columns, as the database gives them: all but its short URL, which needs its domain. */
-export type StoredExportRow = Omit<LinkExportRow, 'short_url'>;
+export type StoredExportRow = Omit<LinkExportRow, 'short_url' | 'health'> & { health: CheckStatus };
 
 /** The §13 columns an export writes after the others. */
 const VISIT_COLUMNS = LINK_VISIT_FIELD_NAMES.map((name) => `l.${name}`).join(', ');
@@ -550,8 +550,7 @@ export class LinkListRepository {
              COALESCE(c.clicks, 0) AS clicks, l.created_at, ${VISIT_COLUMNS},
              ARRAY(SELECT t.name FROM link_tags lt JOIN tags t ON t.id = lt.tag_id WHERE lt.link_id = l.id
                     ORDER BY lt.position) AS tags, l.archived,
-             CASE (SELECT lc.status FROM link_checks lc WHERE lc.link_id = l.id)
-               WHEN ${CheckStatus.Ok} THEN 'ok' WHEN ${CheckStatus.Broken} THEN 'broken' ELSE 'unknown' END AS health
+             COALESCE((SELECT lc.status FROM link_checks lc WHERE lc.link_id = l.id), ${CheckStatus.Unknown}) AS health
         FROM (SELECT found.id, row_number() OVER () AS ord FROM (${ids.text}) AS found) AS page
         JOIN links l ON l.id = page.id
         LEFT JOIN link_counters c ON c.link_id = l.id

@@ -10,7 +10,8 @@ import type { LinkExportRow } from './link-csv';
 import { LinkListRepository, type LinkListFilter, type LinkListOrder } from './link-list.repository';
 import { LinkResponses } from './link-responses';
 import { LinkStatus } from './status/link-status';
-import { HEALTH_NAMES, type LinkResponse } from './link.mapper';
+import { CHECK_STATUS_NAMES, checkStatusOf } from './health/link-check.entity';
+import type { LinkResponse } from './link.mapper';
 
 /** What a list query asks for, as the list's SQL takes it, its tags named by id (`tagIds`). */
 function listOf(
@@ -32,7 +33,7 @@ function listOf(
       pixelId: query.pixel_id ?? null,
       tagIds,
       archived: query.archived ?? false,
-      health: query.health === undefined || query.health === null ? null : HEALTH_NAMES.indexOf(query.health),
+      health: query.health === undefined || query.health === null ? null : checkStatusOf(query.health),
     },
     order: { by: query.sort_by ?? 'id', direction: query.direction() },
   };
@@ -116,7 +117,11 @@ export class LinkListService {
       [...domains.values()].map((domain) => [domain.id, toDomainSummary(domain, this.domains.scheme).url]),
     );
     for await (const chunk of this.repository.exportRows(filter, order, EXPORT_CHUNK)) {
-      yield chunk.map((row) => ({ ...row, short_url: `${urls.get(row.domain_id)}/${row.alias}` }));
+      yield chunk.map((row) => ({
+        ...row,
+        short_url: `${urls.get(row.domain_id)}/${row.alias}`,
+        health: CHECK_STATUS_NAMES[row.health],
+      }));
     }
   }
 }

@@ -10,11 +10,8 @@ import type { LinkCounter } from './link-counter.entity';
 import { rotationSchedule } from '../targeting/rotation';
 import { LinkPrivacy, type Link } from './link.entity';
 import { visitFieldsOf } from './link-visit-fields';
-import { CheckStatus } from './health/link-check.entity';
+import { CHECK_STATUS_NAMES, CheckStatus } from './health/link-check.entity';
 import type { StoredHealth } from './health/link-health.repository';
-
-/** The names of the stored statuses, by their value. */
-export const HEALTH_NAMES = ['unknown', 'ok', 'broken'] as const satisfies Record<CheckStatus, string>;
 
 /** `privacy` as the document names it, the same in requests and responses. */
 export const LINK_PRIVACY = {
@@ -53,13 +50,13 @@ export class LinkTargetResponse {
 export class LinkHealthResponse {
   @ApiProperty({
     type: 'string',
-    enum: HEALTH_NAMES,
+    enum: CHECK_STATUS_NAMES,
     enumName: 'LinkHealthStatus',
     description:
       '`broken`: the target answered 404, 410 or 5xx, or nothing within 10 s, twice 10 s apart; `unknown`: not ' +
       'checked yet, or not checkable (an address the checks may not reach, a scheme other than http and https).',
   })
-  status!: (typeof HEALTH_NAMES)[number];
+  status!: (typeof CHECK_STATUS_NAMES)[number];
 
   @ApiInteger({ nullable: true, description: "The last answer's status; null when none came." })
   http_status!: number | null;
@@ -74,7 +71,7 @@ export const UNCHECKED: StoredHealth = { status: CheckStatus.Unknown, httpStatus
 /** The health of a link as it is answered. */
 export function toHealthResponse(health: StoredHealth): LinkHealthResponse {
   return {
-    status: HEALTH_NAMES[health.status],
+    status: CHECK_STATUS_NAMES[health.status],
     http_status: health.httpStatus,
     checked_at: isoDate(health.checkedAt),
   };

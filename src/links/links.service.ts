@@ -225,18 +225,13 @@ export class LinksService {
   ): Promise<void> {
     const tagged = prepared.filter(({ tags }) => tags.length > 0);
     if (tagged.length === 0) return;
-    const byName = await this.tags.ensure(
+    const names = await this.tags.tagLinks(
       tx,
       accountId,
-      tagged.flatMap(({ tags }) => tags),
+      tagged.map(({ link, tags }) => ({ linkId: link.id, names: tags })),
       quotaField,
     );
-    const tagsOf = (names: string[]) => names.map((name) => byName.get(name.toLowerCase())!);
-    await this.tags.replace(
-      tx,
-      tagged.map(({ link, tags }) => ({ linkId: link.id, tagIds: tagsOf(tags).map((tag) => tag.id) })),
-    );
-    for (const entry of tagged) entry.tags = tagsOf(entry.tags).map((tag) => tag.name);
+    for (const entry of tagged) entry.tags = names.get(entry.link.id)!;
   }
 
   /** Inserts the links whose alias is free with `insert`; they get their ids and dates. Returns the others. */
@@ -360,11 +355,7 @@ export class LinksService {
       if (!(await this.repository.update(tx, owner, id, changes))) throw new ResourceNotFoundException();
       if (targeting !== null) await this.repository.restartRotation(tx, id);
       if (pixelIds !== null) await this.linkPixels.replace(tx, id, pixelIds);
-      if (tags !== null) {
-        const byName = await this.tags.ensure(tx, accountId, tags, 'tags');
-        const tagIds = tags.map((name) => byName.get(name.toLowerCase())!.id);
-        await this.tags.replace(tx, [{ linkId: id, tagIds }]);
-      }
+      if (tags !== null) await this.tags.tagLinks(tx, accountId, [{ linkId: id, names: tags }], 'tags');
       if (eventsWanted) pending = await this.outbox.record(tx, accountId, 'link.updated', [id]);
     });
     this.feed.publish(linkChange(link.domainId, link.alias));

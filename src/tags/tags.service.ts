@@ -60,24 +60,28 @@ export class TagsService {
   }
 
   /**
-   * The tags of these names, made in `tx` where the workspace has none yet (within its quota, a refusal naming
-   * `field`), by lower-case name.
+   * Each link's tags become exactly the tags of its `names`, in that order, in `tx`: names the workspace has no tag
+   * of make one (within its quota, a refusal naming `field`). Returns each link's names as the workspace first
+   * wrote them, by link id.
    */
-  async ensure(
+  async tagLinks(
     tx: Transaction,
     accountId: number,
-    names: string[],
+    links: { linkId: number; names: string[] }[],
     field: string,
-  ): Promise<Map<string, TagName>> {
-    if (names.length === 0) return new Map();
-    const tags = await this.tags.ensure(tx, accountId, names);
-    await this.tags.checkTagQuota(tx, this.quotas.maxTagsPerAccount, accountId, field);
-    return tags;
-  }
-
-  /** Each link's tags become exactly its `tagIds`, in that order, in `tx`. */
-  replace(tx: Transaction, links: { linkId: number; tagIds: number[] }[]): Promise<void> {
-    return this.tags.replace(tx, links);
+  ): Promise<Map<number, string[]>> {
+    const names = links.flatMap((link) => link.names);
+    let byName = new Map<string, TagName>();
+    if (names.length > 0) {
+      byName = await this.tags.ensure(tx, accountId, names);
+      await this.tags.checkTagQuota(tx, this.quotas.maxTagsPerAccount, accountId, field);
+    }
+    const tagsOf = (link: { names: string[] }) => link.names.map((name) => byName.get(name.toLowerCase())!);
+    await this.tags.replace(
+      tx,
+      links.map((link) => ({ linkId: link.linkId, tagIds: tagsOf(link).map((tag) => tag.id) })),
+    );
+    return new Map(links.map((link) => [link.linkId, tagsOf(link).map((tag) => tag.name)]));
   }
 
   /** The names of each link's tags, by link id, in the order given. */

@@ -7,20 +7,15 @@ import {
 } from '../common/exceptions';
 import { mapPage, type Page } from '../common/pagination';
 import { quotasConfig, type QuotasConfig } from '../config/app-config';
+import { LINK_VISIT_FIELDS, UTM_FIELDS as LINK_UTM_FIELDS } from '../links/link-visit-fields';
 import type { UtmTemplateListQueryDto } from './dto/utm-template-list-query.dto';
 import type { CreateUtmTemplateDto, UpdateUtmTemplateDto } from './dto/utm-template.dto';
 import type { UtmTemplate } from './utm-template.entity';
 import { toUtmTemplateResponse, type UtmTemplateResponse } from './utm-template.mapper';
 import { UtmTemplatesRepository } from './utm-templates.repository';
 
-/** Each UTM field of a body, with the entity's property that keeps it. */
-const UTM_FIELDS = [
-  ['utm_source', 'utmSource'],
-  ['utm_medium', 'utmMedium'],
-  ['utm_campaign', 'utmCampaign'],
-  ['utm_term', 'utmTerm'],
-  ['utm_content', 'utmContent'],
-] as const;
+/** Each UTM field of a body, with the property that keeps it: named as a link's are. */
+const UTM_FIELDS = LINK_UTM_FIELDS.map((field) => [field, LINK_VISIT_FIELDS[field]] as const);
 
 /** Laravel's `required_without_all` message: a template must set one UTM field at least. */
 export const UTM_FIELD_REQUIRED =

@@ -1973,8 +1973,6 @@ export interface components {
       color?: null | components['schemas']['TagColor'];
     };
     CreateUtmTemplateDto: {
-      /** @description Unique within the account, regardless of case. */
-      name: string;
       /**
        * @description Required unless another UTM field is set: a template sets one at least.
        * @example newsletter
@@ -1994,6 +1992,8 @@ export interface components {
       utm_term?: string | null;
       /** @description An empty string clears it. */
       utm_content?: string | null;
+      /** @description Unique within the account, regardless of case. */
+      name: string;
     };
     CreateWebhookDto: {
       /** @description To recognise the webhook by. */
@@ -3331,9 +3331,8 @@ export interface components {
       current_password?: string | null;
     };
     UpdateUtmTemplateDto: {
-      name?: string;
       /**
-       * @description An empty string clears it.
+       * @description Required unless another UTM field is set: a template sets one at least.
        * @example newsletter
        */
       utm_source?: string | null;
@@ -3351,6 +3350,7 @@ export interface components {
       utm_term?: string | null;
       /** @description An empty string clears it. */
       utm_content?: string | null;
+      name?: string;
     };
     UpdateWebhookDto: {
       name?: string;

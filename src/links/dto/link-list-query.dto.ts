@@ -11,7 +11,7 @@ import {
   Optional,
 } from '../../common/validation';
 import { MAX_LINK_TAGS, MAX_TAG_NAME } from '../../tags/tag.entity';
-import { HEALTH_NAMES } from '../link.mapper';
+import { CHECK_STATUS_NAMES } from '../health/link-check.entity';
 import { LinkStatus } from '../status/link-status';
 
 export const LINK_SEARCH_BY = ['title', 'alias', 'url'] as const;
@@ -58,10 +58,10 @@ export class LinkListQueryDto extends ListQueryDto {
   archived?: boolean;
 
   @Nullable()
-  @FormEnum(HEALTH_NAMES, 'LinkHealthStatus', {
+  @FormEnum(CHECK_STATUS_NAMES, 'LinkHealthStatus', {
     description: 'The links whose last check found this: `broken` lists the broken links.',
   })
-  health?: (typeof HEALTH_NAMES)[number] | null;
+  health?: (typeof CHECK_STATUS_NAMES)[number] | null;
 
   @Nullable()
   @FormEnum(LINK_SORT_BY, 'LinkSortBy', { description: '`id` orders by creation.' })

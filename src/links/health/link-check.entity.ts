@@ -7,6 +7,15 @@ export enum CheckStatus {
   Broken = 2,
 }
 
+/** The statuses as the API and the checker name them, by their stored value: the one map between the two. */
+export const CHECK_STATUS_NAMES = ['unknown', 'ok', 'broken'] as const satisfies Record<CheckStatus, string>;
+export type CheckStatusName = (typeof CHECK_STATUS_NAMES)[number];
+
+/** The stored value of a status name. */
+export function checkStatusOf(name: CheckStatusName): CheckStatus {
+  return CHECK_STATUS_NAMES.indexOf(name);
+}
+
 /**
  * The last check of a link's target and when the next is due. Triggers on `links` make one for every link and
  * reset it when the target changes (see the link-health migration); the checker writes the rest.

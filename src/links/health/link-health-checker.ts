@@ -11,7 +11,7 @@ import {
   type LinkCheckOptions,
   type LinkCheckResult,
 } from './link-check';
-import { CheckStatus } from './link-check.entity';
+import { CheckStatus, checkStatusOf } from './link-check.entity';
 import { LinkHealthRepository, type ClaimedCheck } from './link-health.repository';
 
 /** How the checker checks and paces itself: the check's own options, and its timings (shorter in tests). */
@@ -48,12 +48,6 @@ const WINDOW_PER_ROOM = 25;
 const MIN_WINDOW = 100;
 /** Rounds between two prunings of the hosts' spacing rows. */
 const PRUNE_EVERY_ROUNDS = 600;
-
-const RESULT_STATUS: Record<LinkCheckResult['status'], CheckStatus> = {
-  ok: CheckStatus.Ok,
-  broken: CheckStatus.Broken,
-  unknown: CheckStatus.Unknown,
-};
 
 /**
  * Checks links' targets in the background (contract §13), on every instance where `LINK_CHECKS` is on, sharing
@@ -149,7 +143,7 @@ export class LinkHealthChecker extends PeriodicTask {
       return;
     }
     this.checks.labels(result.status).inc();
-    const status = RESULT_STATUS[result.status];
+    const status = checkStatusOf(result.status);
     const nextAt = new Date(Date.now() + this.config.linkCheckIntervalHours * 3_600_000);
     await this.transactions.run(async (tx) => {
       const before = await this.repository.record(tx, check, {

@@ -11,12 +11,8 @@ function UtmValue(example?: string, description = 'An empty string clears it.'):
 /** What a template of nothing is refused as: the first UTM field, as Laravel's `required_without_all` names it. */
 const ONE_REQUIRED = 'Required unless another UTM field is set: a template sets one at least.';
 
-/** A new template: a name, and at least one UTM field (a template of nothing is refused, on `utm_source`). */
-export class CreateUtmTemplateDto {
-  @Required()
-  @FormString({ max: MAX_UTM_TEMPLATE_NAME, description: 'Unique within the account, regardless of case.' })
-  name!: string;
-
+/** The five UTM fields a template sets, create and update alike; at least one must be set (a 422 on `utm_source`). */
+class UtmValuesDto {
   @UtmValue('newsletter', ONE_REQUIRED)
   utm_source?: string | null;
 
@@ -33,26 +29,18 @@ export class CreateUtmTemplateDto {
   utm_content?: string | null;
 }
 
+/** A new template: a name, and at least one UTM field. */
+export class CreateUtmTemplateDto extends UtmValuesDto {
+  @Required()
+  @FormString({ max: MAX_UTM_TEMPLATE_NAME, description: 'Unique within the account, regardless of case.' })
+  name!: string;
+}
+
 /** PUT and PATCH alike: what is absent stays as it is; the template must still set one UTM field. */
-export class UpdateUtmTemplateDto {
+export class UpdateUtmTemplateDto extends UtmValuesDto {
   @OptionalNotNull()
   @FormString({ max: MAX_UTM_TEMPLATE_NAME })
   name?: string;
-
-  @UtmValue('newsletter')
-  utm_source?: string | null;
-
-  @UtmValue('email')
-  utm_medium?: string | null;
-
-  @UtmValue('spring-sale')
-  utm_campaign?: string | null;
-
-  @UtmValue()
-  utm_term?: string | null;
-
-  @UtmValue()
-  utm_content?: string | null;
 }
 
 /** The document's example bodies. */
