@@ -158,13 +158,25 @@ if (!haveChromium) {
     expect(await nav.getByRole('link').allTextContents()).toEqual([
       'Links',
       'Spaces',
+      'Tags',
+      'UTM templates',
       'Domains',
       'Pixels',
       'Import and export',
       'Members',
       'Account',
     ]);
-    for (const screen of ['links', 'spaces', 'domains', 'pixels', 'transfer', 'members', 'account']) {
+    for (const screen of [
+      'links',
+      'spaces',
+      'tags',
+      'utm-templates',
+      'domains',
+      'pixels',
+      'transfer',
+      'members',
+      'account',
+    ]) {
       await viewer.page.goto(`${base}/app/${screen}`);
       await viewer.page.getByRole('main').getByRole('heading', { level: 1 }).waitFor();
       await viewer.page.waitForLoadState('networkidle');

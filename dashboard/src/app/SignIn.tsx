@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { useLayoutEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { describeError } from '../api/describe';
 import { isApiError } from '../api/errors';
@@ -98,7 +98,7 @@ function KeySignIn() {
   const [error, setError] = useState<string | null>(null);
 
   // Chosen from the other ways in: the field is where the reader goes next.
-  useEffect(() => inputRef.current?.focus(), []);
+  useLayoutEffect(() => inputRef.current?.focus(), []);
 
   const submit = async (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();

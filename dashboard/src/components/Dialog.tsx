@@ -1,4 +1,4 @@
-import { useEffect, useEffectEvent, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
+import { useLayoutEffect, useEffectEvent, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 
 interface DialogProps {
   title: string;
@@ -21,7 +21,7 @@ export function Dialog({ title, onClose, children, wide = false }: DialogProps) 
   const titleId = useId();
   const close = useEffectEvent(onClose);
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     const dialog = ref.current;
     if (dialog === null) return;
     const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;

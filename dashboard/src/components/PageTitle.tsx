@@ -1,4 +1,4 @@
-import { useEffect, useRef, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useRef, type ReactNode } from 'react';
 import { useT } from '../i18n/I18nProvider';
 
 /** Whether a screen has been shown since the page loaded: the first one leaves focus where the browser put it. */
@@ -17,7 +17,8 @@ export function PageTitle({ children, text }: { children?: ReactNode; text: stri
     document.title = `${text} · ${t.app.name}`;
   }, [text, t]);
 
-  useEffect(() => {
+  // In the commit that shows the screen (a layout effect), so no keystroke typed into a field lands before it.
+  useLayoutEffect(() => {
     if (shownBefore) ref.current?.focus({ preventScroll: true });
     shownBefore = true;
   }, []);

@@ -1,4 +1,4 @@
-import { useEffect, useRef, type FormEvent, type ReactNode } from 'react';
+import { useLayoutEffect, useRef, type FormEvent, type ReactNode } from 'react';
 import type { FieldErrors } from '../api/errors';
 import type { Submission } from '../hooks/useSubmit';
 import { FormAlert } from './Field';
@@ -28,7 +28,7 @@ export function SubmitForm({
   const formRef = useRef<HTMLFormElement>(null);
   const { saving, errors, message, submit, fields } = submission;
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }, [errors]);
 

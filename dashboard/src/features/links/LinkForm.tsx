@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
+import { useLayoutEffect, useRef, useState, type ChangeEvent, type FormEvent } from 'react';
 import { api, call } from '../../api/client';
 import { describeError } from '../../api/describe';
 import { LinkPrivacyValues } from '../../api/enums';
@@ -48,7 +48,7 @@ export function LinkForm({ link, copyOf, onSaved, onCancel }: LinkFormProps) {
   const editing = link !== undefined;
 
   // After a refusal, the first field it names takes focus, its messages beside it.
-  useEffect(() => {
+  useLayoutEffect(() => {
     formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"]')?.focus();
   }, [errors]);
 

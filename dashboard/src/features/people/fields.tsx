@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type ReactNode, type Ref } from 'react';
+import { useLayoutEffect, useRef, useState, type ReactNode, type Ref } from 'react';
 import { useLocation, useSearchParams } from 'wouter';
 import { isApiError } from '../../api/errors';
 import type { Session } from '../../api/session';
@@ -161,7 +161,7 @@ export function useAskedField(name: string) {
   const [asked, setAsked] = useState(false);
   const ref = useRef<HTMLInputElement>(null);
 
-  useEffect(() => {
+  useLayoutEffect(() => {
     if (asked) ref.current?.focus();
   }, [asked]);
 

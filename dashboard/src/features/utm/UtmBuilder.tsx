@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
+import { useEffect, useLayoutEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { api, call } from '../../api/client';
 import { withoutFields } from '../../api/errors';
 import type { UtmTemplate } from '../../api/types';
@@ -148,7 +148,7 @@ function SaveTemplate({
   const [name, setName] = useState('');
   const inputRef = useRef<HTMLInputElement>(null);
 
-  useEffect(() => inputRef.current?.focus(), []);
+  useLayoutEffect(() => inputRef.current?.focus(), []);
 
   const save = () =>
     submission.submit(async () => {
