@@ -15,6 +15,7 @@ export const SCENARIOS = [
   'lists',
   'stats',
   'imports',
+  'health',
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
@@ -52,6 +53,8 @@ export interface BenchOptions {
   /** Links of the imports scenario's source, and their click-days (a link's day with clicks). */
   importLinks: number;
   importClickDays: number;
+  /** Links of the health scenario, their targets spread over loopback hosts. */
+  healthLinks: number;
   databaseUrl: string;
   /** A directory for CPU profiles of the service (node --cpu-prof), one per start; null for none. */
   cpuProfileDir: string | null;
@@ -80,6 +83,7 @@ const USAGE = `Usage: npm run bench -- [options]
                         quick: 2000)
   --import-click-days=N their click-days, each with its hours and a value per dimension (default 1000000;
                         quick: 20000)
+  --health-links=N      links of the health scenario, checked in one wave (default 1000000; quick: 2000)
   --cpu-prof=DIR        write a CPU profile of the service to DIR each time it stops (node --cpu-prof)
 Environment: BENCH_DATABASE_URL, a PostgreSQL server where a scratch database may be created and dropped
   (default postgres://postgres@127.0.0.1:5432/postgres).`;
@@ -141,6 +145,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     'stats-calls',
     'bulks',
     'import-links',
+    'health-links',
     'import-click-days',
     'cpu-prof',
   ]);
@@ -193,6 +198,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     bulks: Math.round(number('bulks', 20, 2, 1, 1000)),
     importLinks: Math.round(number('import-links', 100_000, 2000, 1, 10_000_000)),
     importClickDays: Math.round(number('import-click-days', 1_000_000, 20_000, 0, 100_000_000)),
+    healthLinks: Math.round(number('health-links', 1_000_000, 2000, 1, 10_000_000)),
     databaseUrl: process.env.BENCH_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres',
     cpuProfileDir: cpuProfileDir(values.get('cpu-prof')),
   };

@@ -12,6 +12,7 @@ import { formatTable, grouped, MEMORY_LIMIT_MB, type Row } from './report';
 import { createLinks } from './scenarios/create';
 import { eventsScenario, eventStreams } from './scenarios/events';
 import { importsWorkload } from './scenarios/imports';
+import { healthChecks } from './scenarios/health';
 import { limitedRedirects } from './scenarios/limited';
 import { qrPressure } from './scenarios/qr-pressure';
 import { listScenarios } from './scenarios/lists';
@@ -26,7 +27,10 @@ import { isPlainSeed, readSchema, seedAlias, seedLinks, seedUrl } from './seed';
  * The scenarios that run on the links seeded first; the list, stats and imports scenarios seed their own data after
  * them.
  */
-const SCENARIOS: Record<Exclude<ScenarioName, 'lists' | 'stats' | 'events' | 'imports'>, Scenario> = {
+const SCENARIOS: Record<
+  Exclude<ScenarioName, 'lists' | 'stats' | 'events' | 'imports' | 'health'>,
+  Scenario
+> = {
   plain: plainRedirects,
   bot: botRedirects,
   targeted: targetedRedirects,
@@ -229,7 +233,7 @@ async function bench(
   try {
     const units: Unit[] = [];
     for (const name of options.scenarios) {
-      if (name === 'lists' || name === 'stats' || name === 'imports') continue;
+      if (name === 'lists' || name === 'stats' || name === 'imports' || name === 'health') continue;
       if (name !== 'events') {
         units.push({ name, scenario: SCENARIOS[name] });
         continue;
@@ -283,6 +287,11 @@ async function bench(
       notes.push(...imports.notes);
       say(`imports source ready in ${seconds(started)}`);
       await runSessions(context, [imports.unit], rows);
+    }
+
+    // Last: its links join the account's, which the list rows count.
+    if (options.scenarios.includes('health')) {
+      await runSessions(context, [{ name: 'health', scenario: healthChecks }], rows);
     }
   } finally {
     await baseline?.stop();

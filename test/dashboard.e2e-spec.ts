@@ -243,6 +243,12 @@ if (!haveChromium) {
     await page.getByRole('link', { name: `Stats ${shortUrl}` }).click();
     await page.getByRole('heading', { name: `Stats of ${shortUrl}` }).waitFor();
     await page.getByText('1 click in this period').waitFor();
+    // Where the click was sent: the country's destination.
+    await page
+      .getByRole('region', { name: 'Destinations' })
+      .getByRole('listitem')
+      .filter({ hasText: `${destinationUrl}/uk` })
+      .waitFor();
     await page.screenshot({ path: join(DOCS, 'dashboard-stats.png'), fullPage: true });
     await page.goto(`${base}/app/links`);
     await page.getByRole('table', { name: 'Links' }).waitFor();

@@ -236,9 +236,11 @@ describe('Link status, in TypeScript and in SQL', () => {
     const repository = new ClickRepository(runner.manager as unknown as DataSource);
     const granted = new Map<number, number>();
     for (const link of links) {
-      const plan = await repository.claim(link.id, [
-        { linkId: link.id, at: now.getTime(), visitor: VISITOR },
-      ]);
+      const plan = await repository.claim(
+        link.id,
+        [{ linkId: link.id, at: now.getTime(), visitor: VISITOR, target: null }],
+        [],
+      );
       granted.set(link.id, plan?.granted ?? 0);
     }
     const wanted = new Map([...expected].map(([id, status]) => [id, status === LinkStatus.Active ? 1 : 0]));

@@ -1,4 +1,4 @@
-import { ClickWriter, type CountedLink } from '../src/clicks/click-writer';
+import { BY_TURN, ClickWriter, type CountedLink } from '../src/clicks/click-writer';
 import { ClickStore } from '../src/clicks/click-store.repository';
 import { ClickRepository, type PendingClick } from '../src/clicks/click.repository';
 import { STATS_DIMENSIONS, type StatsDimension } from '../src/stats/dto/stats-query.dto';
@@ -188,8 +188,11 @@ describe('stats exactness', () => {
     const rotating = await createLink(first, account, {
       url: 'https://example.com/rotating',
       targets_type: 'rotations',
-      targets: [{ value: 'https://example.com/r/1' }, { value: 'https://example.com/r/2' }],
+      targets: [{ value: 'https://example.com/r/1', weight: 2 }, { value: 'https://example.com/r/2' }],
     });
+    // Its turns, as the visits read them: the first destination twice a round, the second once.
+    const turns = ['https://example.com/r/1', 'https://example.com/r/2', 'https://example.com/r/1'];
+    const told = new Map<string, number>();
 
     // The second instance loses the answer of about one batch in three after it was committed: it tries again.
     const repository = second.app.get(ClickRepository);
@@ -207,7 +210,9 @@ describe('stats exactness', () => {
       });
 
     const writers = [first.app.get(ClickWriter), second.app.get(ClickWriter)];
-    const links: CountedLink[] = plain.map((id) => ({ id, clicksLimit: null, rotates: false }));
+    const links: CountedLink[] = plain.map((id) => ({ id, clicksLimit: null, rotates: false, turns: [] }));
+    // Where a plain link's click went: its own url, or one of two targets (as a country's or an app link would).
+    const elsewhere = [null, null, 'https://example.com/t/a', 'https://example.org/t/b'];
     const claims: Promise<unknown>[] = [];
     let granted = 0;
     const deleted: number[] = [];
@@ -218,18 +223,23 @@ describe('stats exactness', () => {
       const visitor = next() < 0.2 ? { ...pick(VISITORS) } : pick(VISITORS);
       if (roll < 0.1) {
         claims.push(
-          Promise.resolve(writer.count({ id: limited.id, clicksLimit: 40, rotates: false }, visitor)).then(
-            (click) => {
-              if (click !== null) granted += 1;
-            },
-          ),
+          Promise.resolve(
+            writer.count({ id: limited.id, clicksLimit: 40, rotates: false, turns: [] }, visitor, null),
+          ).then((click) => {
+            if (click !== null) granted += 1;
+          }),
         );
       } else if (roll < 0.18) {
         claims.push(
-          Promise.resolve(writer.count({ id: rotating.id, clicksLimit: null, rotates: true }, visitor)),
+          Promise.resolve(
+            writer.count({ id: rotating.id, clicksLimit: null, rotates: true, turns }, visitor, BY_TURN),
+          ).then((click) => {
+            const target = turns[click!.rotation!];
+            told.set(target, (told.get(target) ?? 0) + 1);
+          }),
         );
       } else if (roll < 0.95) {
-        void writer.count(pick(links), visitor);
+        void writer.count(pick(links), visitor, pick(elsewhere));
       } else if (roll < 0.99) {
         await writer.settle();
       } else if (links.length > 4) {
@@ -276,6 +286,9 @@ describe('stats exactness', () => {
       }
     }
     expect(raws.get(limited.id)).toHaveLength(granted);
+    // Each click of the rotation is counted under the destination its visit was sent to.
+    expect(new Map([...(await stats(rotating.id, 'target'))].sort())).toEqual(new Map([...told].sort()));
+    expect(told.size).toBe(2);
     expect(granted).toBeLessThanOrEqual(40);
 
     // Counted again from the raw clicks, the rollups are the same rows.

@@ -373,6 +373,7 @@ describe('webhook deliveries', () => {
       linkId: order[n % 3],
       at: started + n,
       visitor,
+      target: null,
     }));
     const recorded = await t.app
       .get(ClickRepository)

@@ -1,10 +1,22 @@
-import { BROWSER_UA, countedClicks, recordedClicks, type Scenario } from '../context';
+import { BROWSER_UA, countedClicks, recordedClicks, type BenchContext, type Scenario } from '../context';
 import { burst, send } from '../http';
 import { grouped } from '../report';
 import { clickFacts, clickProblems, compare, Tally, timedRow, verdict, type Comparison } from './common';
 
 /** Visits one after another, whose targets must follow the round-robin order exactly. */
 const SEQUENTIAL_VISITS = 7;
+
+/** The link's clicks per destination as its stats count them (`name=target`, from the rollups), by URL. */
+async function perTarget(context: BenchContext, linkId: number): Promise<Map<string, number>> {
+  const { rows } = await context.database.db.query<{ target: string; clicks: string }>(
+    `SELECT v.value AS target, sum(d.clicks) AS clicks
+       FROM click_days d JOIN click_values v ON v.id = d.value
+      WHERE d.link_id = $1 AND d.dimension = 9
+      GROUP BY v.value`,
+    [linkId],
+  );
+  return new Map(rows.map((row) => [row.target, Number(row.clicks)]));
+}
 
 /**
  * A rotating link: a sequential visitor sees its targets in exact round-robin order, and under load every target
@@ -19,6 +31,7 @@ export const rotatingRedirects: Scenario = {
     const before = {
       recorded: await recordedClicks(context, ids),
       counted: await countedClicks(context, ids),
+      perTarget: await perTarget(context, link.id),
     };
     const tally = new Tally(targets);
     const headers = { 'User-Agent': BROWSER_UA };
@@ -58,6 +71,14 @@ export const rotatingRedirects: Scenario = {
       if (located !== tally.redirects) {
         problems.push(`${grouped(tally.redirects - located)} redirects to none of the targets`);
       }
+      // The stats count each click under the target its visit was sent to: every one seen, and no more than were
+      // recorded (answers unseen, in flight when the load stopped, were counted too).
+      const after = await perTarget(context, link.id);
+      const stated = targets.map((target) => (after.get(target) ?? 0) - (before.perTarget.get(target) ?? 0));
+      const statedTotal = stated.reduce((sum, count) => sum + count, 0);
+      if (statedTotal !== recorded || stated.some((count, index) => count < tally.byLocation[index])) {
+        problems.push(`stats per target ${stated.map(grouped).join('/')} for ${grouped(recorded)} clicks`);
+      }
       // Served in strict turn, each target got ⌊n/k⌋ or ⌈n/k⌉ of the n recorded; answers unseen may be missing.
       const most = Math.ceil(recorded / targets.length);
       const spread = Math.max(...tally.byLocation) - Math.min(...tally.byLocation);
@@ -66,7 +87,7 @@ export const rotatingRedirects: Scenario = {
       }
       const facts = `order ${order.map((target) => target + 1).join('')}, per target ${tally.byLocation
         .map(grouped)
-        .join('/')}, ${clickFacts(tally, recorded)}`;
+        .join('/')} (stats ${stated.map(grouped).join('/')}), ${clickFacts(tally, recorded)}`;
       return [
         { ...timedRow('redirect rotating', comparison, { minRatio: 0.15 }), ...verdict(problems, facts) },
       ];

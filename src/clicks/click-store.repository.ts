@@ -168,7 +168,7 @@ const CLEAR_ROLLUPS = `
  */
 const COUNT_AGAIN = `
   WITH kept AS MATERIALIZED (
-    SELECT link_id, created_at, profile_id AS profile FROM click_events
+    SELECT link_id, created_at, profile_id AS profile, target_id AS target FROM click_events
      WHERE link_id = ANY($1::int[]) AND ($2::timestamptz IS NULL OR created_at >= $2::timestamptz)
   ), ${ROLL_UP}
   SELECT count(*)::int AS clicks FROM kept`;

@@ -6,6 +6,7 @@ import { MetricsService } from '../metrics/metrics.service';
 import type { EventInterest } from '../events/outbox/event-interest';
 import { ClickWriter } from './click-writer';
 import {
+  BY_TURN,
   clickParameters,
   clickParametersInTurns,
   type ClickRepository,
@@ -24,7 +25,7 @@ const VISITOR: VisitorProfile = {
   bot: false,
 };
 
-const PLAIN = { id: 7, clicksLimit: null, rotates: false };
+const PLAIN = { id: 7, clicksLimit: null, rotates: false, turns: [] };
 
 class DatabaseError extends Error {
   constructor(readonly code: string) {
@@ -74,7 +75,7 @@ describe('ClickWriter', () => {
   it('writes buffered clicks in one batch', async () => {
     const database = new FakeRepository();
     const clicks = writer(database);
-    for (let visit = 0; visit < 30; visit += 1) void clicks.count(PLAIN, VISITOR);
+    for (let visit = 0; visit < 30; visit += 1) void clicks.count(PLAIN, VISITOR, null);
     expect(clicks.pending()).toBe(30);
     await clicks.flush();
     expect({ batches: database.batchIds.length, clicks: database.clicks, pending: clicks.pending() }).toEqual(
@@ -91,7 +92,7 @@ describe('ClickWriter', () => {
     const clicks = writer(database, { CLICK_BUFFER_MAX: '200000', CLICK_FLUSH_MS: '1000' });
     clicks.onModuleInit();
     try {
-      for (let visit = 0; visit < 120_000; visit += 1) void clicks.count(PLAIN, VISITOR);
+      for (let visit = 0; visit < 120_000; visit += 1) void clicks.count(PLAIN, VISITOR, null);
       await clicks.flush();
       for (let turn = 0; turn < 100; turn += 1) await new Promise((resolve) => setImmediate(resolve));
       expect({
@@ -112,7 +113,7 @@ describe('ClickWriter', () => {
     const database = new FakeRepository();
     database.answers = ['fail'];
     const clicks = writer(database, { CLICK_BUFFER_MAX: '100000', CLICK_FLUSH_MS: '1000' });
-    for (let visit = 0; visit < 12_000; visit += 1) void clicks.count(PLAIN, VISITOR);
+    for (let visit = 0; visit < 12_000; visit += 1) void clicks.count(PLAIN, VISITOR, null);
     await clicks.flush();
     for (let turn = 0; turn < 20; turn += 1) await new Promise((resolve) => setImmediate(resolve));
     expect({ batches: database.batchIds.length, clicks: database.clicks }).toEqual({ batches: 1, clicks: 0 });
@@ -124,7 +125,7 @@ describe('ClickWriter', () => {
     const database = new FakeRepository();
     database.answers = ['fail', 'lost'];
     const clicks = writer(database);
-    for (let visit = 0; visit < 5; visit += 1) void clicks.count(PLAIN, VISITOR);
+    for (let visit = 0; visit < 5; visit += 1) void clicks.count(PLAIN, VISITOR, null);
     await clicks.flush(); // refused
     await clicks.flush(); // written, answer lost
     await clicks.flush(); // the id is known: done, not written twice
@@ -138,26 +139,26 @@ describe('ClickWriter', () => {
     const database = new FakeRepository();
     database.answers = Array<'fail'>(10).fill('fail');
     const clicks = writer(database);
-    for (let visit = 0; visit < 100; visit += 1) void clicks.count(PLAIN, VISITOR);
+    for (let visit = 0; visit < 100; visit += 1) void clicks.count(PLAIN, VISITOR, null);
     await clicks.flush();
-    expect(() => clicks.count(PLAIN, VISITOR)).toThrow(ServiceUnavailableException);
+    expect(() => clicks.count(PLAIN, VISITOR, null)).toThrow(ServiceUnavailableException);
     expect(clicks.pending()).toBe(100);
     database.answers = [];
     await clicks.settle();
     expect(database.clicks).toBe(100);
-    expect(() => clicks.count(PLAIN, VISITOR)).not.toThrow();
+    expect(() => clicks.count(PLAIN, VISITOR, null)).not.toThrow();
   });
 
   it('answers a visit only once its click is committed with CLICK_DURABILITY=strict, and 503 if it is not', async () => {
     const database = new FakeRepository();
     const clicks = writer(database, { CLICK_DURABILITY: 'strict' });
-    const visits = Array.from({ length: 10 }, () => Promise.resolve(clicks.count(PLAIN, VISITOR)));
+    const visits = Array.from({ length: 10 }, () => Promise.resolve(clicks.count(PLAIN, VISITOR, null)));
     expect(database.clicks).toBe(0);
     await expect(Promise.all(visits)).resolves.toHaveLength(10);
     expect(database.clicks).toBe(10);
 
     database.answers = ['fail'];
-    await expect(clicks.count(PLAIN, VISITOR)).rejects.toBeInstanceOf(ServiceUnavailableException);
+    await expect(clicks.count(PLAIN, VISITOR, null)).rejects.toBeInstanceOf(ServiceUnavailableException);
   });
 
   it('writes everything it holds on shutdown, and refuses clicks after', async () => {
@@ -165,10 +166,10 @@ describe('ClickWriter', () => {
     database.answers = ['fail'];
     const clicks = writer(database);
     clicks.onModuleInit();
-    for (let visit = 0; visit < 12; visit += 1) void clicks.count(PLAIN, VISITOR);
+    for (let visit = 0; visit < 12; visit += 1) void clicks.count(PLAIN, VISITOR, null);
     await clicks.beforeApplicationShutdown();
     expect(database.clicks).toBe(12);
-    expect(() => clicks.count(PLAIN, VISITOR)).toThrow(ServiceUnavailableException);
+    expect(() => clicks.count(PLAIN, VISITOR, null)).toThrow(ServiceUnavailableException);
   });
 });
 
@@ -185,10 +186,10 @@ describe('ClickWriter under load', () => {
     const clicks = writer(database, { CLICK_BUFFER_MAX: '100000', CLICK_FLUSH_MS: '10' });
     clicks.onModuleInit();
     try {
-      void clicks.count(PLAIN, VISITOR);
+      void clicks.count(PLAIN, VISITOR, null);
       await jest.advanceTimersByTimeAsync(10);
       expect(database.batchIds).toHaveLength(1);
-      void clicks.count(PLAIN, VISITOR);
+      void clicks.count(PLAIN, VISITOR, null);
       // The timer ticks every 10 ms from the write's end on.
       await jest.advanceTimersByTimeAsync(gapMs - 20);
       expect(database.batchIds).toHaveLength(1);
@@ -207,29 +208,41 @@ describe('clickParameters', () => {
     [VISITOR, 11],
     [other, 12],
   ]);
+  const targets = new Map([['https://b.example/', 5]]);
+  const codes = {
+    profile: (visitor: VisitorProfile) => ids.get(visitor)!,
+    target: (url: string) => targets.get(url)!,
+  };
 
-  it('names each click by its link, its profile and its time after the first', () => {
+  it('names each click by its link, its profile, its time after the first and its target', () => {
     const at = Date.UTC(2026, 10, 25, 12, 0, 0, 250);
     const parameters = clickParameters(
       [
-        { linkId: 7, at, visitor: VISITOR },
-        { linkId: 9, at: at + 40, visitor: other },
-        { linkId: 7, at: at + 41, visitor: VISITOR },
-        { linkId: 3, at: at + 99, visitor: other },
+        { linkId: 7, at, visitor: VISITOR, target: null },
+        { linkId: 9, at: at + 40, visitor: other, target: 'https://b.example/' },
+        { linkId: 7, at: at + 41, visitor: VISITOR, target: BY_TURN },
+        { linkId: 3, at: at + 99, visitor: other, target: null },
       ],
-      (visitor) => ids.get(visitor)!,
+      codes,
     );
-    expect(parameters).toEqual(['{7,9,7,3}', '{11,12,11,12}', '{0,40,41,99}', '2026-11-25T12:00:00.250Z']);
+    expect(parameters).toEqual([
+      '{7,9,7,3}',
+      '{11,12,11,12}',
+      '{0,40,41,99}',
+      '2026-11-25T12:00:00.250Z',
+      // The link's own url is 0, a turn's destination -1 (the claim knows it).
+      '{0,5,-1,0}',
+    ]);
   });
 
   it('keeps the order of arrival, times that went back included', () => {
     const at = Date.UTC(2026, 0, 1);
     const [links, profiles, offsets] = clickParameters(
       [
-        { linkId: 1, at, visitor: VISITOR },
-        { linkId: 2, at: at - 5, visitor: VISITOR },
+        { linkId: 1, at, visitor: VISITOR, target: null },
+        { linkId: 2, at: at - 5, visitor: VISITOR, target: null },
       ],
-      (visitor) => ids.get(visitor)!,
+      codes,
     );
     expect([links, profiles, offsets]).toEqual(['{1,2}', '{11,11}', '{0,-5}']);
   });
@@ -240,8 +253,8 @@ describe('clickParameters', () => {
       linkId: 1 + (index % 17),
       at: at + index * 3,
       visitor: index % 2 === 0 ? VISITOR : other,
+      target: index % 3 === 0 ? 'https://b.example/' : null,
     }));
-    const id = (visitor: VisitorProfile) => ids.get(visitor)!;
-    await expect(clickParametersInTurns(clicks, id)).resolves.toEqual(clickParameters(clicks, id));
+    await expect(clickParametersInTurns(clicks, codes)).resolves.toEqual(clickParameters(clicks, codes));
   });
 });

@@ -11,10 +11,10 @@ import { clicksConfig, type ClicksConfig } from '../config/app-config';
 import { MetricsService } from '../metrics/metrics.service';
 import type { VisitorProfile } from '../targeting/visitor';
 import { EventInterest } from '../events/outbox/event-interest';
-import { ClickRepository, type EventsTaken, type PendingClick } from './click.repository';
+import { ClickRepository, type ClickTarget, type EventsTaken, type PendingClick } from './click.repository';
 import type { ValueOrPromise } from '../common/value-or-promise';
 
-export type { PendingClick } from './click.repository';
+export { BY_TURN, type PendingClick } from './click.repository';
 
 /** What a click needs of its link to be counted. */
 export interface CountedLink {
@@ -22,6 +22,8 @@ export interface CountedLink {
   /** Null or 0: no limit. */
   clicksLimit: number | null;
   rotates: boolean;
+  /** The destination each turn of its rotation serves; empty when it does not rotate. */
+  turns: readonly string[];
 }
 
 export interface CountedClick {
@@ -75,7 +77,10 @@ export class ClickWriter implements OnModuleInit, BeforeApplicationShutdown {
   private inFlight: { id: string; clicks: PendingClick[]; tries: number } | null = null;
   private flushing: Promise<void> | null = null;
   private timer: NodeJS.Timeout | null = null;
-  private readonly claims = new Map<number, { pending: Claim[]; running: boolean }>();
+  private readonly claims = new Map<
+    number,
+    { pending: Claim[]; running: boolean; turns: readonly string[] }
+  >();
   private readonly claimsRunning = new Set<Promise<void>>();
   private closing = false;
 
@@ -96,13 +101,19 @@ export class ClickWriter implements OnModuleInit, BeforeApplicationShutdown {
   }
 
   /**
-   * Counts a click of a person (never a bot's). Null when the link may not be visited any more: its limit was
-   * reached, or it was disabled or its period ended since it was read. Throws ServiceUnavailableException when
-   * the click cannot be kept (the buffer is full while the database does not answer).
+   * Counts a click of a person (never a bot's), sent to `target` (a rotation's click: its turn's). Null when the
+   * link may not be visited any more: its limit was reached, or it was disabled or its period ended since it was
+   * read. Throws ServiceUnavailableException when the click cannot be kept (the buffer is full while the database
+   * does not answer).
    */
-  count(link: CountedLink, visitor: VisitorProfile): ValueOrPromise<CountedClick | null> {
-    const click = { linkId: link.id, at: Date.now(), visitor };
-    if ((link.clicksLimit !== null && link.clicksLimit > 0) || link.rotates) return this.claim(click);
+  count(
+    link: CountedLink,
+    visitor: VisitorProfile,
+    target: ClickTarget,
+  ): ValueOrPromise<CountedClick | null> {
+    const click: PendingClick = { linkId: link.id, at: Date.now(), visitor, target };
+    if ((link.clicksLimit !== null && link.clicksLimit > 0) || link.rotates)
+      return this.claim(click, link.turns);
     if (
       this.closing ||
       this.buffer.length + (this.inFlight?.clicks.length ?? 0) >= this.config.clickBufferMax
@@ -237,14 +248,16 @@ export class ClickWriter implements OnModuleInit, BeforeApplicationShutdown {
     await this.repository.pruneBatchIds(BATCH_ID_RETENTION).catch(() => undefined);
   }
 
-  private claim(click: PendingClick): Promise<CountedClick | null> {
+  private claim(click: PendingClick, turns: readonly string[]): Promise<CountedClick | null> {
     if (this.closing) return Promise.reject(new ServiceUnavailableException());
     return new Promise((resolve, reject) => {
       let queue = this.claims.get(click.linkId);
       if (queue === undefined) {
-        queue = { pending: [], running: false };
+        queue = { pending: [], running: false, turns };
         this.claims.set(click.linkId, queue);
       }
+      // The rotation as the latest visit read it: the turns it is told are counted against it.
+      queue.turns = turns;
       queue.pending.push({ ...click, resolve, reject });
       // The claims that arrive in the same turn of the event loop go in one statement.
       if (!queue.running) {
@@ -264,7 +277,7 @@ export class ClickWriter implements OnModuleInit, BeforeApplicationShutdown {
     while (queue.pending.length > 0) {
       const claims = queue.pending.splice(0, MAX_BATCH);
       try {
-        const plan = await this.repository.claim(linkId, claims, await this.eventsTaken());
+        const plan = await this.repository.claim(linkId, claims, queue.turns, await this.eventsTaken());
         this.metrics.clicksWritten(plan?.granted ?? 0);
         claims.forEach((claim, index) => {
           if (plan === undefined || index >= plan.granted) claim.resolve(null);

@@ -3,14 +3,32 @@ import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import { limitedSql, openSql } from '../links/status/link-status.sql';
 import { takenSql } from '../events/outbox/outbox.repository';
+import { DIMENSION_CODES } from './click-dimensions';
 import type { VisitorProfile } from '../targeting/visitor';
 
-/** A click waiting to be written: its link, when it was answered (ms since the epoch), and its visitor. */
+/** A claimed click's destination is the one its turn of the rotation serves, known only once the claim is granted. */
+export const BY_TURN = Symbol('by turn');
+
+/**
+ * Where a click was sent: a destination's URL (a target's, an app link), null for the link's own `url`, or
+ * {@link BY_TURN}.
+ */
+export type ClickTarget = string | null | typeof BY_TURN;
+
+/** A click waiting to be written: its link, when it was answered (ms since the epoch), its visitor and destination. */
 export interface PendingClick {
   linkId: number;
   at: number;
   visitor: VisitorProfile;
+  target: ClickTarget;
 }
+
+/** The code of a click's target in the statements: the link's own url, or its turn's destination. */
+const OWN_URL = 0;
+const TURN_CODE = -1;
+
+/** The dimension destinations are numbered under in `click_values` and counted under in `click_days`. */
+const TARGET_DIMENSION = DIMENSION_CODES.target;
 
 /** What a claim statement granted: how many of the claims, and where the rotation stood before them. */
 export interface ClaimPlan {
@@ -28,23 +46,24 @@ export interface EventsTaken {
 
 const NO_EVENTS: EventsTaken = { clicks: false, streams: false };
 
-/** Profile ids remembered by text, at most this many: past it the memo starts again. */
-const PROFILE_MEMO_SIZE = 50_000;
+/** Profile and destination ids remembered by text, at most this many of each: past it the memo starts again. */
+const MEMO_SIZE = 50_000;
 
 /**
- * Click rows in arrival order from three integer arrays, one entry a click: its link ($2), its profile ($3) and
- * its time in milliseconds after $5 ($4). Profiles are numbered before the statement, so PostgreSQL reads integers
- * alone.
+ * Click rows in arrival order from four integer arrays, one entry a click: its link ($2), its profile ($3), its
+ * time in milliseconds after $5 ($4), and its target ($6: a destination's number, 0 for the link's own url, -1 for
+ * its turn's). Profiles and destinations are numbered before the statement, so PostgreSQL reads integers alone.
  */
 const CLICK_ROWS = `
-  SELECT r.link_id, $5::timestamptz + r.ms * interval '1 millisecond' AS created_at, r.ms, r.profile, r.ord
-    FROM unnest($2::int[], $3::int[], $4::int[]) WITH ORDINALITY AS r(link_id, profile, ms, ord)`;
+  SELECT r.link_id, $5::timestamptz + r.ms * interval '1 millisecond' AS created_at, r.ms, r.profile, r.target, r.ord
+    FROM unnest($2::int[], $3::int[], $4::int[], $6::int[]) WITH ORDINALITY AS r(link_id, profile, ms, target, ord)`;
 
 /**
- * The rollups of the click rows in `kept`, as data-modifying CTEs: clicks per link and hour, and per link,
- * dimension, day and value. Each key once (ON CONFLICT may touch a row once a statement), in key order, so that
- * statements writing the same rows take their locks in the same order. The rows of a link are written only under
- * its counter's row lock, which every writer of clicks takes first.
+ * The rollups of the click rows in `kept` (link_id, created_at, profile, target), as data-modifying CTEs: clicks
+ * per link and hour, and per link, dimension, day and value: the eight of the profile, and the target (dimension
+ * 9) where it was recorded (not null). Each key once (ON CONFLICT may touch a row once a statement), in key order,
+ * so that statements writing the same rows take their locks in the same order. The rows of a link are written only
+ * under its counter's row lock, which every writer of clicks takes first.
  */
 export const ROLL_UP = `
   hours AS (
@@ -53,12 +72,15 @@ export const ROLL_UP = `
       FROM kept GROUP BY 1, 2 ORDER BY 1, 2
     ON CONFLICT (link_id, hour) DO UPDATE SET clicks = h.clicks + excluded.clicks
   ), profiled AS (
-    SELECT link_id, (created_at AT TIME ZONE 'UTC')::date AS day, profile, count(*) AS clicks
-      FROM kept GROUP BY 1, 2, 3
+    SELECT link_id, (created_at AT TIME ZONE 'UTC')::date AS day, profile, target, count(*) AS clicks
+      FROM kept GROUP BY 1, 2, 3, 4
   ), days AS (
     INSERT INTO click_days AS d (link_id, dimension, day, value, clicks)
-    SELECT p.link_id, pd.dimension, p.day, pd.value, sum(p.clicks)
-      FROM profiled p JOIN click_profile_dimensions pd ON pd.profile_id = p.profile
+    SELECT link_id, dimension, day, value, sum(clicks)
+      FROM (SELECT p.link_id, pd.dimension, p.day, pd.value, p.clicks
+              FROM profiled p JOIN click_profile_dimensions pd ON pd.profile_id = p.profile
+             UNION ALL
+            SELECT link_id, ${TARGET_DIMENSION}::smallint, day, target, clicks FROM profiled WHERE target IS NOT NULL) v
      GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
     ON CONFLICT (link_id, dimension, day, value) DO UPDATE SET clicks = d.clicks + excluded.clicks
   )`;
@@ -84,10 +106,10 @@ function writeBatch(events: boolean): string {
   ), kept AS MATERIALIZED (
     SELECT r.* FROM rows r WHERE r.link_id IN (SELECT link_id FROM counted)
   ), recorded AS (
-    INSERT INTO click_events (created_at, link_id, profile_id)
-    SELECT created_at, link_id, profile FROM kept ORDER BY ord
+    INSERT INTO click_events (created_at, link_id, profile_id, target_id)
+    SELECT created_at, link_id, profile, target FROM kept ORDER BY ord
     RETURNING link_id
-  ), ${ROLL_UP}${events ? `, takers AS (SELECT link_id, account_id FROM counted WHERE ${taken('$6', 'account_id', 'link.clicked')}), ${CLICKED}` : ''}
+  ), ${ROLL_UP}${events ? `, takers AS (SELECT link_id, account_id FROM counted WHERE ${taken('$7', 'account_id', 'link.clicked')}), ${CLICKED}` : ''}
   SELECT (SELECT count(*) FROM recorded)::int AS recorded, (SELECT count(*) FROM counted)::int AS links`;
 }
 
@@ -137,7 +159,7 @@ function claim(events: boolean): string {
        FOR NO KEY UPDATE OF c
   ), plan AS (
     SELECT link_id, last_rotation, slots, targets_type = 'rotations' AND slots > 0 AS rotates,
-           CASE WHEN ${limitedSql('clicks_limit')} THEN LEAST($6::int, GREATEST(clicks_limit - clicks, 0)) ELSE $6::int END
+           CASE WHEN ${limitedSql('clicks_limit')} THEN LEAST($7::int, GREATEST(clicks_limit - clicks, 0)) ELSE $7::int END
              AS granted
       FROM current
   ), counted AS (
@@ -152,11 +174,17 @@ function claim(events: boolean): string {
      WHERE c.link_id = p.link_id
   ), rows AS (${CLICK_ROWS}
   ), kept AS MATERIALIZED (
-    SELECT r.* FROM rows r CROSS JOIN plan p WHERE r.ord <= p.granted
+    -- A click by turn gets the destination of its turn ($8: each turn's destination number, as the visit read the
+    -- rotation), the turn the visit is told below.
+    SELECT r.link_id, r.created_at, r.ms, r.profile, r.ord,
+           CASE WHEN r.target <> ${TURN_CODE} THEN r.target
+                WHEN p.rotates THEN COALESCE(($8::int[])[((COALESCE(p.last_rotation, -1) + r.ord) % p.slots + 1)::int], ${OWN_URL})
+                ELSE ${OWN_URL} END AS target
+      FROM rows r CROSS JOIN plan p WHERE r.ord <= p.granted
   ), recorded AS (
-    INSERT INTO click_events (created_at, link_id, profile_id)
-    SELECT created_at, link_id, profile FROM kept ORDER BY ord
-  ), ${ROLL_UP}${events ? `, takers AS (SELECT link_id, account_id FROM current WHERE ${taken('$7', 'account_id', 'link.clicked')}), ${CLICKED}, ${REACHED}` : ''}
+    INSERT INTO click_events (created_at, link_id, profile_id, target_id)
+    SELECT created_at, link_id, profile, target FROM kept ORDER BY ord
+  ), ${ROLL_UP}${events ? `, takers AS (SELECT link_id, account_id FROM current WHERE ${taken('$9', 'account_id', 'link.clicked')}), ${CLICKED}, ${REACHED}` : ''}
   SELECT granted, last_rotation, slots, rotates FROM plan`;
 }
 
@@ -169,7 +197,7 @@ const REACHED = `
     INSERT INTO events (account_id, type, link_id, ready)
     SELECT c.account_id, 'link.limit_reached', c.link_id, false FROM current c JOIN plan p ON p.link_id = c.link_id
      WHERE ${limitedSql('c.clicks_limit')} AND c.clicks < c.clicks_limit AND c.clicks + p.granted >= c.clicks_limit
-       AND ${taken('$7', 'c.account_id', 'link.limit_reached')}
+       AND ${taken('$9', 'c.account_id', 'link.limit_reached')}
   )`;
 
 /** The claim statement without events, and with them for when someone takes clicks. */
@@ -181,17 +209,36 @@ export function profileTexts(visitor: VisitorProfile): (string | null)[] {
   return [referrer, country, city, continent, browser, os, device, language];
 }
 
+/** The numbers a statement writes for a click: its visitor's profile, and its destination. */
+export interface ClickCodes {
+  profile: (visitor: VisitorProfile) => number;
+  /** A destination's URL numbered; called only for strings. */
+  target: (url: string) => number;
+}
+
+/** A click's target as the statements read it ({@link CLICK_ROWS}). */
+function targetCode(target: ClickTarget, codes: ClickCodes): number {
+  if (target === null) return OWN_URL;
+  return target === BY_TURN ? TURN_CODE : codes.target(target);
+}
+
+/** Parameters $2 to $6 of a statement reading {@link CLICK_ROWS}. */
+export type ClickParameters = [
+  links: string,
+  profiles: string,
+  offsets: string,
+  base: string,
+  targets: string,
+];
+
 /**
- * Parameters $2 to $5 of a statement reading {@link CLICK_ROWS}: each click's link, profile id and milliseconds
- * after the first click, and the first click's time.
+ * Parameters $2 to $6 of a statement reading {@link CLICK_ROWS}: each click's link, profile id and milliseconds
+ * after the first click, the first click's time, and each click's target.
  */
-export function clickParameters(
-  clicks: readonly PendingClick[],
-  profileId: (visitor: VisitorProfile) => number,
-): [string, string, string, string] {
+export function clickParameters(clicks: readonly PendingClick[], codes: ClickCodes): ClickParameters {
   const base = clicks.length === 0 ? 0 : clicks[0].at;
-  const [links, profiles, offsets] = encodeSlice(clicks, profileId, base);
-  return [`{${links}}`, `{${profiles}}`, `{${offsets}}`, new Date(base).toISOString()];
+  const [links, profiles, offsets, targets] = encodeSlice(clicks, codes, base);
+  return [`{${links}}`, `{${profiles}}`, `{${offsets}}`, new Date(base).toISOString(), `{${targets}}`];
 }
 
 /** Clicks encoded per turn of the event loop: a batch of 50,000 would otherwise hold visits up for milliseconds. */
@@ -200,45 +247,49 @@ const ENCODE_SLICE = 5000;
 /** {@link clickParameters}, a slice of clicks per turn of the event loop. */
 export async function clickParametersInTurns(
   clicks: readonly PendingClick[],
-  profileId: (visitor: VisitorProfile) => number,
-): Promise<[string, string, string, string]> {
-  if (clicks.length <= ENCODE_SLICE) return clickParameters(clicks, profileId);
+  codes: ClickCodes,
+): Promise<ClickParameters> {
+  if (clicks.length <= ENCODE_SLICE) return clickParameters(clicks, codes);
   const base = clicks[0].at;
-  const parts: [string[], string[], string[]] = [[], [], []];
+  const parts: string[][] = [[], [], [], []];
   for (let start = 0; start < clicks.length; start += ENCODE_SLICE) {
     if (start > 0) await new Promise((resolve) => setImmediate(resolve));
-    const encoded = encodeSlice(clicks.slice(start, start + ENCODE_SLICE), profileId, base);
+    const encoded = encodeSlice(clicks.slice(start, start + ENCODE_SLICE), codes, base);
     encoded.forEach((text, index) => parts[index].push(text));
   }
-  const [links, profiles, offsets] = parts.map((texts) => `{${texts.join(',')}}`);
-  return [links, profiles, offsets, new Date(base).toISOString()];
+  const [links, profiles, offsets, targets] = parts.map((texts) => `{${texts.join(',')}}`);
+  return [links, profiles, offsets, new Date(base).toISOString(), targets];
 }
 
-/** The three arrays' elements, comma-separated. */
+/** The four arrays' elements, comma-separated. */
 function encodeSlice(
   clicks: readonly PendingClick[],
-  profileId: (visitor: VisitorProfile) => number,
+  codes: ClickCodes,
   base: number,
-): [string, string, string] {
+): [string, string, string, string] {
   const links: number[] = [];
   const profiles: number[] = [];
   const offsets: number[] = [];
-  for (const { linkId, at, visitor } of clicks) {
+  const targets: number[] = [];
+  for (const { linkId, at, visitor, target } of clicks) {
     links.push(linkId);
-    profiles.push(profileId(visitor));
+    profiles.push(codes.profile(visitor));
     offsets.push(at - base);
+    targets.push(targetCode(target, codes));
   }
-  return [links.join(','), profiles.join(','), offsets.join(',')];
+  return [links.join(','), profiles.join(','), offsets.join(','), targets.join(',')];
 }
 
 /**
- * The click statements, and the profile numbers they take. A profile's number never changes once given, so each
- * instance remembers them: by the profile object (visitors of the same agent share one), then by its texts.
+ * The click statements, and the numbers they take. A profile's or a destination's number never changes once given,
+ * so each instance remembers them: a profile by its object (visitors of the same agent share one), then by its
+ * texts; a destination by its URL.
  */
 @Injectable()
 export class ClickRepository {
   private readonly byObject = new WeakMap<VisitorProfile, number>();
   private readonly byText = new Map<string, number>();
+  private readonly targets = new Map<string, number>();
 
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
@@ -251,22 +302,31 @@ export class ClickRepository {
     clicks: readonly PendingClick[],
     events: EventsTaken = NO_EVENTS,
   ): Promise<number> {
-    const profileId = await this.profileIds(clicks);
-    const parameters = [id, ...(await clickParametersInTurns(clicks, profileId))];
+    const codes = await this.codes(clicks, []);
+    const parameters = [id, ...(await clickParametersInTurns(clicks, codes))];
     const written: { recorded: number }[] = events.clicks
       ? await this.dataSource.query(WRITE_BATCH.withEvents, [...parameters, events.streams])
       : await this.dataSource.query(WRITE_BATCH.plain, parameters);
     return written[0]?.recorded ?? 0;
   }
 
-  /** Grants what it may of the claims of one link; undefined when the link may not be visited any more. */
+  /**
+   * Grants what it may of the claims of one link; undefined when the link may not be visited any more. `turns`:
+   * the destination each turn of its rotation serves, as the visits read the link (empty when it does not rotate).
+   */
   async claim(
     linkId: number,
     claims: readonly PendingClick[],
+    turns: readonly string[],
     events: EventsTaken = NO_EVENTS,
   ): Promise<ClaimPlan | undefined> {
-    const profileId = await this.profileIds(claims);
-    const parameters = [linkId, ...clickParameters(claims, profileId), claims.length];
+    const codes = await this.codes(claims, turns);
+    const parameters = [
+      linkId,
+      ...clickParameters(claims, codes),
+      claims.length,
+      `{${turns.map(codes.target).join(',')}}`,
+    ];
     const rows: ClaimPlan[] = events.clicks
       ? await this.dataSource.query(CLAIM.withEvents, [...parameters, events.streams])
       : await this.dataSource.query(CLAIM.plain, parameters);
@@ -280,8 +340,34 @@ export class ClickRepository {
     ]);
   }
 
-  /** The profile numbers of the clicks' visitors, asking the database only for those never seen. */
-  private async profileIds(clicks: readonly PendingClick[]): Promise<(visitor: VisitorProfile) => number> {
+  /** The numbers of the clicks' profiles and destinations (and of `turns`), asking only for those never seen. */
+  private async codes(clicks: readonly PendingClick[], turns: readonly string[]): Promise<ClickCodes> {
+    const unknownTargets = new Set<string>();
+    for (const { target } of clicks) {
+      if (typeof target === 'string' && !this.targets.has(target)) unknownTargets.add(target);
+    }
+    for (const target of turns) if (!this.targets.has(target)) unknownTargets.add(target);
+    await Promise.all([this.numberProfiles(clicks), this.numberTargets([...unknownTargets])]);
+    return {
+      profile: (visitor) => this.byObject.get(visitor)!,
+      target: (url) => this.targets.get(url)!,
+    };
+  }
+
+  /** Numbers the destinations never seen, as values of the target dimension. */
+  private async numberTargets(urls: string[]): Promise<void> {
+    if (urls.length === 0) return;
+    const [row]: { ids: number[] }[] = await this.dataSource.query(
+      `SELECT array_agg(click_value_id(${DIMENSION_CODES.target}::smallint, url) ORDER BY place) AS ids
+         FROM unnest($1::text[]) WITH ORDINALITY AS u(url, place)`,
+      [urls],
+    );
+    if (this.targets.size + urls.length > MEMO_SIZE) this.targets.clear();
+    urls.forEach((url, index) => this.targets.set(url, row.ids[index]));
+  }
+
+  /** Numbers the profiles of the clicks' visitors never seen. */
+  private async numberProfiles(clicks: readonly PendingClick[]): Promise<void> {
     const unknown = new Map<string, Set<VisitorProfile>>();
     for (const { visitor } of clicks) {
       if (this.byObject.has(visitor)) continue;
@@ -291,19 +377,17 @@ export class ClickRepository {
       else if (unknown.has(text)) unknown.get(text)!.add(visitor);
       else unknown.set(text, new Set([visitor]));
     }
-    if (unknown.size > 0) {
-      const texts = [...unknown.keys()];
-      const [row]: { ids: number[] }[] = await this.dataSource.query(
-        'SELECT click_profile_ids($1::jsonb) AS ids',
-        [`[${texts.join(',')}]`],
-      );
-      if (this.byText.size + texts.length > PROFILE_MEMO_SIZE) this.byText.clear();
-      texts.forEach((text, index) => {
-        const id = row.ids[index];
-        this.byText.set(text, id);
-        for (const visitor of unknown.get(text)!) this.byObject.set(visitor, id);
-      });
-    }
-    return (visitor) => this.byObject.get(visitor)!;
+    if (unknown.size === 0) return;
+    const texts = [...unknown.keys()];
+    const [row]: { ids: number[] }[] = await this.dataSource.query(
+      'SELECT click_profile_ids($1::jsonb) AS ids',
+      [`[${texts.join(',')}]`],
+    );
+    if (this.byText.size + texts.length > MEMO_SIZE) this.byText.clear();
+    texts.forEach((text, index) => {
+      const id = row.ids[index];
+      this.byText.set(text, id);
+      for (const visitor of unknown.get(text)!) this.byObject.set(visitor, id);
+    });
   }
 }

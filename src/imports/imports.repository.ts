@@ -4,7 +4,7 @@ import { DataSource, QueryFailedError, Repository, type EntityManager } from 'ty
 import { ROLL_UP } from '../clicks/click.repository';
 import type { Page, PageRequest } from '../common/pagination';
 import type { Transaction } from '../database/transactions';
-import { DIMENSION_CODES } from '../stats/stats.repository';
+import { DIMENSION_CODES } from '../clicks/click-dimensions';
 import { ImportJob, type ImportError, type ImportStatus, type OnConflict } from './import-job.entity';
 import type { SourceClick, SourceRollups } from './sources/source';
 
@@ -91,7 +91,9 @@ const JOB_COLUMNS = `id, account_id AS "accountId", source, source_origin AS "so
  */
 const INSERT_RAW_CLICKS = `
   WITH kept AS MATERIALIZED (
-    SELECT link_id, created_at, profile FROM unnest($1::int[], $2::timestamptz[], $3::int[]) AS r(link_id, created_at, profile)
+    -- A source says whom a click came from, not which of the link's destinations it was sent to: no target.
+    SELECT link_id, created_at, profile, NULL::int AS target
+      FROM unnest($1::int[], $2::timestamptz[], $3::int[]) AS r(link_id, created_at, profile)
   ), recorded AS (
     INSERT INTO click_events (created_at, link_id, profile_id) SELECT created_at, link_id, profile FROM kept
   ), ${ROLL_UP}

@@ -7,6 +7,7 @@ import { substringPattern } from '../common/search';
 import { cursorRows } from '../database/cursor';
 import { DATABASE_CONNECTION, type DatabaseConnection } from '../database/database.module';
 import { COUNTRY_NAMES } from '../targeting/allowed-values';
+import { DIMENSION_CODES, VISITOR_DIMENSIONS } from '../clicks/click-dimensions';
 import { STATS_DIMENSIONS, type StatsDimension, type StatsSortBy } from './dto/stats-query.dto';
 
 /** One value of a report and its clicks, as the queries answer it. */
@@ -14,11 +15,6 @@ export interface CountedValue {
   value: string | null;
   count: number;
 }
-
-/** Each dimension's number in `click_days` and `click_profile_dimensions`: its place among the stats names, from 1. */
-export const DIMENSION_CODES = Object.fromEntries(
-  STATS_DIMENSIONS.map((name, index) => [name, index + 1]),
-) as Record<StatsDimension, number>;
 
 /** A link's rollups as stored. */
 export interface StoredRollups {
@@ -50,13 +46,14 @@ export type ValueStyle = 'phpshort' | 'page';
 /**
  * Each dimension's value in each style, from the stored text `v.value` (the stored text itself where none is
  * said). phpShort's: a country as `GB:United Kingdom` (`$names` is the country names' JSON, bound when used), a city
- * as `GB:London` (stored so), a device in lower case. The page's: the stored code (`GB`, `en`), a city by its name
- * alone.
+ * as `GB:London` (stored so), a device in lower case, a target as its URL, code 0 (no text) being the link's own
+ * `url` as it is now (`$1` is the link). The page's: the stored code (`GB`, `en`), a city by its name alone.
  */
 const VALUES: Record<ValueStyle, Partial<Record<StatsDimension, string>>> = {
   phpshort: {
     country: `v.value || ':' || COALESCE($names::jsonb ->> v.value, v.value)`,
     device: 'lower(v.value)',
+    target: `COALESCE(v.value, (SELECT url FROM links WHERE id = $1))`,
   },
   page: {
     city: `substr(v.value, strpos(v.value, ':') + 1)`,
@@ -91,7 +88,7 @@ export interface ReportShape {
 }
 
 /** The recorded columns of a click, as exported: its time, then what the stats API counts by. */
-export const CLICK_COLUMNS = ['created_at', ...STATS_DIMENSIONS] as const;
+export const CLICK_COLUMNS = ['created_at', ...VISITOR_DIMENSIONS] as const;
 
 /** A click as exported. */
 export type ClickRow = Record<(typeof CLICK_COLUMNS)[number], string | null> & { created_at: Date };

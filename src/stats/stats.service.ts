@@ -1,3 +1,4 @@
+import type { VisitorDimension } from '../clicks/click-dimensions';
 import { Injectable } from '@nestjs/common';
 import { ApiProperty } from '@nestjs/swagger';
 import { ClickWriter } from '../clicks/click-writer';
@@ -46,7 +47,12 @@ class RollupDay {
   @ApiProperty({ type: 'string', format: 'date' })
   day!: string;
 
-  @ApiProperty({ type: 'string', nullable: true, example: 'GB', description: 'As stored; null for unknown.' })
+  @ApiProperty({
+    type: 'string',
+    nullable: true,
+    example: 'GB',
+    description: "As stored; null for unknown, and for a `target` the link's own `url`.",
+  })
   value!: string | null;
 
   @ApiInteger({ minimum: 1 })
@@ -200,7 +206,7 @@ export class StatsService {
    */
   async pageReport(
     linkId: number,
-    name: 'clicks' | StatsDimension,
+    name: 'clicks' | VisitorDimension,
     range: StatsRange,
     page: PageRequest,
   ): Promise<Page<StatsRow>> {

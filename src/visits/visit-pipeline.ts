@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { ClickWriter } from '../clicks/click-writer';
+import { BY_TURN, ClickWriter, type CountedClick } from '../clicks/click-writer';
 import { clientKey } from '../common/client-address';
 import { verifySecret } from '../common/secret-hash';
 import { hostOf, locationUrl } from '../common/url-rules';
@@ -46,8 +46,14 @@ interface Stored {
   link: Link;
 }
 
-/** What recording a click gave: the rotation's turn it was served, or null when the link may take no more. */
-type Recorded = { rotation: number | null } | null;
+/**
+ * What recording a click gave: where the visitor goes, before the link's UTM parameters and the visitor's query;
+ * null when the link may take no more.
+ */
+type Recorded = { destination: string; app: boolean } | null;
+
+/** The turns of a link that does not rotate. */
+const NO_TURNS: readonly string[] = [];
 
 /**
  * A visit, framework-free: resolve the link, decide in the contract's order (unknown, disabled, expired, password,
@@ -249,37 +255,52 @@ export class VisitPipeline {
       if (link.preview !== null && visitor.bot && isPreviewCrawler(visit.headers['user-agent'])) {
         return { kind: 'social-preview', preview: link.preview, destination: link.url };
       }
-      return redirectTo(this.location(link, visitor, null, visit.query), this.config.redirectStatus, 'bot');
+      const destination = appLinkOf(link, visitor) ?? destinationOf(link, visitor, null);
+      return redirectTo(this.location(link, destination, visit.query), this.config.redirectStatus, 'bot');
     }
     const recorded = this.recordClick(link, visitor);
-    if (recorded instanceof Promise)
-      return recorded.then((click) => this.arrive(link, visitor, click, visit));
-    return this.arrive(link, visitor, recorded, visit);
+    if (recorded instanceof Promise) return recorded.then((click) => this.arrive(link, click, visit));
+    return this.arrive(link, recorded, visit);
   }
 
-  /** Records the visit's click: the one place a click is counted. Null when the link may take no more. */
+  /**
+   * Records the visit's click, and where it was sent: the one place a click is counted. Null when the link may take
+   * no more.
+   */
   private recordClick(link: VisitLink, visitor: VisitorProfile): ValueOrPromise<Recorded> {
+    const app = appLinkOf(link, visitor);
     // A visitor sent into the app takes no turn of the rotation.
-    const turns = rotates(link) && appLinkOf(link, visitor) === null;
-    return this.clicks.count({ id: link.id, clicksLimit: link.clicksLimit, rotates: turns }, visitor);
+    if (rotates(link) && app === null) {
+      const counted = this.clicks.count(
+        { id: link.id, clicksLimit: link.clicksLimit, rotates: true, turns: link.turns },
+        visitor,
+        BY_TURN,
+      );
+      const served = (click: CountedClick | null): Recorded =>
+        click === null ? null : { destination: destinationOf(link, visitor, click.rotation), app: false };
+      return counted instanceof Promise ? counted.then(served) : served(counted);
+    }
+    const recorded = { destination: app ?? destinationOf(link, visitor, null), app: app !== null };
+    const counted = this.clicks.count(
+      { id: link.id, clicksLimit: link.clicksLimit, rotates: false, turns: NO_TURNS },
+      visitor,
+      recorded.destination === link.url ? null : recorded.destination,
+    );
+    if (counted instanceof Promise) return counted.then((click) => (click === null ? null : recorded));
+    return counted === null ? null : recorded;
   }
 
   /** Where a counted visit goes: the destination, through the pixels page when the link has pixels. */
-  private arrive(
-    link: VisitLink,
-    visitor: VisitorProfile,
-    click: Recorded,
-    visit: VisitRequest,
-  ): ValueOrPromise<VisitOutcome> {
+  private arrive(link: VisitLink, click: Recorded, visit: VisitRequest): ValueOrPromise<VisitOutcome> {
     if (click === null) {
       // The limit was reached, or the period ended, since the link was read: the next visits are answered as
       // expired from memory, until the link changes and leaves the cache.
       if (link.clicksLimit !== null && link.clicksLimit > 0) link.exhausted = true;
       return this.expired(link);
     }
-    const location = this.location(link, visitor, click.rotation, visit.query);
+    const location = this.location(link, click.destination, visit.query);
     // Into the app at once: no page on the way, the pixels' included.
-    if (!link.hasPixels || appLinkOf(link, visitor) !== null) {
+    if (!link.hasPixels || click.app) {
       return redirectTo(location, this.config.redirectStatus, 'redirected');
     }
     return this.linkPixels
@@ -288,11 +309,10 @@ export class VisitPipeline {
   }
 
   /**
-   * The Location a visitor is sent to: the app link of the visitor's system, or the destination the rules pick,
-   * with the visitor's query merged in, then the link's UTM parameters, which win over both.
+   * The Location a visitor is sent to: the destination (the app link of the visitor's system, or the one the rules
+   * pick), with the visitor's query merged in, then the link's UTM parameters, which win over both.
    */
-  private location(link: VisitLink, visitor: VisitorProfile, rotation: number | null, query: string): string {
-    const destination = appLinkOf(link, visitor) ?? destinationOf(link, visitor, rotation);
+  private location(link: VisitLink, destination: string, query: string): string {
     if (query === '') return link.locations.get(destination) ?? locationUrl(destination);
     const merged = mergeQuery(destination, query);
     return locationUrl(link.utm === '' ? merged : mergeQuery(merged, link.utm));

@@ -1,8 +1,8 @@
-import { createAccount, type TestApp } from '../support/app';
+import { createAccount, type TestAccount, type TestApp } from '../support/app';
 import { apiClient } from '../support/api';
 import { invalid } from '../support/contract';
 import { UA } from '../support/visitors';
-import { createListeningApp, visitClient } from './support';
+import { createListeningApp, DESTINATION, visitClient } from './support';
 
 /**
  * Weighted rotation (contract §13): with `targets_type=rotations` each destination may carry `weight` (1..100,
@@ -21,6 +21,13 @@ describe('Visiting short links: weighted rotation', () => {
   });
 
   const { get, link, expectClicks } = visitClient(() => t);
+
+  /** A link's clicks per destination (`name=target`), most first. */
+  async function targets(account: TestAccount, linkId: number): Promise<unknown[]> {
+    const response = await call(account, 'get', `/api/v1/stats/${linkId}?name=target`);
+    expect(response.status).toBe(200);
+    return response.body.data as unknown[];
+  }
 
   it('sends 1,000 visits at weights 70 and 30 to their destinations exactly 700 and 300 times', async () => {
     const account = await createAccount(t);
@@ -43,6 +50,77 @@ describe('Visiting short links: weighted rotation', () => {
     }
     expect(Object.fromEntries(served)).toEqual({ 'https://a.example/': 700, 'https://b.example/': 300 });
     await expectClicks(account, created.id, 1000);
+    // The stats say which destination each click got.
+    expect(await targets(account, created.id)).toEqual([
+      { value: 'https://a.example/', count: 700 },
+      { value: 'https://b.example/', count: 300 },
+    ]);
+  });
+
+  it("counts each click under the destination it was sent to: a target, an app link, or the link's own url", async () => {
+    const account = await createAccount(t);
+    const created = await link(account, {
+      targets_type: 'operating_systems',
+      targets: [{ key: 'Windows', value: 'https://windows.example/' }],
+      ios_url: 'myapp://item/7',
+    });
+    const visits = [UA.windowsChrome, UA.windowsEdge, UA.windowsChrome, UA.linuxFirefox, UA.macSafari];
+    for (const ua of [...visits, UA.iPhoneSafari, UA.googlebot]) await get(`/${created.alias}`, { ua });
+    const own = [
+      { value: 'https://windows.example/', count: 3 },
+      { value: DESTINATION, count: 2 },
+      { value: 'myapp://item/7', count: 1 },
+    ];
+    // A crawler goes through uncounted.
+    expect(await targets(account, created.id)).toEqual(own);
+
+    // Clicks sent to the link's own url are counted under the url it has now; a target's keep theirs.
+    const moved = await json(account, 'put', `/api/v1/links/${created.id}`, {
+      url: 'https://example.com/moved',
+      targets: [{ key: 'Windows', value: 'https://windows.example/v2' }],
+    });
+    expect(moved.status).toBe(200);
+    await get(`/${created.alias}`, { ua: UA.windowsChrome });
+    expect(await targets(account, created.id)).toEqual([
+      { value: 'https://windows.example/', count: 3 },
+      { value: 'https://example.com/moved', count: 2 },
+      { value: 'https://windows.example/v2', count: 1 },
+      { value: 'myapp://item/7', count: 1 },
+    ]);
+    const searched = await call(
+      account,
+      'get',
+      `/api/v1/stats/${created.id}?name=target&search=WINDOWS.example/v`,
+    );
+    expect(searched.body.data).toEqual([{ value: 'https://windows.example/v2', count: 1 }]);
+  });
+
+  it('counts the clicks of a limited rotation under their turns, and none past the limit', async () => {
+    const account = await createAccount(t);
+    const created = await link(account, {
+      clicks_limit: 5,
+      targets_type: 'rotations',
+      targets: [{ value: 'https://a.example/', weight: 3 }, { value: 'https://b.example/' }],
+    });
+    const answers = await Promise.all(
+      Array.from({ length: 8 }, () => get(`/${created.alias}`, { ua: UA.windowsChrome })),
+    );
+    const sent = answers.filter((answer) => answer.status === 302).map((answer) => answer.headers.location);
+    expect(sent).toHaveLength(5);
+    const expected = ['https://a.example/', 'https://b.example/'].map((value) => ({
+      value,
+      count: sent.filter((location) => location === value).length,
+    }));
+    expect(await targets(account, created.id)).toEqual(expected.sort((a, b) => b.count - a.count));
+  });
+
+  it('answers the target stats of a link without clicks as an empty list, and takes target as a name only', async () => {
+    const account = await createAccount(t);
+    const created = await link(account, {});
+    expect(await targets(account, created.id)).toEqual([]);
+    const refused = await call(account, 'get', `/api/v1/stats/${created.id}?name=targets`);
+    expect(refused.status).toBe(422);
+    expect(Object.keys(refused.body.message as object)).toEqual(['name']);
   });
 
   it('serves the turns in a fixed order, and answers each weight and the last destination served', async () => {

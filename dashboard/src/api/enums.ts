@@ -647,6 +647,7 @@ export const StatsDimensionValues = [
   'operating_system',
   'device',
   'language',
+  'target',
 ] as const satisfies readonly Schemas['StatsDimension'][];
 
 export const StatsNameValues = [
@@ -660,6 +661,7 @@ export const StatsNameValues = [
   'operating_system',
   'device',
   'language',
+  'target',
 ] as const satisfies readonly Schemas['StatsName'][];
 
 export const StatsSearchByValues = ['value'] as const satisfies readonly Schemas['StatsSearchBy'][];

@@ -2905,7 +2905,7 @@ export interface components {
       /** Format: date */
       day: string;
       /**
-       * @description As stored; null for unknown.
+       * @description As stored; null for unknown, and for a `target` the link's own `url`.
        * @example GB
        */
       value: string | null;
@@ -3057,7 +3057,15 @@ export interface components {
     SpaceSortBy: 'id' | 'name';
     /** @enum {string} */
     StatsDimension:
-      'referrer' | 'country' | 'city' | 'continent' | 'browser' | 'operating_system' | 'device' | 'language';
+      | 'referrer'
+      | 'country'
+      | 'city'
+      | 'continent'
+      | 'browser'
+      | 'operating_system'
+      | 'device'
+      | 'language'
+      | 'target';
     /** @enum {string} */
     StatsName:
       | 'click'
@@ -3069,7 +3077,8 @@ export interface components {
       | 'browser'
       | 'operating_system'
       | 'device'
-      | 'language';
+      | 'language'
+      | 'target';
     StatsRow: {
       /**
        * @description The bucket (`Y-m-d`, ...) for clicks over time; else the value as phpShort writes it.

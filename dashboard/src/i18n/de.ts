@@ -374,6 +374,7 @@ export const de: Messages = {
       operating_system: 'Betriebssysteme',
       device: 'Geräte',
       language: 'Sprachen',
+      target: 'Ziele',
     },
     pagesOf: (what) => `Seiten: ${what}`,
     direct: 'Direkt oder ohne Verweisquelle',

@@ -368,6 +368,7 @@ export const en = {
       operating_system: 'Operating systems',
       device: 'Devices',
       language: 'Languages',
+      target: 'Destinations',
     },
     pagesOf: (what: string) => `Pages of ${what}`,
     direct: 'Direct, or no referrer',

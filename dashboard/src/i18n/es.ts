@@ -366,6 +366,7 @@ export const es: Messages = {
       operating_system: 'Sistemas operativos',
       device: 'Dispositivos',
       language: 'Idiomas',
+      target: 'Destinos',
     },
     pagesOf: (what) => `Páginas de ${what}`,
     direct: 'Directo, o sin referente',

@@ -372,6 +372,7 @@ export const fr: Messages = {
       operating_system: 'Systèmes d’exploitation',
       device: 'Appareils',
       language: 'Langues',
+      target: 'Destinations',
     },
     pagesOf: (what) => `Pages : ${what}`,
     direct: 'Direct, ou sans référent',

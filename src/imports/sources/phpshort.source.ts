@@ -1,5 +1,6 @@
 import { DEVICES } from '../../targeting/allowed-values';
-import { STATS_DIMENSIONS, type StatsDimension } from '../../stats/dto/stats-query.dto';
+import { VISITOR_DIMENSIONS } from '../../clicks/click-dimensions';
+import type { StatsDimension } from '../../stats/dto/stats-query.dto';
 import { LINK_VISIT_FIELD_NAMES, type LinkVisitField } from '../../links/link-visit-fields';
 import type { SourceConnector, SourceHttp } from './source-http';
 import {
@@ -259,7 +260,7 @@ async function statsHistory(http: SourceHttp, link: PhpShortLink): Promise<Sourc
           clicks: count,
         });
       }
-      for (const dimension of STATS_DIMENSIONS) {
+      for (const dimension of VISITOR_DIMENSIONS) {
         for (const { value, count } of await dayValues(http, path, dimension, day)) {
           history.days.push({ dimension, day, value: storedValue(dimension, value), clicks: count });
         }

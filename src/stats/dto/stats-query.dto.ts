@@ -1,18 +1,13 @@
+import { CLICK_DIMENSIONS, type ClickDimension } from '../../clicks/click-dimensions';
 import { ListQueryDto } from '../../common/list-query.dto';
 import { FormDay, FormEnum, FormIdList, FormString, Nullable } from '../../common/validation';
 
-/** What a click records of its visitor, phpShort's stats names (with `continent`, which phpShort lacks). */
-export const STATS_DIMENSIONS = [
-  'referrer',
-  'country',
-  'city',
-  'continent',
-  'browser',
-  'operating_system',
-  'device',
-  'language',
-] as const;
-export type StatsDimension = (typeof STATS_DIMENSIONS)[number];
+/**
+ * The dimensions stats count clicks by: phpShort's (with `continent`, which phpShort lacks), then `target`, the
+ * destination each click was sent to (contract §13).
+ */
+export const STATS_DIMENSIONS = CLICK_DIMENSIONS;
+export type StatsDimension = ClickDimension;
 
 /** `click` is the clicks over time (`clicks` too, as this service named it first); the others, a dimension. */
 export const STATS_NAMES = ['click', 'clicks', ...STATS_DIMENSIONS] as const;

@@ -1,15 +1,16 @@
 import { countries } from 'countries-list';
 import ISO6391 from 'iso-639-1';
-import { STATS_DIMENSIONS, type StatsDimension } from '../../stats/dto/stats-query.dto';
+import { VISITOR_DIMENSIONS, type VisitorDimension } from '../../clicks/click-dimensions';
 import type { MessageKey } from '../pages/messages';
 import type { Translator } from '../pages/translator';
 
 /**
- * Dimensions of the stats page, in the order it shows them: the stats API's, but the city, which the page leaves
- * out. The stored values are codes or names.
+ * Dimensions of the stats page, in the order it shows them: the visitor's, but the city, which the page leaves
+ * out (nor does it show where clicks were sent: a link's targets are its owner's). The stored values are codes or
+ * names.
  */
-export type PageDimension = Exclude<StatsDimension, 'city'>;
-export const PAGE_DIMENSIONS = STATS_DIMENSIONS.filter((name): name is PageDimension => name !== 'city');
+export type PageDimension = Exclude<VisitorDimension, 'city'>;
+export const PAGE_DIMENSIONS = VISITOR_DIMENSIONS.filter((name): name is PageDimension => name !== 'city');
 
 export const DIMENSION_TITLES: Record<PageDimension, MessageKey> = {
   referrer: 'referrers',

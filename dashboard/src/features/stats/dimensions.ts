@@ -12,6 +12,8 @@ export const DIMENSIONS = [
   'operating_system',
   'device',
   'language',
+  // Where each click was sent: a rotation's turn, a matching target, an app link, or the link's own url.
+  'target',
 ] as const satisfies readonly StatsName[];
 
 export type Dimension = (typeof DIMENSIONS)[number];
@@ -49,6 +51,7 @@ export function displayValue(
     case 'referrer':
     case 'browser':
     case 'operating_system':
+    case 'target':
       return value;
   }
 }
