@@ -11,6 +11,7 @@ import { AppLogger, requestIdMiddleware } from './common/logger';
 import { APP_LOG } from './common/logging.module';
 import { requestPath } from './common/pagination';
 import { warnOfUntrustedProxy } from './common/proxy-warning';
+import { parseApiQuery } from './common/query-string';
 import { serverConfig, type ServerConfig } from './config/app-config';
 import { MetricsService } from './metrics/metrics.service';
 import { DASHBOARD_DIST, DASHBOARD_PATH, DashboardUi } from './dashboard/dashboard-ui';
@@ -26,7 +27,7 @@ export function configureApp(app: NestExpressApplication): NestExpressApplicatio
   const config = app.get<ServerConfig>(serverConfig.KEY);
   app.useLogger(new AppLogger(app.get(APP_LOG)));
   app.set('trust proxy', config.trustProxy);
-  app.set('query parser', 'simple');
+  app.set('query parser', parseApiQuery);
   app.disable('x-powered-by');
   app.use(requestIdMiddleware);
   app.use(actorScopeMiddleware);

@@ -11,7 +11,13 @@ import { clicksConfig, type ClicksConfig } from '../config/app-config';
 import { MetricsService } from '../metrics/metrics.service';
 import type { VisitorProfile } from '../targeting/visitor';
 import { EventInterest } from '../events/outbox/event-interest';
-import { ClickRepository, type ClickTarget, type EventsTaken, type PendingClick } from './click.repository';
+import {
+  BY_TURN,
+  ClickRepository,
+  type ClickTarget,
+  type EventsTaken,
+  type PendingClick,
+} from './click.repository';
 import type { ValueOrPromise } from '../common/value-or-promise';
 
 export { BY_TURN, type PendingClick } from './click.repository';
@@ -279,11 +285,14 @@ export class ClickWriter implements OnModuleInit, BeforeApplicationShutdown {
       try {
         const plan = await this.repository.claim(linkId, claims, queue.turns, await this.eventsTaken());
         this.metrics.clicksWritten(plan?.granted ?? 0);
+        // The turns follow the last one, in arrival order, taken by the clicks by turn alone (as the claim did).
+        let turns = 0;
         claims.forEach((claim, index) => {
           if (plan === undefined || index >= plan.granted) claim.resolve(null);
+          else if (!plan.rotates || claim.target !== BY_TURN) claim.resolve({ rotation: null });
           else {
-            const rotation = plan.rotates ? ((plan.last_rotation ?? -1) + 1 + index) % plan.slots : null;
-            claim.resolve({ rotation });
+            turns += 1;
+            claim.resolve({ rotation: ((plan.last_rotation ?? -1) + turns) % plan.slots });
           }
         });
       } catch (error) {

@@ -138,8 +138,8 @@ const WRITE_BATCH = { plain: writeBatch(false), withEvents: writeBatch(true) };
 
 /**
  * The visits waiting on a link with a limit or a rotation, granted in one statement under the counter's row lock:
- * as many as the limit still allows (all of them without a limit), the rotation moved on by as many, and the click
- * rows of the granted visits recorded in arrival order, with their rollups. Nothing is granted to a link that is
+ * as many as the limit still allows (all of them without a limit), the rotation moved on by as many of them as go
+ * by turn, and the click rows of the granted visits recorded in arrival order, with their rollups. Nothing is granted to a link that is
  * disabled or outside its active period by now (the status rule's {@link openSql}); the clicks limit is kept by
  * granting no more than it leaves.
  */
@@ -162,25 +162,26 @@ function claim(events: boolean): string {
            CASE WHEN ${limitedSql('clicks_limit')} THEN LEAST($7::int, GREATEST(clicks_limit - clicks, 0)) ELSE $7::int END
              AS granted
       FROM current
+  ), rows AS (${CLICK_ROWS}
+  ), kept AS MATERIALIZED (
+    -- Only clicks by turn take turns (an app's visitor takes none): each its rank among them after the last turn,
+    -- and the destination of that turn ($8: each turn's destination number, as the visit read the rotation).
+    SELECT t.link_id, t.created_at, t.ms, t.profile, t.ord, t.target = ${TURN_CODE} AS by_turn,
+           CASE WHEN t.target <> ${TURN_CODE} THEN t.target
+                WHEN p.rotates THEN COALESCE(($8::int[])[((COALESCE(p.last_rotation, -1) + t.turn) % p.slots + 1)::int], ${OWN_URL})
+                ELSE ${OWN_URL} END AS target
+      FROM (SELECT r.*, count(*) FILTER (WHERE r.target = ${TURN_CODE}) OVER (ORDER BY r.ord) AS turn FROM rows r) t
+     CROSS JOIN plan p WHERE t.ord <= p.granted
   ), counted AS (
     UPDATE link_counters c
        SET clicks = c.clicks + p.granted,
            listed_clicks = c.clicks + p.granted,
            listed_behind = false,
-           last_rotation = CASE WHEN p.rotates AND p.granted > 0
-                             THEN (COALESCE(p.last_rotation, -1) + p.granted) % p.slots
+           last_rotation = CASE WHEN p.rotates AND k.turns > 0
+                             THEN (COALESCE(p.last_rotation, -1) + k.turns) % p.slots
                              ELSE c.last_rotation END
-      FROM plan p
+      FROM plan p CROSS JOIN (SELECT count(*) FILTER (WHERE by_turn) AS turns FROM kept) k
      WHERE c.link_id = p.link_id
-  ), rows AS (${CLICK_ROWS}
-  ), kept AS MATERIALIZED (
-    -- A click by turn gets the destination of its turn ($8: each turn's destination number, as the visit read the
-    -- rotation), the turn the visit is told below.
-    SELECT r.link_id, r.created_at, r.ms, r.profile, r.ord,
-           CASE WHEN r.target <> ${TURN_CODE} THEN r.target
-                WHEN p.rotates THEN COALESCE(($8::int[])[((COALESCE(p.last_rotation, -1) + r.ord) % p.slots + 1)::int], ${OWN_URL})
-                ELSE ${OWN_URL} END AS target
-      FROM rows r CROSS JOIN plan p WHERE r.ord <= p.granted
   ), recorded AS (
     INSERT INTO click_events (created_at, link_id, profile_id, target_id)
     SELECT created_at, link_id, profile, target FROM kept ORDER BY ord

@@ -1,5 +1,6 @@
 import { locationUrl } from '../common/url-rules';
 import {
+  parseApiQuery,
   MAX_VISITOR_QUERY_LENGTH,
   MAX_VISITOR_QUERY_PARAMETERS,
   mergeQuery,
@@ -91,5 +92,30 @@ describe('visitorQueryFits', () => {
     ['5,200 short parameters', parameters(5200), false],
   ])('%s: %s', (_label, query, fits) => {
     expect(visitorQueryFits(query)).toBe(fits);
+  });
+});
+
+describe('parseApiQuery', () => {
+  it.each([
+    ['tag=a', { tag: 'a' }],
+    ['tag=a&tag=b', { tag: ['a', 'b'] }],
+    ['tag[]=a', { tag: ['a'] }],
+    ['tag[]=a&tag[]=b', { tag: ['a', 'b'] }],
+    ['tag%5B%5D=a&tag%5B%5D=b', { tag: ['a', 'b'] }],
+    ['tag[0]=a&tag[1]=b', { tag: ['a', 'b'] }],
+    ['tag=a&tag[]=b', { tag: ['a', 'b'] }],
+    ['tag[]=a&tag=b&page=2', { tag: ['a', 'b'], page: '2' }],
+    ['tag[x]=a', { 'tag[x]': 'a' }],
+    ['a[b][]=c', { 'a[b][]': 'c' }],
+    ['', {}],
+  ])('reads %p', (query, expected) => {
+    expect({ ...parseApiQuery(query) }).toEqual(expected);
+  });
+
+  it('keeps a parameter named __proto__ a parameter, not the prototype', () => {
+    const parsed = parseApiQuery('__proto__=a&__proto__=b&x[]=1');
+    expect(Object.getPrototypeOf(parsed)).toBeNull();
+    expect(parsed.__proto__).toEqual(['a', 'b']);
+    expect(parsed.x).toEqual(['1']);
   });
 });

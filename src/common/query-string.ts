@@ -1,3 +1,5 @@
+import { parse } from 'node:querystring';
+
 /** The parameters of a query string as they are written, each with its decoded name. */
 function parameters(query: string): { name: string; text: string }[] {
   return query
@@ -61,4 +63,24 @@ export function mergeQuery(destination: string, visitorQuery: string): string {
   // The URL parser percent-encodes what a URL may not hold (spaces, quotes, non-ASCII, control characters).
   url.search = merged.join('&');
   return url.href;
+}
+
+/** A list parameter in bracket notation, as PHP clients write it: `tag[]`, `tag[0]`. */
+const BRACKETED = /^([^[\]]+)\[\d*\]$/;
+
+/**
+ * The API's query parser: Node's `querystring` (a repeated name gives an array, nothing nests), with a list also
+ * taken in bracket notation (`tag[]=a&tag[]=b`, `tag[0]=a`), as PHP and phpShort's clients send it: a bracketed
+ * name is always a list, and both ways of writing one name may be mixed.
+ */
+export function parseApiQuery(query: string): Record<string, string | string[]> {
+  // Without a prototype, as `querystring` answers: a parameter named `__proto__` is a parameter like any other.
+  const folded = Object.create(null) as Record<string, string | string[]>;
+  for (const [name, value] of Object.entries(parse(query))) {
+    if (value === undefined) continue;
+    const key = BRACKETED.exec(name)?.[1] ?? name;
+    const before = folded[key];
+    folded[key] = before === undefined ? (key === name ? value : [value].flat()) : [before, value].flat();
+  }
+  return folded;
 }

@@ -107,6 +107,9 @@ describe('Links API: tags and the archive', () => {
       [`tag=${red}&tag=${blue}`, [a.id, b.id, c.id]],
       [`tag=${red}&tag=${blue}&sort_by=title&sort=asc`, [a.id, b.id, c.id]],
       ['tag=nobody-has-this-tag', []],
+      // In bracket notation too, as PHP clients write lists.
+      [`tag[]=${red}&tag[]=${blue}`, [a.id, b.id, c.id]],
+      [`tag%5B0%5D=${blue}`, [b.id, c.id]],
     ] as const) {
       const response = await call(account, 'get', `${LINKS}?${query}`);
       expect(`${query}: ${response.status}`).toBe(`${query}: 200`);

@@ -145,6 +145,7 @@ describe('Visiting short links', () => {
           'link_id',
           'operating_system',
           'referrer',
+          'target',
         ].sort(),
       );
       expect(row).toEqual({
@@ -159,6 +160,8 @@ describe('Visiting short links', () => {
         operating_system: 'iOS',
         device: 'Mobile',
         language: 'fr',
+        // Where the visit was sent: the link's own url.
+        target: DESTINATION,
       });
       expect(row.created_at.getTime()).toBeGreaterThanOrEqual(before.getTime() - 1000);
       expect(row.created_at.getTime()).toBeLessThanOrEqual(Date.now() + 1000);

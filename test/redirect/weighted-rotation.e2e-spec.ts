@@ -114,6 +114,40 @@ describe('Visiting short links: weighted rotation', () => {
     expect(await targets(account, created.id)).toEqual(expected.sort((a, b) => b.count - a.count));
   });
 
+  it("takes no turn for an app's visitor, with a limit too, and counts each click where it went", async () => {
+    const account = await createAccount(t);
+    const created = await link(account, {
+      clicks_limit: 100,
+      ios_url: 'myapp://item/7',
+      targets_type: 'rotations',
+      targets: [{ value: 'https://a.example/' }, { value: 'https://b.example/' }],
+    });
+    const sent: string[] = [];
+    for (const ua of [
+      UA.windowsChrome,
+      UA.iPhoneSafari,
+      UA.windowsChrome,
+      UA.iPhoneSafari,
+      UA.linuxFirefox,
+    ]) {
+      sent.push(String((await get(`/${created.alias}`, { ua })).headers.location));
+    }
+    expect(sent).toEqual([
+      'https://a.example/',
+      'myapp://item/7',
+      'https://b.example/',
+      'myapp://item/7',
+      'https://a.example/',
+    ]);
+    const shown = await call(account, 'get', `/api/v1/links/${created.id}`);
+    expect(shown.body.data).toMatchObject({ clicks: 5, last_rotation: 0 });
+    expect(await targets(account, created.id)).toEqual([
+      { value: 'https://a.example/', count: 2 },
+      { value: 'myapp://item/7', count: 2 },
+      { value: 'https://b.example/', count: 1 },
+    ]);
+  });
+
   it('answers the target stats of a link without clicks as an empty list, and takes target as a name only', async () => {
     const account = await createAccount(t);
     const created = await link(account, {});
