@@ -73,6 +73,9 @@ const LEGEND = [
   'the import, the redirect load timed meanwhile included. The service runs no import (IMPORT_RUNNER=false); a second',
   'instance on its database, which no visitor reaches, runs it. "redirect plain, no import" and "while importing":',
   'the plain load (baseline, then service) before the import, and again from its first page written.',
+  'redirect during health checks: --health-links links (contract §13) on 1,000 loopback hosts, checked against a site',
+  'in the bench, all due at once after the plain load was timed with none due; its share of that idle req/s is in',
+  'its check, with the checks a second and the most requests one host had in one second (at most 1).',
 ].join('\n');
 
 /**

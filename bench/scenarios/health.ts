@@ -170,8 +170,10 @@ export const healthChecks: Scenario = {
     }
     if (sites.requests === 0) problems.push(`no check within ${START_WAIT_MS / 1000} s of the wave`);
     const atStart = sites.requests;
+    const loadStarted = performance.now();
     const busy = await load();
     const duringLoad = sites.requests - atStart;
+    const loadSeconds = (performance.now() - loadStarted) / 1000;
     const waveSeconds = (performance.now() - wave) / 1000;
     const checks = await recordedChecks(context, after);
     await sites.stop();
@@ -191,7 +193,7 @@ export const healthChecks: Scenario = {
         idle?.baseline === null || idle === null
           ? ''
           : `, ${(idle.service.rps / idle.baseline.rps).toFixed(2)} before`;
-      const rate = duringLoad / Math.max(options.duration + options.warmup, 1);
+      const rate = duringLoad / loadSeconds;
       const facts =
         `${grouped(options.healthLinks)} links on ${grouped(hosts)} hosts, seeded in ${seededIn.toFixed(0)} s; ` +
         `${grouped(sites.requests)} checks from ${grouped(sites.hosts())} hosts in ${waveSeconds.toFixed(0)} s ` +

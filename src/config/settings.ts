@@ -583,6 +583,11 @@ export const SETTINGS = {
   LINK_CHECK_CONCURRENCY: integer(8, 1, 1000, {
     meaning: 'link checks under way at once per instance; one host is checked at most once a second overall',
   }),
+  LINK_CHECK_RATE: integer(20, 1, 10_000, {
+    meaning:
+      'link checks started per second per instance at most, so that a backlog (an import, an upgrade) leaves ' +
+      'the redirects their CPU; 20 check 1.7 million links a day',
+  }),
   TITLE_FETCH_CONCURRENCY: integer(8, 0, 1000, {
     meaning: 'titles of link targets fetched at once; `0` fetches none',
   }),

@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { EventWorker } from '../../src/events/event-worker';
 import {
   DEFAULT_LINK_CHECKER_OPTIONS,
@@ -23,6 +24,9 @@ const OPTIONS: LinkCheckerOptions = {
   retryDelayMs: 400,
   everyMs: 100,
 };
+
+/** Checks an instance starts a second at most (LINK_CHECK_RATE), low enough for a test to see it. */
+const RATE = 3;
 
 interface Health {
   status: 'ok' | 'broken' | 'unknown';
@@ -68,6 +72,7 @@ describe('Links API: link health', () => {
       {
         LINK_CHECKS: 'true',
         LINK_CHECK_ALLOW_PRIVATE_ADDRESSES: 'true',
+        LINK_CHECK_RATE: String(RATE),
         WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
         RATE_LIMIT_PER_MINUTE: '0',
       },
@@ -176,6 +181,40 @@ describe('Links API: link health', () => {
     const seconds = hits.slice(first).map((hit) => Math.floor(hit.at / 1000));
     expect(new Set(seconds).size).toBe(seconds.length);
     expect(seconds.length).toBeGreaterThanOrEqual(5);
+  });
+
+  it('starts at most LINK_CHECK_RATE checks a second across hosts, and gets through a backlog', async () => {
+    // Nine hosts, each a loopback address of its own, each with one link due at once.
+    const sites: Server[] = [];
+    const seen: number[] = [];
+    try {
+      const urls: string[] = [];
+      for (let n = 2; n <= 10; n += 1) {
+        const site = createServer((_request, response) => {
+          seen.push(Date.now());
+          response.writeHead(200).end();
+        });
+        sites.push(site);
+        await new Promise<void>((resolve) => site.listen(0, `127.0.0.${n}`, resolve));
+        urls.push(`http://127.0.0.${n}:${(site.address() as AddressInfo).port}/${unique('rated')}`);
+      }
+      const created = await json(account, 'post', `${LINKS}/bulk`, { links: urls.map((url) => ({ url })) });
+      expect(created.status).toBe(201);
+      const ids = (created.body.data as { id: number }[]).map((item) => item.id);
+      for (const id of ids) expect((await settled(id, (h) => h.status !== 'unknown')).status).toBe('ok');
+      expect(seen).toHaveLength(9);
+      // Nine at three a calendar second start in three different seconds at least: over a second apart, first to
+      // last, where the eight the concurrency allows would otherwise go at once. Any 1,000 ms hold two seconds'
+      // allowance at most (the end of one second and the start of the next).
+      const sorted = [...seen].sort((a, b) => a - b);
+      expect(sorted[8] - sorted[0]).toBeGreaterThan(1000);
+      const busiest = Math.max(
+        ...sorted.map((at) => sorted.filter((other) => other >= at && other < at + 1000).length),
+      );
+      expect(busiest).toBeLessThanOrEqual(2 * RATE);
+    } finally {
+      for (const site of sites) await closeServer(site);
+    }
   });
 
   it('checks a changed target afresh, unknown until then', async () => {
