@@ -129,6 +129,8 @@ describe('ownership matrix', () => {
       domain_id: domains,
       pixel_ids: [pixels],
     });
+    // A click, so that the workspace's stats filtered to the link (or its space or domain) count something.
+    await t.dataSource.query(`INSERT INTO clicks (link_id, country) VALUES ($1, 'GB')`, [links]);
     const keys = await post('/api/v1/keys', { ...validBody('keys', 'POST'), space_ids: [spaces] });
     const webhooks = await post('/api/v1/webhooks', validBody('webhooks', 'POST'));
     const invitations = await post('/api/v1/invitations', validBody('invitations', 'POST'));

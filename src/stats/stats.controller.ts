@@ -1,14 +1,21 @@
 import { Controller, Get, Param, Query, Req } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Request } from 'express';
-import { CurrentOwner } from '../auth/current-account.decorator';
+import type { Account } from '../auth/account.entity';
+import { CurrentAccount, CurrentOwner } from '../auth/current-account.decorator';
 import type { Owner } from '../auth/owner';
 import { dataEnvelope } from '../common/envelope';
 import { IdPipe } from '../common/id.pipe';
 import { ApiDataResponse, ApiWholeOrPagedListResponse } from '../common/openapi';
 import { paginatedEnvelope } from '../common/pagination';
 import { LinksService } from '../links/links.service';
-import { isClicksOverTime, RollupsQueryDto, StatsQueryDto } from './dto/stats-query.dto';
+import {
+  isClicksOverTime,
+  RollupsQueryDto,
+  StatsQueryDto,
+  WorkspaceStatsQueryDto,
+} from './dto/stats-query.dto';
+import type { StatsScope } from './stats.repository';
 import { dayOf, defaultOrder, LinkRollups, statsRange, StatsRow, StatsService } from './stats.service';
 import { ScopedRoute } from '../auth/resource-route';
 
@@ -37,6 +44,41 @@ export class StatsController {
   }
 
   /**
+   * The stats of every link of the workspace the filters keep (contract §14), in a link's shapes: a key restricted
+   * to spaces counts its spaces' links alone. From the day the workspace was made, by default.
+   */
+  @ScopedRoute('stats.read', Get(), {
+    operationId: 'showWorkspaceStats',
+    summary: 'The workspace’s clicks, over time or by a dimension',
+    description:
+      'The clicks of every link of the workspace, or of those that `space_id`, `domain_id`, `tag` and ' +
+      '`link_ids[]` (up to 5) keep, answered as a link’s stats are: `click` in one whole list, a dimension a page ' +
+      'at a time. Archived links are counted; ids of links, spaces or domains that are not the caller’s match ' +
+      'nothing, as a list’s filters do. From the day the workspace was made, by default.',
+    errors: [422],
+  })
+  @ApiWholeOrPagedListResponse(
+    StatsRow,
+    '`{"data", "status"}` holding every bucket for `click`; the list envelope, a page of values, for a dimension.',
+  )
+  async workspace(
+    @CurrentAccount() account: Account,
+    @CurrentOwner() owner: Owner,
+    @Query() query: WorkspaceStatsQueryDto,
+    @Req() request: Request,
+  ) {
+    const scope = {
+      accountId: owner.accountId,
+      reach: owner.spaceIds,
+      spaceId: query.space_id ?? null,
+      domainId: query.domain_id ?? null,
+      tags: query.tag === undefined || query.tag.length === 0 ? null : query.tag,
+      linkIds: query.link_ids ?? null,
+    };
+    return this.answer(scope, query, dayOf(account.createdAt), request);
+  }
+
+  /**
    * As phpShort answers it: `click`, every bucket that has clicks, oldest first, in one `{"data", "status"}`; a
    * dimension, a page of its values, highest count first, in the list envelope.
    */
@@ -61,7 +103,12 @@ export class StatsController {
     @Req() request: Request,
   ) {
     const link = await this.links.find(owner, linkId);
-    const range = statsRange(query.from, query.to, dayOf(link.createdAt));
+    return this.answer({ linkId: link.id }, query, dayOf(link.createdAt), request);
+  }
+
+  /** A report of the scope's clicks as asked, from `firstDay` unless `from` says otherwise. */
+  private async answer(scope: StatsScope, query: StatsQueryDto, firstDay: Date, request: Request) {
+    const range = statsRange(query.from, query.to, firstDay);
     const name = query.name ?? 'click';
     const defaults = defaultOrder(name);
     const order = {
@@ -70,9 +117,9 @@ export class StatsController {
       direction: query.sort ?? defaults.direction,
     };
     if (isClicksOverTime(name)) {
-      return dataEnvelope((await this.stats.report(link.id, name, range, order, null)).items);
+      return dataEnvelope((await this.stats.report(scope, name, range, order, null)).items);
     }
     const page = query.pageRequest();
-    return paginatedEnvelope(request, page, await this.stats.report(link.id, name, range, order, page));
+    return paginatedEnvelope(request, page, await this.stats.report(scope, name, range, order, page));
   }
 }

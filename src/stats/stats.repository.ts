@@ -46,14 +46,14 @@ export type ValueStyle = 'phpshort' | 'page';
 /**
  * Each dimension's value in each style, from the stored text `v.value` (the stored text itself where none is
  * said). phpShort's: a country as `GB:United Kingdom` (`$names` is the country names' JSON, bound when used), a city
- * as `GB:London` (stored so), a device in lower case, a target as its URL, code 0 (no text) being the link's own
- * `url` as it is now (`$1` is the link). The page's: the stored code (`GB`, `en`), a city by its name alone.
+ * as `GB:London` (stored so), a device in lower case, a target as its URL, code 0 (no text) being the own `url`
+ * of the link `c.own`, as it is now. The page's: the stored code (`GB`, `en`), a city by its name alone.
  */
 const VALUES: Record<ValueStyle, Partial<Record<StatsDimension, string>>> = {
   phpshort: {
     country: `v.value || ':' || COALESCE($names::jsonb ->> v.value, v.value)`,
     device: 'lower(v.value)',
-    target: `COALESCE(v.value, (SELECT url FROM links WHERE id = $1))`,
+    target: `COALESCE(v.value, (SELECT url FROM links WHERE id = c.own))`,
   },
   page: {
     city: `substr(v.value, strpos(v.value, ':') + 1)`,
@@ -76,6 +76,45 @@ function orderBy(order: ReportOrder): string {
   }
   const direction = order.direction === 'asc' ? 'ASC NULLS FIRST' : 'DESC NULLS LAST';
   return `lower(value) ${direction}, value ${direction}`;
+}
+
+/** Whose clicks a report counts: one link's, or those of the links of a workspace that a filter selects. */
+export type StatsScope = { linkId: number } | WorkspaceLinks;
+
+/** The links of a workspace whose clicks are counted together (contract §14's filters). */
+export interface WorkspaceLinks {
+  accountId: number;
+  /** The spaces a key restricted to spaces reaches; null for every link of the workspace. */
+  reach: readonly number[] | null;
+  /** One space's links, 0 for those in none; null for any. */
+  spaceId: number | null;
+  domainId: number | null;
+  /** Links holding any of these tags, by name regardless of case; null for any. */
+  tags: readonly string[] | null;
+  /** Some links alone (a comparison); null for any. */
+  linkIds: readonly number[] | null;
+}
+
+/**
+ * The condition on a rollup's `link_id` that keeps the scope's links, its values added to `params`. A workspace's
+ * links are found by the index of their account, each link's rollups then read through their primary key.
+ */
+function linksOf(scope: StatsScope, params: unknown[]): string {
+  const add = (value: unknown) => `$${params.push(value)}`;
+  if ('linkId' in scope) return `link_id = ${add(scope.linkId)}`;
+  const where = [`l.account_id = ${add(scope.accountId)}`];
+  if (scope.reach !== null) where.push(`l.space_id = ANY(${add(scope.reach)}::int[])`);
+  if (scope.spaceId === 0) where.push('l.space_id IS NULL');
+  else if (scope.spaceId !== null) where.push(`l.space_id = ${add(scope.spaceId)}`);
+  if (scope.domainId !== null) where.push(`l.domain_id = ${add(scope.domainId)}`);
+  if (scope.linkIds !== null) where.push(`l.id = ANY(${add(scope.linkIds)}::int[])`);
+  if (scope.tags !== null) {
+    where.push(
+      `EXISTS (SELECT 1 FROM link_tags lt JOIN tags t ON t.id = lt.tag_id
+                WHERE lt.link_id = l.id AND lower(t.name) = ANY(${add(scope.tags.map((name) => name.toLowerCase()))}::text[]))`,
+    );
+  }
+  return `link_id IN (SELECT l.id FROM links l WHERE ${where.join(' AND ')})`;
 }
 
 /** What a report keeps and how it orders it. */
@@ -119,17 +158,17 @@ export class StatsRepository {
 
   /** Clicks per bucket of UTC time with clicks, named as phpShort names them, ordered and paged as asked. */
   async overTime(
-    linkId: number,
+    scope: StatsScope,
     range: DayRange,
     bucket: ClickBucket,
     shape: Omit<ReportShape, 'knownOnly'>,
     page: PageRequest | null,
   ): Promise<Page<CountedValue>> {
-    const params: unknown[] = [linkId, range.from.toISOString(), endOf(range), BUCKET_FORMATS[bucket]];
+    const params: unknown[] = [range.from.toISOString(), endOf(range), BUCKET_FORMATS[bucket]];
     return this.paged(
-      `SELECT to_char(hour AT TIME ZONE 'UTC', $4) AS value, sum(clicks)::int AS count
+      `SELECT to_char(hour AT TIME ZONE 'UTC', $3) AS value, sum(clicks)::int AS count
          FROM click_hours
-        WHERE link_id = $1 AND hour >= $2 AND hour < $3
+        WHERE ${linksOf(scope, params)} AND hour >= $1 AND hour < $2
         GROUP BY 1`,
       params,
       shape,
@@ -139,25 +178,26 @@ export class StatsRepository {
 
   /** Clicks per value of a dimension in the period, written in `style`, searched, ordered and paged as asked. */
   async byValue(
-    linkId: number,
+    scope: StatsScope,
     dimension: StatsDimension,
     range: DayRange,
     style: ValueStyle,
     shape: ReportShape,
     page: PageRequest | null,
   ): Promise<Page<CountedValue>> {
-    const params: unknown[] = [linkId, DIMENSION_CODES[dimension], isoDay(range.from), isoDay(range.to)];
+    const params: unknown[] = [DIMENSION_CODES[dimension], isoDay(range.from), isoDay(range.to)];
     const display = (VALUES[style][dimension] ?? 'v.value').replace(
       '$names',
       () => `$${params.push(COUNTRY_NAMES_JSON)}`,
     );
-    // Values are summed by code over the days first (the index range of one link and dimension), then named.
+    // Values are summed by code over the days first (the index range of each link and dimension), then named. A
+    // target's code 0 is each link's own url: kept apart per link (`own`) until named.
     return this.paged(
       `SELECT ${display} AS value, sum(c.count)::int AS count
-         FROM (SELECT value AS code, sum(clicks) AS count
+         FROM (SELECT value AS code, CASE WHEN value = 0 AND dimension = ${DIMENSION_CODES.target} THEN link_id END AS own, sum(clicks) AS count
                  FROM click_days
-                WHERE link_id = $1 AND dimension = $2 AND day >= $3 AND day <= $4 ${shape.knownOnly ? 'AND value <> 0' : ''}
-                GROUP BY value) c
+                WHERE ${linksOf(scope, params)} AND dimension = $1 AND day >= $2 AND day <= $3 ${shape.knownOnly ? 'AND value <> 0' : ''}
+                GROUP BY 1, 2) c
          LEFT JOIN click_values v ON v.id = c.code
         GROUP BY 1`,
       params,

@@ -14,7 +14,13 @@ import {
   type StatsName,
   type StatsSortBy,
 } from './dto/stats-query.dto';
-import { StatsRepository, type ClickBucket, type DayRange, type ReportOrder } from './stats.repository';
+import {
+  StatsRepository,
+  type ClickBucket,
+  type DayRange,
+  type ReportOrder,
+  type StatsScope,
+} from './stats.repository';
 
 export type { ClickBucket } from './stats.repository';
 
@@ -172,18 +178,18 @@ export class StatsService {
    * with equal counts by value, unknown last. A page of them, or all for a null page.
    */
   async report(
-    linkId: number,
+    scope: StatsScope,
     name: StatsName,
     range: StatsRange,
     order: StatsOrder,
     page: PageRequest | null,
   ): Promise<Page<StatsRow>> {
     // Every visit this instance answered is counted in what it reports.
-    await this.clicks.settle([linkId]);
+    await this.clicks.settle('linkId' in scope ? [scope.linkId] : undefined);
     const sort: ReportOrder = { by: order.sortBy, direction: order.direction };
     if (isClicksOverTime(name)) {
       return this.repository.overTime(
-        linkId,
+        scope,
         range,
         clickBucket(range),
         { search: order.search, order: sort },
@@ -191,7 +197,7 @@ export class StatsService {
       );
     }
     return this.repository.byValue(
-      linkId,
+      scope,
       name,
       range,
       'phpshort',
@@ -213,7 +219,7 @@ export class StatsService {
     await this.clicks.settle([linkId]);
     if (name === 'clicks') return this.repository.perDay(linkId, range, page);
     return this.repository.byValue(
-      linkId,
+      { linkId },
       name,
       range,
       'page',

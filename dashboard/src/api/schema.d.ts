@@ -788,6 +788,26 @@ export interface paths {
     patch: operations['patchSpace'];
     trace?: never;
   };
+  '/api/v1/stats': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * The workspace’s clicks, over time or by a dimension
+     * @description The clicks of every link of the workspace, or of those that `space_id`, `domain_id`, `tag` and `link_ids[]` (up to 5) keep, answered as a link’s stats are: `click` in one whole list, a dimension a page at a time. Archived links are counted; ids of links, spaces or domains that are not the caller’s match nothing, as a list’s filters do. From the day the workspace was made, by default. Needs the scope `stats.read`.
+     */
+    get: operations['showWorkspaceStats'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/stats/rollups': {
     parameters: {
       query?: never;
@@ -12309,6 +12329,157 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['PayloadTooLargeError'];
+        };
+      };
+      /** @description The body’s content type is not one the API reads. */
+      415: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description A parameter or a field is not valid. */
+      422: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Too many requests for the API key in this minute. */
+      429: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequestsError'];
+        };
+      };
+      /** @description An unexpected error, logged with the request id. */
+      500: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerError'];
+        };
+      };
+      /** @description The database cannot be reached. */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailableError'];
+        };
+      };
+    };
+  };
+  showWorkspaceStats: {
+    parameters: {
+      query?: {
+        /** @description Sort direction. */
+        sort?: components['schemas']['SortDirection'];
+        /** @description Results per page: 10, 25, 50 or 100. */
+        per_page?: components['schemas']['PerPage'];
+        /** @description Page number, from 1. */
+        page?: number | null;
+        /** @description `click` (clicks over time; `clicks` too) or a dimension; `click` when absent. */
+        name?: components['schemas']['StatsName'];
+        /** @description First day, `Y-m-d` (UTC); the day the link was made when absent. */
+        from?: string | null;
+        /** @description Last day, included; today when absent. */
+        to?: string | null;
+        /** @description Only the values that contain this, in any case. */
+        search?: string | null;
+        search_by?: components['schemas']['StatsSearchBy'];
+        /** @description `count` by default, with `sort` `desc`; `value` for clicks over time, with `sort` `asc`. */
+        sort_by?: components['schemas']['StatsSortBy'];
+        /** @description A space's links; 0 for links without a space. */
+        space_id?: number | null;
+        /** @description A domain's links. */
+        domain_id?: number | null;
+        /** @description Links holding any of these tags, by name regardless of case (`tag=news&tag=tech`). */
+        tag?: string[];
+        /** @description Some links alone, up to 5, counted together (`link_ids[]=1&link_ids[]=2`). */
+        link_ids?: number[] | null;
+      };
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description `{"data", "status"}` holding every bucket for `click`; the list envelope, a page of values, for a dimension. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json':
+            | {
+                data: components['schemas']['StatsRow'][];
+                /**
+                 * @description Always 200, even on a 201.
+                 * @enum {integer}
+                 */
+                status: 200;
+              }
+            | {
+                data: components['schemas']['StatsRow'][];
+                links: components['schemas']['PageLinks'];
+                meta: components['schemas']['PageMeta'];
+                /**
+                 * @description Always 200, even on a 201.
+                 * @enum {integer}
+                 */
+                status: 200;
+              };
+        };
+      };
+      /** @description No API key, or one that is not valid. */
+      401: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnauthenticatedError'];
+        };
+      };
+      /** @description The API key lacks the scope this route needs (or, for a domain, it is a system domain, which no account may change). */
+      403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ForbiddenError'];
         };
       };
       /** @description The body’s content type is not one the API reads. */

@@ -1,6 +1,17 @@
 import { CLICK_DIMENSIONS, type ClickDimension } from '../../clicks/click-dimensions';
 import { ListQueryDto } from '../../common/list-query.dto';
-import { FormDay, FormEnum, FormIdList, FormString, Nullable } from '../../common/validation';
+import {
+  FormDay,
+  FormEnum,
+  FormIdList,
+  FormInt,
+  FormNameList,
+  FormString,
+  MAX_ID,
+  Nullable,
+  Optional,
+} from '../../common/validation';
+import { MAX_LINK_TAGS, MAX_TAG_NAME } from '../../tags/tag.entity';
 
 /**
  * The dimensions stats count clicks by: phpShort's (with `continent`, which phpShort lacks), then `target`, the
@@ -60,5 +71,34 @@ export class StatsQueryDto extends ListQueryDto {
 export class RollupsQueryDto {
   @Nullable()
   @FormIdList({ max: 100, description: 'The links, up to 100: `link_ids=1&link_ids=2`.' })
+  link_ids?: number[] | null;
+}
+
+/** The most links a workspace's stats compare at once (contract §14). */
+export const MAX_COMPARED_LINKS = 5;
+
+/** A workspace's stats (contract §14): a link's parameters, and which of the workspace's links are counted. */
+export class WorkspaceStatsQueryDto extends StatsQueryDto {
+  @Nullable()
+  @FormInt({ min: 0, max: MAX_ID, description: "A space's links; 0 for links without a space." })
+  space_id?: number | null;
+
+  @Nullable()
+  @FormInt({ min: 1, max: MAX_ID, description: "A domain's links." })
+  domain_id?: number | null;
+
+  @Optional()
+  @FormNameList({
+    maxItems: MAX_LINK_TAGS,
+    max: MAX_TAG_NAME,
+    description: 'Links holding any of these tags, by name regardless of case (`tag=news&tag=tech`).',
+  })
+  tag?: string[];
+
+  @Nullable()
+  @FormIdList({
+    max: MAX_COMPARED_LINKS,
+    description: 'Some links alone, up to 5, counted together (`link_ids[]=1&link_ids[]=2`).',
+  })
   link_ids?: number[] | null;
 }
