@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -195,8 +195,12 @@ export class ServerProcess {
         );
       }
       try {
-        const response = await fetch(`${this.url}/health`, { signal: AbortSignal.timeout(1_000) });
-        if (response.status === 200) return;
+        // Only once this process listens on its port: another test's server may have taken the port this one was
+        // given (it was free a moment before), and would answer for it.
+        if (listensOn(this.pid, this.port)) {
+          const response = await fetch(`${this.url}/health`, { signal: AbortSignal.timeout(1_000) });
+          if (response.status === 200) return;
+        }
       } catch {
         // Not listening yet.
       }
@@ -237,6 +241,46 @@ export class ServerProcess {
     if (this.running) this.child.kill('SIGKILL');
     await this.waitExit(10_000);
   }
+}
+
+/**
+ * Whether process `pid` holds a TCP socket listening on `port`: one of its file descriptors is a socket whose inode
+ * `/proc/net/tcp` (or `tcp6`) lists in the LISTEN state (0A) on that port. Where `/proc` cannot be read (not Linux),
+ * true: the caller then trusts whoever answers on the port, as before.
+ */
+export function listensOn(pid: number, port: number): boolean {
+  let inodes: Set<string>;
+  try {
+    inodes = new Set(
+      readdirSync(`/proc/${pid}/fd`)
+        .map((fd) => {
+          try {
+            return /^socket:\[(\d+)\]$/.exec(readlinkSync(`/proc/${pid}/fd/${fd}`))?.[1];
+          } catch {
+            return undefined;
+          }
+        })
+        .filter((inode): inode is string => inode !== undefined),
+    );
+  } catch {
+    return !existsSync('/proc/self/fd');
+  }
+  const hex = port.toString(16).toUpperCase().padStart(4, '0');
+  for (const table of ['/proc/net/tcp', '/proc/net/tcp6']) {
+    let lines: string[];
+    try {
+      lines = readFileSync(table, 'utf8').split('\n').slice(1);
+    } catch {
+      continue;
+    }
+    for (const line of lines) {
+      const fields = line.trim().split(/\s+/);
+      if (fields.length < 10) continue;
+      const [, local, , state] = fields;
+      if (state === '0A' && local.endsWith(`:${hex}`) && inodes.has(fields[9])) return true;
+    }
+  }
+  return false;
 }
 
 /** Starts `node dist/main.js` on a free port and waits until it serves `GET /health`. */
