@@ -7154,6 +7154,7 @@ export interface operations {
         status?: components['schemas']['LinkStatusFilter'];
         /** @description A space's links; 0 for links without a space. */
         space_id?: number | null;
+        /** @description A domain's links. */
         domain_id?: number | null;
         pixel_id?: number | null;
         /** @description Links holding any of these tags, by name regardless of case (`tag=news&tag=tech`). */
@@ -7627,6 +7628,7 @@ export interface operations {
         status?: components['schemas']['LinkStatusFilter'];
         /** @description A space's links; 0 for links without a space. */
         space_id?: number | null;
+        /** @description A domain's links. */
         domain_id?: number | null;
         pixel_id?: number | null;
         /** @description Links holding any of these tags, by name regardless of case (`tag=news&tag=tech`). */

@@ -4,14 +4,13 @@ import {
   FormEnum,
   FormInt,
   FormIntIn,
-  FormNameList,
   FormString,
   MAX_ID,
   Nullable,
   Optional,
 } from '../../common/validation';
-import { MAX_LINK_TAGS, MAX_TAG_NAME } from '../../tags/tag.entity';
 import { CHECK_STATUS_NAMES } from '../health/link-check.entity';
+import { DomainFilter, SpaceFilter, TagFilter } from './link-filters';
 import { LinkStatus } from '../status/link-status';
 
 export const LINK_SEARCH_BY = ['title', 'alias', 'url'] as const;
@@ -33,24 +32,17 @@ export class LinkListQueryDto extends ListQueryDto {
   })
   status?: 0 | LinkStatus | null;
 
-  @Nullable()
-  @FormInt({ min: 0, max: MAX_ID, description: "A space's links; 0 for links without a space." })
+  @SpaceFilter()
   space_id?: number | null;
 
-  @Nullable()
-  @FormInt({ min: 1, max: MAX_ID })
+  @DomainFilter()
   domain_id?: number | null;
 
   @Nullable()
   @FormInt({ min: 1, max: MAX_ID })
   pixel_id?: number | null;
 
-  @Optional()
-  @FormNameList({
-    maxItems: MAX_LINK_TAGS,
-    max: MAX_TAG_NAME,
-    description: 'Links holding any of these tags, by name regardless of case (`tag=news&tag=tech`).',
-  })
+  @TagFilter()
   tag?: string[];
 
   @Optional()

@@ -1,17 +1,7 @@
 import { CLICK_DIMENSIONS, type ClickDimension } from '../../clicks/click-dimensions';
 import { ListQueryDto } from '../../common/list-query.dto';
-import {
-  FormDay,
-  FormEnum,
-  FormIdList,
-  FormInt,
-  FormNameList,
-  FormString,
-  MAX_ID,
-  Nullable,
-  Optional,
-} from '../../common/validation';
-import { MAX_LINK_TAGS, MAX_TAG_NAME } from '../../tags/tag.entity';
+import { FormDay, FormEnum, FormIdList, FormString, Nullable } from '../../common/validation';
+import { DomainFilter, SpaceFilter, TagFilter } from '../../links/dto/link-filters';
 
 /**
  * The dimensions stats count clicks by: phpShort's (with `continent`, which phpShort lacks), then `target`, the
@@ -79,20 +69,13 @@ export const MAX_COMPARED_LINKS = 5;
 
 /** A workspace's stats (contract §14): a link's parameters, and which of the workspace's links are counted. */
 export class WorkspaceStatsQueryDto extends StatsQueryDto {
-  @Nullable()
-  @FormInt({ min: 0, max: MAX_ID, description: "A space's links; 0 for links without a space." })
+  @SpaceFilter()
   space_id?: number | null;
 
-  @Nullable()
-  @FormInt({ min: 1, max: MAX_ID, description: "A domain's links." })
+  @DomainFilter()
   domain_id?: number | null;
 
-  @Optional()
-  @FormNameList({
-    maxItems: MAX_LINK_TAGS,
-    max: MAX_TAG_NAME,
-    description: 'Links holding any of these tags, by name regardless of case (`tag=news&tag=tech`).',
-  })
+  @TagFilter()
   tag?: string[];
 
   @Nullable()
