@@ -61,7 +61,7 @@ describe('click batches', () => {
     ];
     const before = Date.now();
     for (const [id, visitor] of visits)
-      void clicks.count({ id, clicksLimit: null, rotates: false, turns: [] }, visitor, null);
+      void clicks.count({ id, clicksLimit: null, turns: [] }, visitor, null);
     const after = Date.now();
     await clicks.settle();
 
@@ -97,9 +97,7 @@ describe('click batches', () => {
     const other: VisitorProfile = { ...PERSON, country: 'FR', city: null, referrer: null };
     const granted = await Promise.all(
       [PERSON, other, PERSON].map((visitor) =>
-        Promise.resolve(
-          clicks.count({ id: link.id, clicksLimit: 2, rotates: false, turns: [] }, visitor, null),
-        ),
+        Promise.resolve(clicks.count({ id: link.id, clicksLimit: 2, turns: [] }, visitor, null)),
       ),
     );
     expect(granted).toEqual([{ rotation: null }, { rotation: null }, null]);
@@ -114,7 +112,7 @@ describe('click batches', () => {
     const kept = await createLink(t, account, { url: 'https://example.com/kept' });
     const gone = await createLink(t, account, { url: 'https://example.com/gone' });
     for (const id of [kept.id, gone.id, kept.id])
-      void clicks.count({ id, clicksLimit: null, rotates: false, turns: [] }, PERSON, null);
+      void clicks.count({ id, clicksLimit: null, turns: [] }, PERSON, null);
     await t.dataSource.query('DELETE FROM links WHERE id = $1', [gone.id]);
     await clicks.settle();
     expect((await stored([kept.id, gone.id])).map((row) => row.link_id)).toEqual([kept.id, kept.id]);

@@ -210,7 +210,7 @@ describe('stats exactness', () => {
       });
 
     const writers = [first.app.get(ClickWriter), second.app.get(ClickWriter)];
-    const links: CountedLink[] = plain.map((id) => ({ id, clicksLimit: null, rotates: false, turns: [] }));
+    const links: CountedLink[] = plain.map((id) => ({ id, clicksLimit: null, turns: [] }));
     // Where a plain link's click went: its own url, or one of two targets (as a country's or an app link would).
     const elsewhere = [null, null, 'https://example.com/t/a', 'https://example.org/t/b'];
     const claims: Promise<unknown>[] = [];
@@ -223,20 +223,20 @@ describe('stats exactness', () => {
       const visitor = next() < 0.2 ? { ...pick(VISITORS) } : pick(VISITORS);
       if (roll < 0.1) {
         claims.push(
-          Promise.resolve(
-            writer.count({ id: limited.id, clicksLimit: 40, rotates: false, turns: [] }, visitor, null),
-          ).then((click) => {
-            if (click !== null) granted += 1;
-          }),
+          Promise.resolve(writer.count({ id: limited.id, clicksLimit: 40, turns: [] }, visitor, null)).then(
+            (click) => {
+              if (click !== null) granted += 1;
+            },
+          ),
         );
       } else if (roll < 0.18) {
         claims.push(
-          Promise.resolve(
-            writer.count({ id: rotating.id, clicksLimit: null, rotates: true, turns }, visitor, BY_TURN),
-          ).then((click) => {
-            const target = turns[click!.rotation!];
-            told.set(target, (told.get(target) ?? 0) + 1);
-          }),
+          Promise.resolve(writer.count({ id: rotating.id, clicksLimit: null, turns }, visitor, BY_TURN)).then(
+            (click) => {
+              const target = turns[click!.rotation!];
+              told.set(target, (told.get(target) ?? 0) + 1);
+            },
+          ),
         );
       } else if (roll < 0.95) {
         void writer.count(pick(links), visitor, pick(elsewhere));

@@ -25,7 +25,7 @@ const VISITOR: VisitorProfile = {
   bot: false,
 };
 
-const PLAIN = { id: 7, clicksLimit: null, rotates: false, turns: [] };
+const PLAIN = { id: 7, clicksLimit: null, turns: [] };
 
 class DatabaseError extends Error {
   constructor(readonly code: string) {

@@ -27,8 +27,7 @@ export interface CountedLink {
   id: number;
   /** Null or 0: no limit. */
   clicksLimit: number | null;
-  rotates: boolean;
-  /** The destination each turn of its rotation serves; empty when it does not rotate. */
+  /** The destination each turn of its rotation serves, read by a click that goes {@link BY_TURN} alone. */
   turns: readonly string[];
 }
 
@@ -118,7 +117,7 @@ export class ClickWriter implements OnModuleInit, BeforeApplicationShutdown {
     target: ClickTarget,
   ): ValueOrPromise<CountedClick | null> {
     const click: PendingClick = { linkId: link.id, at: Date.now(), visitor, target };
-    if ((link.clicksLimit !== null && link.clicksLimit > 0) || link.rotates)
+    if ((link.clicksLimit !== null && link.clicksLimit > 0) || target === BY_TURN)
       return this.claim(click, link.turns);
     if (
       this.closing ||

@@ -14,17 +14,13 @@ export interface VisitLink extends StoredVisitLink {
    * made once: a visit without a query of its own is sent there as it is.
    */
   locations: Map<string, string>;
-  /** Which destination each turn of its rotation serves, by its place among the targets. */
-  schedule: readonly number[];
-  /** The same, by its URL: what a turn's click is counted as sent to. */
+  /** The destination each turn of its rotation serves: where a turn's visitor goes, and is counted as sent. */
   turns: readonly string[];
   /** Its clicks limit was found reached: visits are answered as expired until the link changes. */
   exhausted: boolean;
 }
 
 function toVisitLink(link: StoredVisitLink): VisitLink {
-  // Read by rotations alone.
-  const schedule = link.targetsType === TargetsType.Rotations ? rotationSchedule(link.targets ?? []) : [];
   const destinations = [link.url, ...(link.targets ?? []).map((target) => target.value)];
   if (link.iosUrl !== null) destinations.push(link.iosUrl);
   if (link.androidUrl !== null) destinations.push(link.androidUrl);
@@ -32,8 +28,11 @@ function toVisitLink(link: StoredVisitLink): VisitLink {
     locationUrl(link.utm === '' ? destination : mergeQuery(destination, link.utm));
   return {
     locations: new Map(destinations.map((destination) => [destination, location(destination)])),
-    schedule,
-    turns: schedule.map((index) => link.targets![index].value),
+    // Read by rotations alone.
+    turns:
+      link.targetsType === TargetsType.Rotations
+        ? rotationSchedule(link.targets ?? []).map((index) => link.targets![index].value)
+        : [],
     ...link,
     exhausted: false,
   };

@@ -272,7 +272,7 @@ export class VisitPipeline {
     // A visitor sent into the app takes no turn of the rotation.
     if (rotates(link) && app === null) {
       const counted = this.clicks.count(
-        { id: link.id, clicksLimit: link.clicksLimit, rotates: true, turns: link.turns },
+        { id: link.id, clicksLimit: link.clicksLimit, turns: link.turns },
         visitor,
         BY_TURN,
       );
@@ -282,7 +282,7 @@ export class VisitPipeline {
     }
     const recorded = { destination: app ?? destinationOf(link, visitor, null), app: app !== null };
     const counted = this.clicks.count(
-      { id: link.id, clicksLimit: link.clicksLimit, rotates: false, turns: NO_TURNS },
+      { id: link.id, clicksLimit: link.clicksLimit, turns: NO_TURNS },
       visitor,
       recorded.destination === link.url ? null : recorded.destination,
     );

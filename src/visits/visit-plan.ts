@@ -47,8 +47,8 @@ export interface Destinations {
   url: string;
   targetsType: TargetsType | null;
   targets: Target[] | null;
-  /** Which destination each turn of a weighted rotation serves (see `rotationSchedule`); absent: turn `i`, `i`. */
-  schedule?: readonly number[];
+  /** The destination each turn of a weighted rotation serves (see `rotationSchedule`); absent: turn `i`, target `i`. */
+  turns?: readonly string[];
 }
 
 /** Whether visits to the link take turns, and so must be counted in order. */
@@ -62,8 +62,8 @@ export function rotates(link: Destinations): boolean {
  */
 export function destinationOf(link: Destinations, visitor: VisitorProfile, rotation: number | null): string {
   if (link.targetsType === TargetsType.Rotations) {
-    const index = rotation === null ? null : (link.schedule?.[rotation] ?? rotation);
-    return (index === null ? null : link.targets?.[index]?.value) ?? link.url;
+    if (rotation === null) return link.url;
+    return link.turns?.[rotation] ?? link.targets?.[rotation]?.value ?? link.url;
   }
   return matchTarget(link.targetsType, link.targets, visitor) ?? link.url;
 }
