@@ -26,7 +26,9 @@ const SETTINGS = {
   DATABASE_POOL_SIZE: '5',
 };
 
-type Outcome = { status: number; body: unknown; ms: number } | { status: 'no answer'; ms: number };
+type Outcome =
+  | { status: number; body: unknown; ms: number; retryAfter: string | null }
+  | { status: 'no answer'; ms: number };
 
 /** 'answered' or 'failed', or 'no answer' when the promise is still pending after `ms`. */
 async function settledWithin(promise: Promise<unknown>, ms: number): Promise<string> {
@@ -66,7 +68,8 @@ describe('database faults', () => {
         signal: AbortSignal.timeout(BUDGET_MS + 2_000),
       });
       const body: unknown = await response.json();
-      return { status: response.status, body, ms: Date.now() - started };
+      const retryAfter = response.headers.get('retry-after');
+      return { status: response.status, body, ms: Date.now() - started, retryAfter };
     } catch {
       return { status: 'no answer', ms: Date.now() - started };
     }
@@ -124,13 +127,17 @@ describe('database faults', () => {
     expect(statuses).toEqual(Array(outcomes.length).fill('ok'));
   }
 
-  /** Every call answered the contract's 503 within the budget; a failure lists the calls that did not. */
+  /**
+   * Every call answered the contract's 503 within the budget, saying when to try again; a failure lists the calls
+   * that did not.
+   */
   function expectAllUnavailable(outcomes: Outcome[]): void {
     const others = outcomes.filter(
       (outcome) =>
         !(
           outcome.status === 503 &&
           JSON.stringify(outcome.body) === JSON.stringify(UNAVAILABLE) &&
+          outcome.retryAfter === '1' &&
           outcome.ms < BUDGET_MS
         ),
     );
@@ -178,7 +185,7 @@ describe('database faults', () => {
   });
 
   it.each(['freeze', 'cut'] as const)(
-    'answers every visit within 5 s while the database is away (%s): the redirect or 503, and records each redirect once it is back',
+    'answers every visit within 5 s while the database is away (%s): the redirect of a link seen before, else 503, and records each redirect once it is back',
     async (fault) => {
       const create = async (url: string, fields: Record<string, unknown> = {}) => {
         const created = await timed('/api/v1/links', {
@@ -197,6 +204,8 @@ describe('database faults', () => {
 
       if (fault === 'freeze') proxy.freeze();
       else proxy.cut();
+      // Past the change feed's probe deadline (2 s): the feed is lost, and memory no longer trusted by itself.
+      await sleep(2_500);
       const during = await Promise.all(
         [seen, seen, limited, unseen, unseen].map((link) => visit(link.alias)),
       );
@@ -205,8 +214,9 @@ describe('database faults', () => {
         answer,
       }));
       expect(outcomes.filter((outcome) => !outcome.ok)).toEqual([]);
-      // A link whose visit must be written before the redirect cannot be served without the database.
-      expect(during[2].status).toBe(503);
+      // A link seen before is answered as it was last known, though the feed that kept it correct is lost too; a
+      // link whose visit must be written before the redirect cannot be served without the database.
+      expect(during.map((answer) => answer.status)).toEqual([302, 302, 503, 503, 503]);
       const unavailable = await fetch(`${server.url}/${unseen.alias}`, {
         redirect: 'manual',
         signal: AbortSignal.timeout(BUDGET_MS + 2_000),

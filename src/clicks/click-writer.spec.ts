@@ -12,6 +12,7 @@ import {
   type ClickRepository,
   type PendingClick,
 } from './click.repository';
+import { RecentOutage } from '../database/recent-outage';
 
 const VISITOR: VisitorProfile = {
   country: 'GB',
@@ -68,6 +69,7 @@ function writer(database: FakeRepository, env: Record<string, string> = {}): Cli
     new MetricsService({} as ConnectionPool),
     // No one takes click events here: the statements' events are the outbox's tests'.
     { clicksWanted: () => Promise.resolve(false), streams: false } as unknown as EventInterest,
+    new RecentOutage(),
   );
 }
 

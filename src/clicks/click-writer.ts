@@ -11,6 +11,7 @@ import { clicksConfig, type ClicksConfig } from '../config/app-config';
 import { MetricsService } from '../metrics/metrics.service';
 import type { VisitorProfile } from '../targeting/visitor';
 import { EventInterest } from '../events/outbox/event-interest';
+import { RecentOutage } from '../database/recent-outage';
 import {
   BY_TURN,
   ClickRepository,
@@ -94,6 +95,7 @@ export class ClickWriter implements OnModuleInit, BeforeApplicationShutdown {
     @Inject(clicksConfig.KEY) private readonly config: ClicksConfig,
     private readonly metrics: MetricsService,
     private readonly interest: EventInterest,
+    private readonly outage: RecentOutage,
   ) {
     this.strict = config.clickDurability === 'strict';
     metrics.clickBuffer(() => this.pending(), config.clickBufferMax);
@@ -254,7 +256,8 @@ export class ClickWriter implements OnModuleInit, BeforeApplicationShutdown {
   }
 
   private claim(click: PendingClick, turns: readonly string[]): Promise<CountedClick | null> {
-    if (this.closing) return Promise.reject(new ServiceUnavailableException());
+    // Without the database no click can be claimed: refused at once while it was found away a moment ago.
+    if (this.closing || this.outage.now) return Promise.reject(new ServiceUnavailableException());
     return new Promise((resolve, reject) => {
       let queue = this.claims.get(click.linkId);
       if (queue === undefined) {
@@ -295,6 +298,7 @@ export class ClickWriter implements OnModuleInit, BeforeApplicationShutdown {
           }
         });
       } catch (error) {
+        this.outage.seen(error);
         this.logger.warn(`Clicks of link ${linkId} not counted (SQLSTATE ${sqlState(error) || 'none'})`);
         for (const claim of claims) claim.reject(new ServiceUnavailableException());
       }

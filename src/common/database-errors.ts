@@ -4,6 +4,8 @@ import { QueryFailedError } from 'typeorm';
 import { ValidationFailedException } from './exceptions';
 
 const UNIQUE_VIOLATION = '23505';
+/** read_only_sql_transaction: a write sent to a server that is (now) a standby. */
+export const READ_ONLY_TRANSACTION = '25006';
 const FOREIGN_KEY_VIOLATION = '23503';
 
 /** What the violation of a named constraint means to an API client. */
@@ -129,7 +131,8 @@ function driverErrorOf(error: unknown): DriverErrorFields | null {
  * Whether `error` means that the database cannot serve requests right now, which the API answers with a 503:
  * the SQLSTATE classes 08 (connection exception), 53 (insufficient resources) and 57P (operator intervention, such as
  * a shutdown or a dropped database), 57014 (a statement cancelled, by the statement timeout among others), 55000 when
- * it refuses a new session ("not currently accepting connections"), and 3D000 (no such database) and class 28
+ * it refuses a new session ("not currently accepting connections"), 25006 (a write that reached a standby: a
+ * connection made before a failover, or routed while it ran), and 3D000 (no such database) and class 28
  * (authorization), which an operator has to fix. Null for anything else, a bug of ours.
  */
 export function databaseUnavailability(error: unknown): DatabaseUnavailability | null {
@@ -142,6 +145,8 @@ export function databaseUnavailability(error: unknown): DatabaseUnavailability |
       : null;
   }
   if (code === '3D000' || code.startsWith('28')) return 'misconfiguration';
+  // A write that reached a server in recovery: a standby, or a former primary not yet fenced off, during a failover.
+  if (code === READ_ONLY_TRANSACTION) return 'outage';
   if (SOCKET_CODES.has(code) || /^(08|53|57P)/.test(code) || code === '57014') return 'outage';
   // Refusing a session (the error comes from connecting, so unwrapped); from a statement, 55000 is a bug of ours.
   if (code === '55000' && !(error instanceof QueryFailedError)) return 'outage';

@@ -66,6 +66,12 @@ function handle(exception: unknown, pages: ErrorPages | null = null): Recorded {
   return recorded;
 }
 
+const UNAVAILABLE_ANSWER = {
+  status: 503,
+  headers: { 'Retry-After': '1' },
+  body: { message: 'Service unavailable.', status: 503 },
+};
+
 function driverError(message: string, code: string): Error {
   return Object.assign(new Error(message), { code });
 }
@@ -97,13 +103,13 @@ describe('HttpExceptionFilter', () => {
     ['no answer within the client-side query timeout', new Error('Query read timeout')],
   ])('answers 503 when the database is unreachable: %s, as a QueryFailedError', (_name, cause) => {
     const exception = new QueryFailedError('SELECT * FROM "secret_table"', [], cause);
-    expect(handle(exception)).toEqual({
-      status: 503,
-      body: { message: 'Service unavailable.', status: 503 },
-    });
+    expect(handle(exception)).toEqual(UNAVAILABLE_ANSWER);
   });
 
-  const UNAVAILABLE_ANSWER = { status: 503, body: { message: 'Service unavailable.', status: 503 } };
+  it('tells every 503 when to try again (Retry-After), whatever raised it', () => {
+    expect(handle(new ServiceUnavailableException()).headers).toEqual({ 'Retry-After': '1' });
+    expect(handle(new NotFoundException()).headers).toBeUndefined();
+  });
 
   it.each([
     ['08000', 'connection exception'],
@@ -122,6 +128,7 @@ describe('HttpExceptionFilter', () => {
     ['57P04', 'database dropped'],
     ['57P05', 'idle session timeout'],
     ['57014', 'statement cancelled by the statement timeout'],
+    ['25006', 'read-only transaction: a write that reached a standby during a failover'],
   ])('answers 503 to SQLSTATE %s (%s), connecting or from a statement, and logs a warning', (code, name) => {
     expect(handle(driverError(name, code))).toEqual(UNAVAILABLE_ANSWER);
     expect(handle(new QueryFailedError('SELECT 1', [], driverError(name, code)))).toEqual(UNAVAILABLE_ANSWER);
@@ -162,14 +169,10 @@ describe('HttpExceptionFilter', () => {
   });
 
   it('answers 503 for a bare driver error (the pool failing to connect)', () => {
-    expect(handle(driverError('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED'))).toEqual({
-      status: 503,
-      body: { message: 'Service unavailable.', status: 503 },
-    });
-    expect(handle(new Error('Connection terminated unexpectedly'))).toEqual({
-      status: 503,
-      body: { message: 'Service unavailable.', status: 503 },
-    });
+    expect(handle(driverError('connect ECONNREFUSED 127.0.0.1:5432', 'ECONNREFUSED'))).toEqual(
+      UNAVAILABLE_ANSWER,
+    );
+    expect(handle(new Error('Connection terminated unexpectedly'))).toEqual(UNAVAILABLE_ANSWER);
   });
 
   it('answers a generic 500 for an unknown error, logs it and never echoes it', () => {

@@ -19,6 +19,12 @@ import { ErrorPages } from './error-pages';
 import { RefusalException, ValidationFailedException } from './exceptions';
 import { requestFields } from './logger';
 
+/**
+ * The wait a 503 asks for, in seconds: a failover of the database takes some seconds, and a request refused while it
+ * runs is refused quickly, so a client that waits a second at a time loses little and learns soon.
+ */
+export const UNAVAILABLE_RETRY_AFTER_S = 1;
+
 /** The frames of an error's stack without its first line, which repeats the message. */
 function stackFrames(error: unknown): string | undefined {
   const stack = (error as { stack?: unknown } | null)?.stack;
@@ -57,8 +63,10 @@ export class HttpExceptionFilter implements ExceptionFilter {
       response.status(exception.getStatus()).json(exception.getResponse());
       return;
     }
-    if (exception instanceof RefusalException) response.set(exception.headers);
     const { status, body } = this.toEnvelope(exception, request);
+    // Every 503 passes by itself (a database failing over, a shutdown): the client is told when to try again.
+    if (status === 503) response.set({ 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) });
+    if (exception instanceof RefusalException) response.set(exception.headers);
     response.status(status).json(body);
   }
 

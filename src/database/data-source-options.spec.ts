@@ -1,6 +1,6 @@
 import type { PostgresDataSourceOptions } from 'typeorm/driver/postgres/PostgresDataSourceOptions';
 import { CLIENT_TIMEOUT_GRACE_MS, dataSourceOptions } from './data-source-options';
-import { DiscardOnTimeoutClient } from './discard-on-timeout-client';
+import { DiscardingClient } from './discarding-client';
 
 function extra(limits?: Parameters<typeof dataSourceOptions>[1]): Record<string, unknown> {
   return (dataSourceOptions('postgres://db/links', limits) as PostgresDataSourceOptions).extra as Record<
@@ -17,7 +17,7 @@ describe('dataSourceOptions', () => {
       connectionTimeoutMillis: 2000,
       statement_timeout: 3000,
       query_timeout: 3000 + CLIENT_TIMEOUT_GRACE_MS,
-      Client: DiscardOnTimeoutClient,
+      Client: DiscardingClient,
     });
   });
 

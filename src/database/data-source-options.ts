@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import type { DataSourceOptions } from 'typeorm';
 import { ConstraintNames } from './constraint-names';
-import { DiscardOnTimeoutClient } from './discard-on-timeout-client';
+import { DiscardingClient } from './discarding-client';
 
 /**
  * Entities and migrations are found by their file names, so that adding one edits no list: a feature's
@@ -61,7 +61,7 @@ export function dataSourceOptions(url: string, limits: DatabaseLimits = {}): Dat
       statement_timeout: statementTimeoutMs,
       query_timeout:
         statementTimeoutMs === undefined ? undefined : statementTimeoutMs + CLIENT_TIMEOUT_GRACE_MS,
-      Client: DiscardOnTimeoutClient,
+      Client: DiscardingClient,
     },
   };
 }

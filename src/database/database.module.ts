@@ -14,6 +14,7 @@ import { databaseConfig, type DatabaseConfig } from '../config/app-config';
 import { dataSourceOptions } from './data-source-options';
 import { openEmbeddedDatabase, type EmbeddedDatabase } from './embedded-database';
 import { Migrations, runMigrations } from './migrate';
+import { RecentOutage } from './recent-outage';
 
 export const DATABASE_CONNECTION = Symbol('DATABASE_CONNECTION');
 
@@ -61,8 +62,9 @@ export class DatabaseConnectionModule implements OnApplicationShutdown {
             return { url: embedded.url, embedded };
           },
         },
+        RecentOutage,
       ],
-      exports: [DATABASE_CONNECTION],
+      exports: [DATABASE_CONNECTION, RecentOutage],
     };
   }
 

@@ -3,6 +3,7 @@ import type { ChangeFeed } from '../database/change-feed';
 import type { DomainsRepository } from './domains.repository';
 import { DOMAINS_CHANGED, DomainsService } from './domains.service';
 import type { Domain } from './domain.entity';
+import { RecentOutage } from '../database/recent-outage';
 
 const DEFAULT = { id: 1, name: 'sho.rt', accountId: null } as Domain;
 const OWN = { id: 2, name: 'go.example', accountId: 7 } as Domain;
@@ -32,6 +33,7 @@ function service() {
     { appUrl: 'https://sho.rt' } as ServerConfig,
     feed,
     {} as QuotasConfig,
+    new RecentOutage(),
   );
   return { domains, queries, announce: (change: string) => handlers.forEach((handler) => handler(change)) };
 }

@@ -1,4 +1,5 @@
 import { ConflictException, ForbiddenException, Inject, Injectable } from '@nestjs/common';
+import { RecentOutage } from '../database/recent-outage';
 import { ResourceNotFoundException } from '../common/exceptions';
 import { mapPage, type Page } from '../common/pagination';
 import { quotasConfig, serverConfig, type QuotasConfig, type ServerConfig } from '../config/app-config';
@@ -24,6 +25,11 @@ export class DomainsService {
   /** Host headers, as written, that name no domain (addresses, other names): they mean {@link fallback}. */
   private readonly strangers = new Set<string>();
   private fallback: Domain | null = null;
+  /**
+   * The domain each Host header last meant, kept when the feed is lost (unlike {@link hosts}): what a visit gets
+   * while the database cannot answer, rather than an error. A change of any domain forgets it.
+   */
+  private readonly lastKnown = new Map<string, Domain>();
   /** The domain of APP_URL, which every link without a domain gets, while changes can be heard. */
   private systemDomain: Domain | null = null;
   private changes = 0;
@@ -33,6 +39,7 @@ export class DomainsService {
     @Inject(serverConfig.KEY) config: ServerConfig,
     private readonly feed: ChangeFeed,
     @Inject(quotasConfig.KEY) private readonly quotas: QuotasConfig,
+    private readonly outage: RecentOutage,
   ) {
     const appUrl = new URL(config.appUrl);
     this.scheme = appUrl.protocol;
@@ -40,6 +47,7 @@ export class DomainsService {
     feed.subscribe((change) => {
       if (change === EVERYTHING || change === DOMAINS_CHANGED) {
         this.changes += 1;
+        if (change === DOMAINS_CHANGED) this.lastKnown.clear();
         this.hosts.clear();
         this.strangers.clear();
         this.fallback = null;
@@ -70,13 +78,27 @@ export class DomainsService {
   async forHost(host: string | undefined): Promise<Domain> {
     const cached = this.cachedForHost(host);
     if (cached !== undefined) return cached;
+    // While the database is away (failing over, say): the domain this host last meant, if it was ever known.
+    const known = this.lastKnown.get(host ?? '');
+    if (known !== undefined && this.outage.now) return known;
+    try {
+      return await this.readForHost(host);
+    } catch (error) {
+      if (!this.outage.seen(error) || known === undefined) throw error;
+      return known;
+    }
+  }
+
+  private async readForHost(host: string | undefined): Promise<Domain> {
     const before = this.changes;
     const name = host === undefined ? null : canonicalHost(host);
     const named = name === null ? null : await this.domains.findByName(name);
     const domain = named ?? (this.feed.fresh ? this.fallback : null) ?? (await this.defaultDomain());
+    // Hosts come from visitors: made-up ones replace each other rather than grow memory or push domains out.
+    const key = host ?? '';
+    if (this.lastKnown.size >= MAX_CACHED_HOSTS) this.lastKnown.clear();
+    this.lastKnown.set(key, domain);
     if (this.feed.listening && this.changes === before) {
-      // Hosts come from visitors: made-up ones replace each other rather than grow memory or push domains out.
-      const key = host ?? '';
       if (named !== null) {
         if (this.hosts.size >= MAX_CACHED_HOSTS) this.hosts.clear();
         this.hosts.set(key, named);

@@ -2,6 +2,7 @@ import { loadConfig } from '../config/app-config';
 import { EVERYTHING, type ChangeFeed } from '../database/change-feed';
 import { LinkCache, linkChange } from './link-cache';
 import type { StoredVisitLink, VisitLinkRepository } from './visit-link.repository';
+import { RecentOutage } from '../database/recent-outage';
 
 /** A feed told by hand whether it listens and was heard from lately, and what it announces. */
 class FakeFeed {
@@ -50,6 +51,7 @@ function cacheOf(env: Record<string, string> = {}) {
     { find } as unknown as VisitLinkRepository,
     loadConfig(env),
     feed as unknown as ChangeFeed,
+    new RecentOutage(),
   );
   return { cache, feed, find, links };
 }
@@ -110,5 +112,58 @@ describe('LinkCache', () => {
       'def',
       'ghi',
     ]);
+  });
+
+  it('answers from the last known entry while the database is away, the feed lost; never a link changed since', async () => {
+    const { cache, feed, find, links } = cacheOf();
+    links.set('def', stored('def'));
+    await cache.get(1, 'abc');
+    await cache.get(1, 'def');
+    feed.announce(EVERYTHING);
+    feed.fresh = false;
+    feed.listening = false;
+    const refused = Object.assign(new Error('connect ECONNREFUSED'), { code: 'ECONNREFUSED' });
+    find.mockRejectedValue(refused);
+    // Distrusted since the feed was lost: read again, and only when the read fails, the entry answers.
+    expect(cache.peek(1, 'abc')).toBeUndefined();
+    expect((await cache.get(1, 'ABC'))?.url).toBe('https://example.com/abc');
+    // A link the feed said changed is forgotten, and one never read has nothing to fall back on.
+    feed.announce(linkChange(1, 'def'));
+    await expect(cache.get(1, 'def')).rejects.toBe(refused);
+    await expect(cache.get(1, 'ghi')).rejects.toBe(refused);
+    // Meanwhile the database is not asked again for what is known: each visit would wait for its own failure.
+    const asked = find.mock.calls.length;
+    expect((await cache.get(1, 'abc'))?.alias).toBe('abc');
+    expect(find).toHaveBeenCalledTimes(asked);
+  });
+
+  it('never hides a failure that is not an outage (a bug of ours) behind an old entry', async () => {
+    const { cache, feed, find } = cacheOf();
+    await cache.get(1, 'abc');
+    feed.announce(EVERYTHING);
+    const bug = Object.assign(new Error('syntax error'), { code: '42601', severity: 'ERROR' });
+    find.mockRejectedValue(bug);
+    await expect(cache.get(1, 'abc')).rejects.toBe(bug);
+  });
+
+  it('keeps a link read while the feed does not listen as the last known alone, for an outage', async () => {
+    const { cache, feed, find } = cacheOf();
+    feed.listening = false;
+    await cache.get(1, 'abc');
+    feed.listening = true;
+    expect(cache.peek(1, 'abc')).toBeUndefined();
+    find.mockRejectedValue(Object.assign(new Error('Connection terminated unexpectedly')));
+    expect((await cache.get(1, 'abc'))?.alias).toBe('abc');
+  });
+
+  it('reads a distrusted entry again once the feed is back, and trusts the new read', async () => {
+    const { cache, feed, find, links } = cacheOf();
+    await cache.get(1, 'abc');
+    feed.announce(EVERYTHING);
+    links.set('abc', stored('abc', 'https://example.com/moved'));
+    expect(cache.peek(1, 'abc')).toBeUndefined();
+    expect((await cache.get(1, 'abc'))?.url).toBe('https://example.com/moved');
+    expect(cache.peek(1, 'abc')?.url).toBe('https://example.com/moved');
+    expect(find).toHaveBeenCalledTimes(2);
   });
 });

@@ -1,6 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { visitsConfig, type VisitsConfig } from '../config/app-config';
 import { ChangeFeed, EVERYTHING } from '../database/change-feed';
+import { RecentOutage } from '../database/recent-outage';
 import { mergeQuery } from '../common/query-string';
 import { locationUrl } from '../common/url-rules';
 import { TargetsType } from '../targeting/allowed-values';
@@ -43,29 +44,46 @@ export function linkChange(domainId: number, alias: string): string {
   return `link:${domainId}:${alias.toLowerCase()}`;
 }
 
+/** The generation of an entry read while the feed could not vouch for it: no generation is ever this one. */
+const UNTRUSTED = -1;
+
+/** An entry of the cache: the link as read (null: none there), and the generation of the feed it was read in. */
+interface Entry {
+  link: VisitLink | null;
+  generation: number;
+}
+
 /**
  * The links visits ask for, by domain and alias (regardless of case), read with one plain query and kept in this
  * instance's memory, at most `LINK_CACHE_SIZE` of them. An announced change drops its entry at once (see
  * {@link ChangeFeed}); nothing is kept while announcements cannot be heard, nor a value read while its link
- * changed, and nothing is served from memory while the feed has not been heard from within the last second.
- * So an entry does not expire with time: the feed keeps it correct, and everything is dropped when the feed is
+ * changed (such a read is kept as the last known alone), and nothing is served from memory while the feed has not
+ * been heard from within the last second.
+ * So an entry does not expire with time: the feed keeps it correct, and every entry is distrusted when the feed is
  * lost, so that a link shared after a quiet spell is still answered from memory.
+ *
+ * A distrusted entry is kept, not dropped: it is read again at its next visit, and answers that visit only when the
+ * database cannot (it is away, failing over): the link as it was last known, rather than an error; for a moment after
+ * that ({@link RecentOutage}), without asking again. A change the feed announces drops its entry altogether.
  */
 @Injectable()
 export class LinkCache {
-  private readonly entries = new Map<string, VisitLink | null>();
+  private readonly entries = new Map<string, Entry>();
   /** Counts the changes heard: a value read across one is not kept. */
   private changes = 0;
+  /** Counts the times the feed was lost or announced a change of unknown extent: older entries are distrusted. */
+  private generation = 0;
 
   constructor(
     private readonly repository: VisitLinkRepository,
     @Inject(visitsConfig.KEY) private readonly config: VisitsConfig,
     private readonly feed: ChangeFeed,
+    private readonly outage: RecentOutage,
   ) {
     feed.subscribe((change) => {
       if (change === EVERYTHING) {
         this.changes += 1;
-        this.entries.clear();
+        this.generation += 1;
       } else if (change.startsWith('link:')) {
         this.changes += 1;
         this.entries.delete(change.slice('link:'.length));
@@ -77,21 +95,35 @@ export class LinkCache {
   peek(domainId: number, alias: string): VisitLink | null | undefined {
     // Unless the feed was heard from within the last second, an entry may miss a change: it is read again.
     if (!this.feed.fresh) return undefined;
-    return this.entries.get(`${domainId}:${alias.toLowerCase()}`);
+    const entry = this.entries.get(`${domainId}:${alias.toLowerCase()}`);
+    return entry === undefined || entry.generation !== this.generation ? undefined : entry.link;
   }
 
   async get(domainId: number, alias: string): Promise<VisitLink | null> {
     const cached = this.peek(domainId, alias);
     if (cached !== undefined) return cached;
+    const key = `${domainId}:${alias.toLowerCase()}`;
+    const known = this.entries.get(key);
+    if (known !== undefined && this.outage.now) return known.link;
     const before = this.changes;
-    const stored = await this.repository.find(domainId, alias);
+    let stored: StoredVisitLink | null;
+    try {
+      stored = await this.repository.find(domainId, alias);
+    } catch (error) {
+      if (!this.outage.seen(error) || known === undefined) throw error;
+      return known.link;
+    }
     const link = stored === null ? null : toVisitLink(stored);
-    if (this.changes === before && this.feed.listening && this.config.linkCacheSize > 0) {
+    if (this.config.linkCacheSize > 0) {
+      // Read again: it moves to the newest end of the order of insertion.
+      this.entries.delete(key);
       if (this.entries.size >= this.config.linkCacheSize) {
         // The oldest entry goes: a Map iterates in insertion order.
         this.entries.delete(this.entries.keys().next().value!);
       }
-      this.entries.set(`${domainId}:${alias.toLowerCase()}`, link);
+      // Read while the feed did not listen, or across a change: kept only as the last known, never trusted.
+      const trusted = this.changes === before && this.feed.listening;
+      this.entries.set(key, { link, generation: trusted ? this.generation : UNTRUSTED });
     }
     return link;
   }
