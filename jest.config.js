@@ -27,6 +27,7 @@ const PROCESS_SPECS = [
   'event-delivery-processes',
   'npm-start',
   'phpshort-import',
+  'read-replicas',
   'shutdown',
   'two-instances',
   'two-instances-limits',

@@ -13,6 +13,7 @@ import { createValidationPipe } from './common/validation.pipe';
 import { authConfig, type AuthConfig } from './config/app-config';
 import { AppConfigModule } from './config/config.module';
 import { ChangeFeedModule } from './database/change-feed';
+import { ReadReplicasModule, ReplicaWritesInterceptor } from './database/read-replicas';
 import { OutboxModule } from './events/outbox/outbox.module';
 import { DatabaseModule } from './database/database.module';
 import { PreparedStatementsModule } from './database/prepared-statements';
@@ -53,6 +54,7 @@ import { WebhooksModule } from './events/webhooks/webhooks.module';
     }),
     DatabaseModule.forRoot(),
     ChangeFeedModule,
+    ReadReplicasModule,
     OutboxModule,
     PreparedStatementsModule,
     AuthServerModule,
@@ -80,6 +82,7 @@ import { WebhooksModule } from './events/webhooks/webhooks.module';
     { provide: APP_FILTER, useClass: HttpExceptionFilter },
     // In this order: a body in a type the route does not read is refused before any of it is read.
     { provide: APP_INTERCEPTOR, useClass: ActorScopeInterceptor },
+    { provide: APP_INTERCEPTOR, useClass: ReplicaWritesInterceptor },
     { provide: APP_INTERCEPTOR, useClass: MediaTypeInterceptor },
     { provide: APP_INTERCEPTOR, useClass: BodyParserInterceptor },
   ],

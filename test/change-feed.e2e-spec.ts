@@ -71,12 +71,19 @@ describe('the change feed on a database that does not pass notices between conne
   it('says once, on the embedded database, that links are read for every visit, and never connects to listen', async () => {
     // The embedded database as a process of the service that did not open it sees it (the CLI beside a server).
     const embedded = { url: database.url, owner: false, share: () => undefined, close: database.drop };
-    const seen = await watch({ url: proxy.urlFor(database.url), embedded });
+    const url = proxy.urlFor(database.url);
+    const seen = await watch({ url, sessionUrl: url, replicaUrls: [], embedded });
     expect(seen).toEqual({ lines: [expect.stringMatching(/read .*for every visit/)], connections: 0 });
   });
 
   it('says once, on a database given by its URL, that notices do not reach it, and asks again only much later', async () => {
-    const seen = await watch({ url: proxy.urlFor(database.url), embedded: null });
+    // It listens over the session URL (DATABASE_SESSION_URL): the pool's URL may be a pooler in transaction mode.
+    const seen = await watch({
+      url: 'postgres://nobody@127.0.0.1:1/unused',
+      sessionUrl: proxy.urlFor(database.url),
+      replicaUrls: [],
+      embedded: null,
+    });
     // The listening connection, and the one that sent it a notice.
     expect(seen).toEqual({ lines: [expect.stringMatching(/read .*for every visit/)], connections: 2 });
   });

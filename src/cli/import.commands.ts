@@ -1,6 +1,7 @@
 import { Module, type DynamicModule, type INestApplicationContext } from '@nestjs/common';
 import { AppConfigModule } from '../config/config.module';
 import { ChangeFeedModule } from '../database/change-feed';
+import { ReadReplicasModule } from '../database/read-replicas';
 import { DatabaseModule } from '../database/database.module';
 import { PreparedStatementsModule } from '../database/prepared-statements';
 import { OutboxModule } from '../events/outbox/outbox.module';
@@ -36,6 +37,7 @@ export class ImportsWorkModule {
         MetricsModule,
         DatabaseModule.forRoot({ shareEmbedded: true, retryAttempts: 0 }),
         ChangeFeedModule,
+        ReadReplicasModule,
         OutboxModule,
         PreparedStatementsModule,
         AuthModule,

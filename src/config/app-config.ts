@@ -14,30 +14,52 @@ export {
 } from './settings';
 
 /**
- * `DATABASE_URL`, with `DATABASE_PASSWORD` put into it when that is set: a password taken as it is (a base64 one
- * from openssl, with `/ + =`), percent-encoded here so that `pg` reads it back whole. Neither value is ever echoed.
+ * A database URL of `variable`, with `DATABASE_PASSWORD` put into it when that is set: a password taken as it is (a
+ * base64 one from openssl, with `/ + =`), percent-encoded here so that `pg` reads it back whole. Neither value is
+ * ever echoed.
  */
-function databaseUrl(env: Env): string | undefined {
-  const raw = setting(env, 'DATABASE_URL');
-  const password = setting(env, 'DATABASE_PASSWORD');
-  if (raw === undefined) {
-    if (password !== undefined)
-      throw new ConfigError('DATABASE_PASSWORD', 'needs DATABASE_URL (without a password)');
-    return undefined;
-  }
+function withPassword(raw: string, password: string | undefined, variable: string): string {
   if (password === undefined) return raw;
   const url = new URL(raw);
   if (url.password !== '') {
     throw new ConfigError(
       'DATABASE_PASSWORD',
-      'is set, and DATABASE_URL has a password too: give it in one place',
+      `is set, and ${variable} has a password too: give it in one place`,
     );
   }
   if (url.username === '')
-    throw new ConfigError('DATABASE_URL', 'must name the user when DATABASE_PASSWORD is set');
+    throw new ConfigError(variable, 'must name the user when DATABASE_PASSWORD is set');
   // URL's own setter leaves % as it is, which pg would then decode: every character but the unreserved is encoded.
   const at = raw.indexOf('@', raw.indexOf('//') + 2);
   return `${raw.slice(0, at)}:${encodeURIComponent(password)}${raw.slice(at)}`;
+}
+
+/**
+ * `DATABASE_URL`, `DATABASE_SESSION_URL` (`DATABASE_URL` unless set) and `DATABASE_REPLICA_URL`, each with
+ * `DATABASE_PASSWORD` put in when that is set. The other two need `DATABASE_URL`: they are of its server.
+ */
+function databaseUrls(env: Env): { databaseUrl?: string; sessionUrl?: string; replicaUrls: string[] } {
+  const raw = setting(env, 'DATABASE_URL');
+  const password = setting(env, 'DATABASE_PASSWORD');
+  const session = setting(env, 'DATABASE_SESSION_URL');
+  const replicas = setting(env, 'DATABASE_REPLICA_URL') ?? [];
+  if (raw === undefined) {
+    for (const [variable, given] of [
+      ['DATABASE_PASSWORD', password !== undefined],
+      ['DATABASE_SESSION_URL', session !== undefined],
+      ['DATABASE_REPLICA_URL', replicas.length > 0],
+    ] as const) {
+      if (given)
+        throw new ConfigError(variable, 'needs DATABASE_URL (the embedded database has no other server)');
+    }
+    return { databaseUrl: undefined, sessionUrl: undefined, replicaUrls: [] };
+  }
+  const databaseUrl = withPassword(raw, password, 'DATABASE_URL');
+  return {
+    databaseUrl,
+    sessionUrl: session === undefined ? databaseUrl : withPassword(session, password, 'DATABASE_SESSION_URL'),
+    replicaUrls: replicas.map((url) => withPassword(url, password, 'DATABASE_REPLICA_URL')),
+  };
 }
 
 /**
@@ -60,9 +82,13 @@ export const serverConfig = settings('server', (env) => {
 export type ServerConfig = ConfigType<typeof serverConfig>;
 
 export const databaseConfig = settings('database', (env) => ({
-  /** A PostgreSQL URL; undefined selects the embedded database under `dataDir`. */
-  databaseUrl: databaseUrl(env),
+  /**
+   * `databaseUrl`: a PostgreSQL URL, undefined for the embedded database under `dataDir`; `sessionUrl`: where the
+   * connections that need a session go (`databaseUrl` unless set apart); `replicaUrls`: read replicas, maybe none.
+   */
+  ...databaseUrls(env),
   ...settingsOf(env, [
+    'REPLICA_MAX_LAG_MS',
     'DATABASE_STATEMENT_TIMEOUT_MS',
     'DATABASE_POOL_TIMEOUT_MS',
     'DATABASE_POOL_SIZE',
@@ -172,7 +198,11 @@ export const webhooksConfig = settings('webhooks', (env) => ({
 export type WebhooksConfig = ConfigType<typeof webhooksConfig>;
 
 /** Event streams for pipelines (contract §10): each broker gets every event when its URL is set. */
-export const eventsConfig = settings('events', (env) => settingsNamed(env, 'EVENTS_'));
+export const eventsConfig = settings('events', (env) => ({
+  ...settingsNamed(env, 'EVENTS_'),
+  // The stream's Redis may be under Sentinel, as the limits' is.
+  ...settingsOf(env, ['REDIS_SENTINELS', 'REDIS_SENTINEL_PASSWORD']),
+}));
 export type EventsConfig = ConfigType<typeof eventsConfig>;
 
 /** Imports from other shorteners (contract §12): where their sources may be, and how hard they are asked. */

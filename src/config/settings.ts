@@ -142,6 +142,48 @@ function serverUrl(
   };
 }
 
+/** Server URLs of one of `schemes`, comma-separated, each as {@link serverUrl} takes one; or unset. */
+function serverUrls(
+  schemes: readonly string[],
+  expected: string,
+  options: Options,
+): Setting<string[] | undefined> {
+  const one = serverUrl(schemes, expected, options).schema;
+  return {
+    schema: z
+      .string()
+      .transform((raw) => raw.split(',').map((url) => url.trim()))
+      .refine((urls) => urls.every((url) => one.safeParse(url).success))
+      .optional(),
+    expected: `${expected}, or several comma-separated`,
+    shown: 'unset',
+    secret: true,
+    ...options,
+  };
+}
+
+/** `host:port` addresses, comma-separated (an IPv6 host in brackets); or unset. */
+function addresses(options: Options): Setting<{ host: string; port: number }[] | undefined> {
+  return {
+    schema: z
+      .string()
+      .transform((raw, context) =>
+        raw.split(',').map((entry) => {
+          const match = /^(\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9.-]+):(\d{1,5})$/.exec(entry.trim());
+          const port = Number(match?.[2]);
+          if (match === null || port < 1 || port > 65535) {
+            return refuse(context, `must be host:port addresses, comma-separated, got "${entry.trim()}"`);
+          }
+          return { host: match[1].replace(/^\[|\]$/g, ''), port };
+        }),
+      )
+      .optional(),
+    expected: 'host:port addresses, comma-separated',
+    shown: 'unset',
+    ...options,
+  };
+}
+
 /** A bare http(s) origin, as `https://sho.rt`. */
 function origin(fallback: string, options: Options): Setting<string> {
   return {
@@ -270,11 +312,29 @@ export const SETTINGS = {
   DATABASE_URL: serverUrl(['postgres', 'postgresql'], DATABASE_URL_EXPECTED, {
     meaning: '`postgres://user:password@host:5432/db`; unset selects the embedded database',
   }),
+  DATABASE_SESSION_URL: serverUrl(['postgres', 'postgresql'], DATABASE_URL_EXPECTED, {
+    shown: '`DATABASE_URL`',
+    meaning:
+      'where the connections that need a session of their own go: listening for changes (`LISTEN`) and the ' +
+      "migrations' lock; set it, to PostgreSQL or a pool in session mode, when `DATABASE_URL` is a pool in " +
+      'transaction mode (PgBouncer); see [High availability](#high-availability)',
+  }),
+  DATABASE_REPLICA_URL: serverUrls(['postgres', 'postgresql'], DATABASE_URL_EXPECTED, {
+    meaning:
+      'read replicas of `DATABASE_URL`, streaming from it: stats, lists, exports and the public stats page are ' +
+      'read there, except for a client that has just written and while a replica lags past `REPLICA_MAX_LAG_MS`',
+  }),
+  REPLICA_MAX_LAG_MS: integer(1000, 0, 3_600_000, {
+    meaning:
+      'a replica further behind the primary than this is not read from (the primary answers), nor for this long ' +
+      'after a client wrote',
+  }),
   DATABASE_PASSWORD: text('any characters', null, {
     secret: true,
     untrimmed: true,
     meaning:
-      'the password of `DATABASE_URL`, taken as it is (the service encodes it), for a URL written without one; ' +
+      'the password of `DATABASE_URL` (and of `DATABASE_SESSION_URL` and `DATABASE_REPLICA_URL`), taken as it is ' +
+      '(the service encodes it), for a URL written without one; ' +
       'compose gives it as `DATABASE_PASSWORD_FILE`',
   }),
   DATA_DIR: textOr('./data', 'a directory', /./, { meaning: 'where the embedded database keeps its files' }),
@@ -383,6 +443,16 @@ export const SETTINGS = {
     },
     (url) => /^\/?\d*$/.test(url.pathname),
   ),
+  REDIS_SENTINELS: addresses({
+    meaning:
+      'Redis Sentinel: the sentinels to ask for the master; the host of `REDIS_URL` (and of `EVENTS_REDIS_URL`) then ' +
+      'names its master group (`redis://mymaster`), and a failover is followed without a restart',
+  }),
+  REDIS_SENTINEL_PASSWORD: text('any characters', null, {
+    secret: true,
+    untrimmed: true,
+    meaning: "the sentinels' own password, when they require one (the master's is in `REDIS_URL`)",
+  }),
   REDIS_KEY_PREFIX: textOr('shortlink:', '1 to 100 printable characters without spaces', PRINTABLE(1, 100), {
     meaning: "prefix of the limits' keys in that Redis",
   }),

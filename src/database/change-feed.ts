@@ -221,7 +221,8 @@ export class ChangeFeed implements OnApplicationBootstrap, BeforeApplicationShut
   private clientOptions() {
     const deadline = this.timing.probeDeadlineMs;
     return {
-      connectionString: this.connection.url,
+      // A session of its own: through a pool in transaction mode, LISTEN would hear nothing.
+      connectionString: this.connection.sessionUrl,
       connectionTimeoutMillis: deadline,
       query_timeout: deadline,
     };

@@ -11,7 +11,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { PostgresDataSourceOptions } from 'typeorm/driver/postgres/PostgresDataSourceOptions';
 import { databaseConfig, type DatabaseConfig } from '../config/app-config';
-import { dataSourceOptions } from './data-source-options';
+import { dataSourceOptions, type DatabaseLimits } from './data-source-options';
 import { openEmbeddedDatabase, type EmbeddedDatabase } from './embedded-database';
 import { Migrations, runMigrations } from './migrate';
 import { RecentOutage } from './recent-outage';
@@ -19,7 +19,12 @@ import { RecentOutage } from './recent-outage';
 export const DATABASE_CONNECTION = Symbol('DATABASE_CONNECTION');
 
 export interface DatabaseConnection {
+  /** The app's pool: PostgreSQL itself, or a pool in front of it (in transaction mode, even). */
   url: string;
+  /** For what needs a session of its own: listening for changes, the migrations' lock. */
+  sessionUrl: string;
+  /** Read replicas streaming from `url`'s server; none with the embedded database. */
+  replicaUrls: string[];
   embedded: EmbeddedDatabase | null;
 }
 
@@ -50,7 +55,14 @@ export class DatabaseConnectionModule implements OnApplicationShutdown {
           provide: DATABASE_CONNECTION,
           inject: [databaseConfig.KEY],
           useFactory: async (config: DatabaseConfig): Promise<DatabaseConnection> => {
-            if (config.databaseUrl !== undefined) return { url: config.databaseUrl, embedded: null };
+            if (config.databaseUrl !== undefined) {
+              return {
+                url: config.databaseUrl,
+                sessionUrl: config.sessionUrl ?? config.databaseUrl,
+                replicaUrls: config.replicaUrls,
+                embedded: null,
+              };
+            }
             const logger = new Logger('EmbeddedDatabase');
             const embedded = await openEmbeddedDatabase(config.dataDir, {
               allowShared: options.shareEmbedded,
@@ -59,7 +71,7 @@ export class DatabaseConnectionModule implements OnApplicationShutdown {
               log: (message) => logger.warn(message),
             });
             if (embedded.owner) logger.log(`Embedded database open in ${config.dataDir}`);
-            return { url: embedded.url, embedded };
+            return { url: embedded.url, sessionUrl: embedded.url, replicaUrls: [], embedded };
           },
         },
         RecentOutage,
@@ -103,35 +115,46 @@ function migrationsDataSource(options: DatabaseModuleOptions): DynamicModule {
   return TypeOrmModule.forRootAsync({
     imports: [DatabaseConnectionModule.forRoot(options)],
     inject: [DATABASE_CONNECTION],
+    // Migrations hold a session lock: over the session URL, never through a pool in transaction mode.
     useFactory: (connection: DatabaseConnection) => ({
-      ...dataSourceOptions(connection.url),
+      ...dataSourceOptions(connection.sessionUrl),
       retryAttempts: options.retryAttempts,
     }),
   });
 }
 
+/** The request limits of the settings, for the app's pools: the primary's and each replica's. */
+export function databaseLimits(config: DatabaseConfig): DatabaseLimits {
+  return {
+    statementTimeoutMs: config.databaseStatementTimeoutMs,
+    poolTimeoutMs: config.databasePoolTimeoutMs,
+    poolSize: config.databasePoolSize,
+    poolMin: config.databasePoolMin,
+  };
+}
+
 /** The app's: the request limits of the settings, the entities its modules register, migrated before first use. */
 function appDataSource(options: DatabaseModuleOptions): DynamicModule {
+  // Where the migrations run, learnt with the connection before the data source is made.
+  let sessionUrl: string | undefined;
   return TypeOrmModule.forRootAsync({
     imports: [DatabaseConnectionModule.forRoot(options)],
     inject: [DATABASE_CONNECTION, databaseConfig.KEY],
-    useFactory: (connection: DatabaseConnection, config: DatabaseConfig) => ({
-      ...dataSourceOptions(connection.url, {
-        statementTimeoutMs: config.databaseStatementTimeoutMs,
-        poolTimeoutMs: config.databasePoolTimeoutMs,
-        poolSize: config.databasePoolSize,
-        poolMin: config.databasePoolMin,
-      }),
-      retryAttempts: options.retryAttempts,
-      // The app's entities are those its modules register (TypeOrmModule.forFeature).
-      entities: [],
-      autoLoadEntities: true,
-    }),
+    useFactory: (connection: DatabaseConnection, config: DatabaseConfig) => {
+      sessionUrl = connection.sessionUrl;
+      return {
+        ...dataSourceOptions(connection.url, databaseLimits(config)),
+        retryAttempts: options.retryAttempts,
+        // The app's entities are those its modules register (TypeOrmModule.forFeature).
+        entities: [],
+        autoLoadEntities: true,
+      };
+    },
     dataSourceFactory: async (options) => {
       // A migration may rightly run for minutes (an index on a large table): it gets a connection of its own,
-      // without the statement timeout meant for requests.
+      // without the statement timeout meant for requests, over the session URL (it holds a session lock).
       const { url } = options as PostgresDataSourceOptions;
-      const migrator = await new DataSource(dataSourceOptions(url!)).initialize();
+      const migrator = await new DataSource(dataSourceOptions(sessionUrl ?? url!)).initialize();
       try {
         await runMigrations(migrator);
       } finally {

@@ -1,4 +1,5 @@
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
+import { redisClient, sentinelsOf } from '../common/redis-server';
 import type { LimitsConfig } from '../config/app-config';
 
 /** Bound on opening a connection; a Redis host that does not answer is tried again in the background. */
@@ -32,19 +33,26 @@ export function withoutSecrets(error: unknown, url: string): string {
  * flight when the connection broke is never sent again (a hit must not count twice); and the connection is opened
  * again in the background. Commands issued in one turn of the event loop go out together (auto-pipelining).
  */
-export function connectRedis(config: LimitsConfig & { redisUrl: string }): Redis {
-  return new Redis(config.redisUrl, {
-    keyPrefix: config.redisKeyPrefix,
-    enableOfflineQueue: false,
-    commandTimeout: config.redisTimeoutMs,
-    connectTimeout: CONNECT_TIMEOUT_MS,
-    autoResendUnfulfilledCommands: false,
-    maxRetriesPerRequest: 0,
-    retryStrategy: (attempt: number) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS),
-    enableAutoPipelining: true,
-    // A connection being closed has had its QUIT already: no reason to wait long for its end.
-    disconnectTimeout: DISCONNECT_TIMEOUT_MS,
-    // The client's name and library in CLIENT LIST are not worth a command more on every connection.
-    disableClientInfo: true,
-  });
+export function connectRedis(
+  config: Pick<LimitsConfig, 'redisKeyPrefix' | 'redisTimeoutMs'> &
+    Partial<Pick<LimitsConfig, 'redisSentinels' | 'redisSentinelPassword'>> & { redisUrl: string },
+): Redis {
+  return redisClient(
+    config.redisUrl,
+    {
+      keyPrefix: config.redisKeyPrefix,
+      enableOfflineQueue: false,
+      commandTimeout: config.redisTimeoutMs,
+      connectTimeout: CONNECT_TIMEOUT_MS,
+      autoResendUnfulfilledCommands: false,
+      maxRetriesPerRequest: 0,
+      retryStrategy: (attempt: number) => Math.min(attempt * 100, MAX_RECONNECT_DELAY_MS),
+      enableAutoPipelining: true,
+      // A connection being closed has had its QUIT already: no reason to wait long for its end.
+      disconnectTimeout: DISCONNECT_TIMEOUT_MS,
+      // The client's name and library in CLIENT LIST are not worth a command more on every connection.
+      disableClientInfo: true,
+    },
+    sentinelsOf(config),
+  );
 }

@@ -4,6 +4,7 @@ import { DataSource } from 'typeorm';
 import { substringPattern } from '../common/search';
 import { MAX_ID } from '../common/validation';
 import { cursorRows } from '../database/cursor';
+import { ReadReplicas } from '../database/read-replicas';
 import { DATABASE_CONNECTION, type DatabaseConnection } from '../database/database.module';
 import type { LinkExportRow } from './link-csv';
 import { LINK_VISIT_FIELD_NAMES } from './link-visit-fields';
@@ -445,13 +446,15 @@ const VISIT_COLUMNS = LINK_VISIT_FIELD_NAMES.map((name) => `l.${name}`).join(', 
 
 /**
  * The statements of the account's link lists and exports: the SQL above, run. The order of a list's statements
- * (which needs the listed clicks, whether the count comes first) is the service's.
+ * (which needs the listed clicks, whether the count comes first) is the service's. The lists and exports are read
+ * from a replica when one is recent enough ({@link ReadReplicas}); what they write, on the primary.
  */
 @Injectable()
 export class LinkListRepository {
   constructor(
     @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(DATABASE_CONNECTION) private readonly connection: DatabaseConnection,
+    private readonly reads: ReadReplicas,
   ) {}
 
   /** Whether the account has archived links, from the archive's own index. */
@@ -468,12 +471,14 @@ export class LinkListRepository {
     if (!readsListedClicks(filter, order)) return;
     const statement = catchUpListedClicks(filter.accountId);
     await this.dataSource.query(statement.text, statement.values);
+    // The list that follows must see what was just brought up to date: a replica may not have it yet.
+    this.reads.wrote(filter.accountId);
   }
 
   /** What {@link linkCountQuery} answers. */
   async counts(filter: LinkListFilter): Promise<LinkCounts> {
     const count = linkCountQuery(filter);
-    return (await this.dataSource.query<LinkCounts[]>(count.text, count.values))[0];
+    return (await this.reads.query<LinkCounts[]>(filter.accountId, count.text, count.values))[0];
   }
 
   /**
@@ -492,7 +497,8 @@ export class LinkListRepository {
       ? searchPath(term, await this.searchFacts(filter.accountId), bound)
       : 'account';
     const statement = foundPageQuery(filter, order, offset, limit, bound, path);
-    const [row] = await this.dataSource.query<{ found: number; ids: number[] | null }[]>(
+    const [row] = await this.reads.query<{ found: number; ids: number[] | null }[]>(
+      filter.accountId,
       statement.text,
       statement.values,
     );
@@ -504,7 +510,8 @@ export class LinkListRepository {
    * from the server's own counters (where it keeps none, as the embedded database may not, it counts as analysed).
    */
   private async searchFacts(accountId: number): Promise<SearchFacts> {
-    const [row] = await this.dataSource.query<{ links: number; unanalysed: boolean | null }[]>(
+    const [row] = await this.reads.query<{ links: number; unanalysed: boolean | null }[]>(
+      accountId,
       `SELECT (SELECT COALESCE(sum(c.links), 0) FROM link_counts c WHERE c.account_id = $1)::int AS links,
               pg_stat_get_mod_since_analyze(t.oid) > 0.2 * greatest(t.reltuples, 0) + 10000 AS unanalysed
          FROM pg_class t WHERE t.oid = 'links'::regclass`,
@@ -522,7 +529,8 @@ export class LinkListRepository {
     counts?: LinkCounts,
   ): Promise<number[]> {
     const page = linkPageQuery(filter, order, offset, limit, counts);
-    return (await this.dataSource.query<{ id: number }[]>(page.text, page.values)).map((row) => row.id);
+    const rows = await this.reads.query<{ id: number }[]>(filter.accountId, page.text, page.values);
+    return rows.map((row) => row.id);
   }
 
   /** The ids of every domain a link of the account can have: its own, and those of every account. */
@@ -555,6 +563,7 @@ export class LinkListRepository {
         JOIN links l ON l.id = page.id
         LEFT JOIN link_counters c ON c.link_id = l.id
        ORDER BY page.ord`;
-    return cursorRows<StoredExportRow>(this.dataSource, rows, ids.values, chunk, this.connection);
+    const source = this.reads.sourceFor(filter.accountId);
+    return cursorRows<StoredExportRow>(source, rows, ids.values, chunk, this.connection);
   }
 }

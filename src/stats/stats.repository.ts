@@ -1,10 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { InjectDataSource } from '@nestjs/typeorm';
-import { DataSource } from 'typeorm';
 import type { SortDirection } from '../common/list-query.dto';
 import type { Page, PageRequest } from '../common/pagination';
 import { substringPattern } from '../common/search';
 import { cursorRows } from '../database/cursor';
+import { ReadReplicas } from '../database/read-replicas';
 import { DATABASE_CONNECTION, type DatabaseConnection } from '../database/database.module';
 import { COUNTRY_NAMES } from '../targeting/allowed-values';
 import { DIMENSION_CODES, VISITOR_DIMENSIONS } from '../clicks/click-dimensions';
@@ -147,13 +146,14 @@ function endOf(range: DayRange): string {
  * The stats queries. Every one reads the rollups that click batches keep (`click_hours`, `click_days`), never the
  * raw clicks, so that its cost follows the number of hours, days and distinct values in the period, not the
  * number of clicks. Both are read through their primary keys: (link, hour) and (link, dimension, day, value).
- * Only the export reads the raw clicks.
+ * Only the export reads the raw clicks. All are read from a replica when one is recent enough ({@link ReadReplicas}):
+ * clicks are counted a moment after their visits in any case.
  */
 @Injectable()
 export class StatsRepository {
   constructor(
-    @InjectDataSource() private readonly dataSource: DataSource,
     @Inject(DATABASE_CONNECTION) private readonly connection: DatabaseConnection,
+    private readonly reads: ReadReplicas,
   ) {}
 
   /** Clicks per bucket of UTC time with clicks, named as phpShort names them, ordered and paged as asked. */
@@ -213,15 +213,17 @@ export class StatsRepository {
   async rollups(linkIds: number[]): Promise<StoredRollups[]> {
     const [hours, days] = await Promise.all([
       // A link's hours as one JSON text of [milliseconds, clicks] pairs: read whole, not a row and a date apiece.
-      this.dataSource.query<{ link_id: number; hours: string }[]>(
+      this.reads.query<{ link_id: number; hours: string }[]>(
+        null,
         `SELECT link_id,
                 json_agg(json_build_array((extract(epoch FROM hour) * 1000)::bigint, clicks) ORDER BY hour)::text AS hours
            FROM click_hours WHERE link_id = ANY($1::int[]) GROUP BY link_id`,
         [linkIds],
       ),
-      this.dataSource.query<
+      this.reads.query<
         { link_id: number; dimension: number; day: string; value: string | null; clicks: number }[]
       >(
+        null,
         `SELECT d.link_id, d.dimension, to_char(d.day, 'YYYY-MM-DD') AS day, v.value, d.clicks
            FROM click_days d LEFT JOIN click_values v ON v.id = d.value
           WHERE d.link_id = ANY($1::int[])
@@ -252,7 +254,8 @@ export class StatsRepository {
   /** Clicks of every day of the period, zeros included, oldest first, paged. */
   async perDay(linkId: number, range: DayRange, page: PageRequest): Promise<Page<CountedValue>> {
     const days = Math.round((range.to.getTime() - range.from.getTime()) / DAY_MS) + 1;
-    const rows: CountedValue[] = await this.dataSource.query(
+    const rows: CountedValue[] = await this.reads.query(
+      null,
       `WITH counted AS (
          SELECT (hour AT TIME ZONE 'UTC')::date AS day, sum(clicks)::int AS count
            FROM click_hours
@@ -281,7 +284,8 @@ export class StatsRepository {
     range: DayRange,
     unit: 'hour' | 'day' | 'month' | 'year',
   ): Promise<{ start: string; count: number }[]> {
-    return this.dataSource.query(
+    return this.reads.query(
+      null,
       `WITH counted AS (
          SELECT date_trunc($4, hour AT TIME ZONE 'UTC') AS bucket, sum(clicks)::int AS count
            FROM click_hours
@@ -300,7 +304,8 @@ export class StatsRepository {
 
   /** The clicks of the period. */
   async total(linkId: number, range: DayRange): Promise<number> {
-    const [row] = await this.dataSource.query<{ count: number }[]>(
+    const [row] = await this.reads.query<{ count: number }[]>(
+      null,
       `SELECT COALESCE(sum(clicks), 0)::int AS count FROM click_hours WHERE link_id = $1 AND hour >= $2 AND hour < $3`,
       [linkId, range.from.toISOString(), endOf(range)],
     );
@@ -310,7 +315,7 @@ export class StatsRepository {
   /** A link's clicks, oldest first, `chunk` at a time through a database cursor. */
   clickRows(linkId: number, chunk: number): AsyncGenerator<ClickRow[]> {
     return cursorRows<ClickRow>(
-      this.dataSource,
+      this.reads.sourceFor(null),
       `SELECT ${CLICK_COLUMNS.join(', ')} FROM clicks WHERE link_id = $1 ORDER BY created_at`,
       [linkId],
       chunk,
@@ -337,7 +342,8 @@ export class StatsRepository {
       page === null
         ? ''
         : `LIMIT $${params.push(page.perPage)} OFFSET $${params.push((page.page - 1) * page.perPage)}`;
-    const rows: (CountedValue & { total: number })[] = await this.dataSource.query(
+    const rows: (CountedValue & { total: number })[] = await this.reads.query(
+      null,
       `SELECT value, count, (count(*) OVER ())::int AS total
          FROM (${query}) counted
         ${search}
@@ -349,7 +355,8 @@ export class StatsRepository {
       return { items: rows.map(({ value, count }) => ({ value, count })), total: rows[0]?.total ?? 0 };
     }
     // Past the last page: the count alone.
-    const [row] = await this.dataSource.query<{ total: number }[]>(
+    const [row] = await this.reads.query<{ total: number }[]>(
+      null,
       `SELECT count(*)::int AS total FROM (${query}) counted ${search}`,
       params.slice(0, params.length - 2),
     );

@@ -1,4 +1,5 @@
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
+import { redisClient, type RedisSentinels } from '../../common/redis-server';
 import type { OutgoingEvent } from '../outbox/event';
 import { BrokerTimeoutError, withDeadline } from './deadline';
 import type { EventSink } from './event-sink';
@@ -14,6 +15,8 @@ export interface RedisStreamSinkOptions {
   streamKey?: string;
   /** The longest a publish waits for Redis, connecting included. */
   timeoutMs?: number;
+  /** Under Sentinel: the host of `url` names the master group. */
+  sentinels?: RedisSentinels;
 }
 
 const DEFAULT_TIMEOUT_MS = 5000;
@@ -45,20 +48,24 @@ export class RedisStreamSink implements EventSink {
     this.streamKey = options.streamKey ?? EVENTS_STREAM_KEY;
     this.maxLength = options.maxLength;
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    this.redis = new Redis(options.url, {
-      // Connects on the first publish: a sink that is never used opens nothing.
-      lazyConnect: true,
-      // Fail fast: a command while Redis is away is refused at once rather than queued for later.
-      enableOfflineQueue: false,
-      connectTimeout: this.timeoutMs,
-      // Commands under way when the connection drops fail at once and are never sent again: the outbox retries.
-      maxRetriesPerRequest: 0,
-      autoResendUnfulfilledCommands: false,
-      retryStrategy: reconnectDelay,
-      // close() has already said QUIT when it could: what is left to end is a dead or dying socket.
-      disconnectTimeout: 100,
-      connectionName: 'shortlink-events',
-    });
+    this.redis = redisClient(
+      options.url,
+      {
+        // Connects on the first publish: a sink that is never used opens nothing.
+        lazyConnect: true,
+        // Fail fast: a command while Redis is away is refused at once rather than queued for later.
+        enableOfflineQueue: false,
+        connectTimeout: this.timeoutMs,
+        // Commands under way when the connection drops fail at once and are never sent again: the outbox retries.
+        maxRetriesPerRequest: 0,
+        autoResendUnfulfilledCommands: false,
+        retryStrategy: reconnectDelay,
+        // close() has already said QUIT when it could: what is left to end is a dead or dying socket.
+        disconnectTimeout: 100,
+        connectionName: 'shortlink-events',
+      },
+      options.sentinels,
+    );
     // Without a listener, ioredis prints every failed attempt; the failure reaches the outbox as a rejection.
     this.redis.on('error', (error: Error) => {
       this.lastError = error;

@@ -1,4 +1,5 @@
 import type { EventsConfig } from '../../config/app-config';
+import { sentinelsOf } from '../../common/redis-server';
 import { AmqpSink } from './amqp.sink';
 import type { EventSink } from './event-sink';
 import { RedisStreamSink } from './redis-stream.sink';
@@ -7,7 +8,13 @@ import { RedisStreamSink } from './redis-stream.sink';
 export function eventSinks(config: EventsConfig): EventSink[] {
   const sinks: EventSink[] = [];
   if (config.eventsRedisUrl !== undefined) {
-    sinks.push(new RedisStreamSink({ url: config.eventsRedisUrl, maxLength: config.eventsRedisMaxlen }));
+    sinks.push(
+      new RedisStreamSink({
+        url: config.eventsRedisUrl,
+        maxLength: config.eventsRedisMaxlen,
+        sentinels: sentinelsOf(config),
+      }),
+    );
   }
   if (config.eventsAmqpUrl !== undefined) sinks.push(new AmqpSink({ url: config.eventsAmqpUrl }));
   return sinks;

@@ -1,0 +1,41 @@
+import Redis, { type RedisOptions } from 'ioredis';
+
+/** The sentinels to ask for a master, when Redis runs under Sentinel (`REDIS_SENTINELS`). */
+export interface RedisSentinels {
+  addresses: { host: string; port: number }[];
+  /** The sentinels' own password, when they require one. */
+  password?: string;
+}
+
+/**
+ * A client of the Redis a URL names: the server at its host, or, with `sentinels`, the master of the group its host
+ * names (`redis://mymaster/0`), asked of the sentinels at every (re)connection, so that a failover is followed
+ * without a restart. The URL's user, password, database and TLS (`rediss:`) apply to the master either way.
+ */
+export function redisClient(url: string, options: RedisOptions, sentinels?: RedisSentinels): Redis {
+  if (sentinels === undefined) return new Redis(url, options);
+  const parsed = new URL(url);
+  const database = parsed.pathname.replace(/^\//, '');
+  return new Redis({
+    ...options,
+    sentinels: sentinels.addresses,
+    name: decodeURIComponent(parsed.hostname),
+    username: parsed.username === '' ? undefined : decodeURIComponent(parsed.username),
+    password: parsed.password === '' ? undefined : decodeURIComponent(parsed.password),
+    db: database === '' ? 0 : Number(database),
+    tls: parsed.protocol === 'rediss:' ? {} : undefined,
+    sentinelPassword: sentinels.password,
+    // Learns of a failover from the sentinels as it happens, not only when the old master's connection breaks.
+    failoverDetector: true,
+  });
+}
+
+/** The sentinels of the settings, or undefined when Redis is reached directly. */
+export function sentinelsOf(config: {
+  redisSentinels?: { host: string; port: number }[];
+  redisSentinelPassword?: string;
+}): RedisSentinels | undefined {
+  return config.redisSentinels === undefined
+    ? undefined
+    : { addresses: config.redisSentinels, password: config.redisSentinelPassword };
+}
