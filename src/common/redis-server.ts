@@ -1,4 +1,4 @@
-import Redis, { type RedisOptions } from 'ioredis';
+import Redis, { Cluster, type RedisOptions } from 'ioredis';
 
 /** The sentinels to ask for a master, when Redis runs under Sentinel (`REDIS_SENTINELS`). */
 export interface RedisSentinels {
@@ -12,7 +12,13 @@ export interface RedisSentinels {
  * names (`redis://mymaster/0`), asked of the sentinels at every (re)connection, so that a failover is followed
  * without a restart. The URL's user, password, database and TLS (`rediss:`) apply to the master either way.
  */
-export function redisClient(url: string, options: RedisOptions, sentinels?: RedisSentinels): Redis {
+export function redisClient(
+  url: string,
+  options: RedisOptions,
+  sentinels?: RedisSentinels,
+  cluster = false,
+): Redis {
+  if (cluster) return clusterClient(url, options);
   if (sentinels === undefined) return new Redis(url, options);
   const parsed = new URL(url);
   const database = parsed.pathname.replace(/^\//, '');
@@ -28,6 +34,31 @@ export function redisClient(url: string, options: RedisOptions, sentinels?: Redi
     // Learns of a failover from the sentinels as it happens, not only when the old master's connection breaks.
     failoverDetector: true,
   });
+}
+
+/**
+ * A client of the Redis Cluster the node of `url` belongs to: the other nodes and the slots are learnt from it, and
+ * learnt again when a node fails over. Each key goes to its slot's node; the keys one command or script touches share
+ * a hash tag (`{…}`), so they are always on one node. The options of one connection apply to each node's; the
+ * prefix and the offline queue are the cluster's own. Typed as a single server's client: the commands, scripts and
+ * events the service uses are the same on both.
+ */
+function clusterClient(url: string, options: RedisOptions): Redis {
+  const parsed = new URL(url);
+  const { keyPrefix, enableOfflineQueue, enableAutoPipelining, retryStrategy, ...perNode } = options;
+  const client = new Cluster([{ host: parsed.hostname, port: Number(parsed.port || 6379) }], {
+    keyPrefix,
+    enableOfflineQueue,
+    enableAutoPipelining,
+    clusterRetryStrategy: retryStrategy ?? undefined,
+    redisOptions: {
+      ...perNode,
+      username: parsed.username === '' ? undefined : decodeURIComponent(parsed.username),
+      password: parsed.password === '' ? undefined : decodeURIComponent(parsed.password),
+      tls: parsed.protocol === 'rediss:' ? {} : undefined,
+    },
+  });
+  return client as unknown as Redis;
 }
 
 /** The sentinels of the settings, or undefined when Redis is reached directly. */

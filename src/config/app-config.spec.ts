@@ -55,6 +55,7 @@ describe('loadConfig', () => {
       redisUrl: undefined,
       redisSentinels: undefined,
       redisSentinelPassword: undefined,
+      redisCluster: false,
       redisKeyPrefix: 'shortlink:',
       redisTimeoutMs: 200,
       clickFlushMs: 100,
@@ -139,6 +140,7 @@ describe('loadConfig', () => {
         VISITOR_RATE_LIMIT_PER_MINUTE: '1000000000',
         REDIS_URL: 'rediss://limits:s3cret@redis.internal:6380/2',
         REDIS_SENTINELS: 'sentinel-1:26379, [fd00::2]:26380',
+        REDIS_CLUSTER: 'TRUE',
         REDIS_KEY_PREFIX: 'sho.rt:limits:',
         REDIS_TIMEOUT_MS: '50',
         CLICK_FLUSH_MS: '20',
@@ -205,6 +207,7 @@ describe('loadConfig', () => {
         { host: 'fd00::2', port: 26380 },
       ],
       redisSentinelPassword: undefined,
+      redisCluster: true,
       redisKeyPrefix: 'sho.rt:limits:',
       redisTimeoutMs: 50,
       clickFlushMs: 20,
@@ -430,12 +433,17 @@ describe('the event broker URLs', () => {
     expect(error.message).not.toContain('admin');
   });
 
-  it('are in a group of their own, off by default', () => {
+  it('are in a group of their own, off by default, with how Redis is reached (the limits say so too)', () => {
     expect(eventsConfig.from({})).toEqual({
       eventsRedisUrl: undefined,
       eventsRedisMaxlen: 1_000_000,
       eventsAmqpUrl: undefined,
       eventsStreamBacklogMax: 1_000_000,
+      redisCluster: false,
+    });
+    expect(eventsConfig.from({ REDIS_SENTINELS: 's1:26379', REDIS_SENTINEL_PASSWORD: 'pw' })).toMatchObject({
+      redisSentinels: [{ host: 's1', port: 26379 }],
+      redisSentinelPassword: 'pw',
     });
   });
 

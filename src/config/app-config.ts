@@ -200,8 +200,8 @@ export type WebhooksConfig = ConfigType<typeof webhooksConfig>;
 /** Event streams for pipelines (contract §10): each broker gets every event when its URL is set. */
 export const eventsConfig = settings('events', (env) => ({
   ...settingsNamed(env, 'EVENTS_'),
-  // The stream's Redis may be under Sentinel, as the limits' is.
-  ...settingsOf(env, ['REDIS_SENTINELS', 'REDIS_SENTINEL_PASSWORD']),
+  // The stream's Redis may be under Sentinel or a cluster, as the limits' is.
+  ...settingsOf(env, ['REDIS_SENTINELS', 'REDIS_SENTINEL_PASSWORD', 'REDIS_CLUSTER']),
 }));
 export type EventsConfig = ConfigType<typeof eventsConfig>;
 

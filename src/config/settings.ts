@@ -448,6 +448,11 @@ export const SETTINGS = {
       'Redis Sentinel: the sentinels to ask for the master; the host of `REDIS_URL` (and of `EVENTS_REDIS_URL`) then ' +
       'names its master group (`redis://mymaster`), and a failover is followed without a restart',
   }),
+  REDIS_CLUSTER: flag(false, {
+    meaning:
+      '`true`: `REDIS_URL` (and `EVENTS_REDIS_URL`) name one node of a Redis Cluster, whose other nodes and slots are ' +
+      "learnt from it; the limits' keys that go together share a hash tag",
+  }),
   REDIS_SENTINEL_PASSWORD: text('any characters', null, {
     secret: true,
     untrimmed: true,

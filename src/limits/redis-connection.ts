@@ -35,7 +35,9 @@ export function withoutSecrets(error: unknown, url: string): string {
  */
 export function connectRedis(
   config: Pick<LimitsConfig, 'redisKeyPrefix' | 'redisTimeoutMs'> &
-    Partial<Pick<LimitsConfig, 'redisSentinels' | 'redisSentinelPassword'>> & { redisUrl: string },
+    Partial<Pick<LimitsConfig, 'redisSentinels' | 'redisSentinelPassword' | 'redisCluster'>> & {
+      redisUrl: string;
+    },
 ): Redis {
   return redisClient(
     config.redisUrl,
@@ -54,5 +56,6 @@ export function connectRedis(
       disableClientInfo: true,
     },
     sentinelsOf(config),
+    config.redisCluster === true,
   );
 }

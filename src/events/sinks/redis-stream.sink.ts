@@ -17,6 +17,8 @@ export interface RedisStreamSinkOptions {
   timeoutMs?: number;
   /** Under Sentinel: the host of `url` names the master group. */
   sentinels?: RedisSentinels;
+  /** `url` names a node of a Redis Cluster. */
+  cluster?: boolean;
 }
 
 const DEFAULT_TIMEOUT_MS = 5000;
@@ -65,6 +67,7 @@ export class RedisStreamSink implements EventSink {
         connectionName: 'shortlink-events',
       },
       options.sentinels,
+      options.cluster,
     );
     // Without a listener, ioredis prints every failed attempt; the failure reaches the outbox as a rejection.
     this.redis.on('error', (error: Error) => {

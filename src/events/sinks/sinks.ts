@@ -13,6 +13,7 @@ export function eventSinks(config: EventsConfig): EventSink[] {
         url: config.eventsRedisUrl,
         maxLength: config.eventsRedisMaxlen,
         sentinels: sentinelsOf(config),
+        cluster: config.redisCluster,
       }),
     );
   }
