@@ -2,6 +2,7 @@ import { childEnv, cliAccount, killAllChildren, startServer, type ServerProcess 
 import { sleep } from './support/sleep';
 import { canStreamReplicas, StreamingReplica } from './support/streaming-replica';
 import { onRealPostgres } from './support/test-database';
+import { testRedisUrl } from './support/redis';
 import { unique } from './support/visitors';
 
 /** Long enough that a list made right after replay is paused still finds the replica recent enough. */
@@ -19,22 +20,19 @@ const replicasHere = onRealPostgres() && canStreamReplicas();
   let reading: ServerProcess;
   let writing: ServerProcess;
   let apiKey: string;
+  let readingEnv: NodeJS.ProcessEnv;
 
   beforeAll(async () => {
     cluster = await StreamingReplica.start('shortlink');
     const primaryUrl = cluster.url(cluster.primaryPort, 'shortlink');
     const env = childEnv({ DATABASE_URL: primaryUrl, LOG_LEVEL: 'warn', INITIAL_API_KEY: undefined });
     ({ apiKey } = await cliAccount('Replicas', env));
-    [reading, writing] = await Promise.all([
-      startServer({
-        env: {
-          ...env,
-          DATABASE_REPLICA_URL: cluster.url(cluster.replicaPort, 'shortlink'),
-          REPLICA_MAX_LAG_MS: String(MAX_LAG_MS),
-        },
-      }),
-      startServer({ env }),
-    ]);
+    readingEnv = {
+      ...env,
+      DATABASE_REPLICA_URL: cluster.url(cluster.replicaPort, 'shortlink'),
+      REPLICA_MAX_LAG_MS: String(MAX_LAG_MS),
+    };
+    [reading, writing] = await Promise.all([startServer({ env: readingEnv }), startServer({ env })]);
   }, 120_000);
 
   afterAll(async () => {
@@ -58,6 +56,12 @@ const replicasHere = onRealPostgres() && canStreamReplicas();
     const created = await api(server, 'POST', '/links', { url: `https://example.com/${alias}`, alias });
     expect(created.status).toBe(201);
     return alias;
+  }
+
+  /** How many links a list by `server` counts: the count is the list's own statement, where it is read. */
+  async function totalOf(server: ServerProcess): Promise<number> {
+    const list = await api(server, 'GET', '/links?per_page=10');
+    return (list.body as unknown as { meta: { total: number } }).meta.total;
   }
 
   /** The aliases a list by `server` shows, of those asked about. */
@@ -92,6 +96,35 @@ const replicasHere = onRealPostgres() && canStreamReplicas();
     expect(await listed(reading, [later])).toEqual([later]);
     await cluster.resumeReplay();
   });
+
+  (testRedisUrl() === undefined ? it.skip : it)(
+    'with Redis, reads a write made through another instance at once, and still reads the rest from the replica',
+    async () => {
+      // A third instance with the replica and the run's Redis, as the reading one: each marks where it wrote.
+      const marking = await startServer({ env: readingEnv });
+      try {
+        const gone = unique('replica');
+        const created = await api(marking, 'POST', '/links', {
+          url: 'https://example.com/gone',
+          alias: gone,
+        });
+        const { id } = created.body.data as { id: number };
+        await sleep(1000);
+        const total = await totalOf(reading);
+        await cluster.pauseReplay();
+        // Deleted behind every instance's back: a count on the replica still has it, the primary's not.
+        await cluster.onPrimary(`DELETE FROM links WHERE id = ${id}`, 'shortlink');
+        expect(await totalOf(reading)).toBe(total);
+
+        const made = await create(marking);
+        expect(await listed(reading, [made])).toEqual([made]);
+        expect(await totalOf(reading)).toBe(total);
+      } finally {
+        await cluster.resumeReplay();
+        await marking.stop();
+      }
+    },
+  );
 
   it('reads stats and lists from the primary while the replica is down, without a restart', async () => {
     const alias = unique('replica');

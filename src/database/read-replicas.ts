@@ -12,10 +12,12 @@ import {
 } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import type { Request } from 'express';
-import { finalize, type Observable } from 'rxjs';
+import type Redis from 'ioredis';
+import { from, mergeMap, type Observable } from 'rxjs';
 import { DataSource } from 'typeorm';
 import { databaseUnavailability } from '../common/database-errors';
-import { databaseConfig, type DatabaseConfig } from '../config/app-config';
+import { redisClient, sentinelsOf } from '../common/redis-server';
+import { databaseConfig, limitsConfig, type DatabaseConfig, type LimitsConfig } from '../config/app-config';
 import { dataSourceOptions } from './data-source-options';
 import { DATABASE_CONNECTION, databaseLimits, type DatabaseConnection } from './database.module';
 
@@ -23,6 +25,10 @@ import { DATABASE_CONNECTION, databaseLimits, type DatabaseConnection } from './
 export const REPLICA_CHECK_MS = 200;
 /** How long the primary's positions are kept, to tell how far back a replica is. */
 const HISTORY_MS = 10 * 60_000;
+/** How long an account's last write position is kept in Redis: far longer than any replica may lag and be read. */
+const WRITE_MARK_TTL_MS = 10 * 60_000;
+/** The longest a read waits for Redis to say where its account last wrote; past it, the primary answers. */
+const WRITE_MARK_TIMEOUT_MS = 200;
 
 /** A position in the write-ahead log (`16/B374D848`) as a number that compares as positions do. */
 export function lsnValue(lsn: string): bigint {
@@ -56,6 +62,8 @@ interface Replica {
   source: DataSource | null;
   /** Everything the primary had committed by this time is on this replica; 0 while unknown or down. */
   caughtUpTo: number;
+  /** The position it had replayed at the last check: everything written up to it is there. */
+  replayed: bigint;
   /** When `caughtUpTo` was last learnt: a replica not heard from lately is not read from. */
   checkedAt: number;
 }
@@ -69,6 +77,10 @@ interface Replica {
  * has replayed ({@link WalHistory}). A replica is read from while that time is within `REPLICA_MAX_LAG_MS` of now
  * and, for an account that wrote through this instance, later than its last write (read-your-writes); a read that
  * finds the replica away is made again on the primary, and the replica is left alone until it answers a check.
+ *
+ * With Redis (`REDIS_URL`), read-your-writes holds across instances: after each API write the instance stores the
+ * primary's write position in Redis under the account, before the answer leaves, and a read of that account on any
+ * instance takes a replica only when it has replayed that far (positions, not clocks: instances' clocks differ).
  * Measured from positions, not from `pg_last_xact_replay_timestamp()`, which grows on an idle primary as if the
  * replica fell behind.
  */
@@ -82,17 +94,48 @@ export class ReadReplicas implements OnApplicationBootstrap, BeforeApplicationSh
   private timer: NodeJS.Timeout | null = null;
   private checking = false;
   private next = 0;
+  /** Where each account last wrote, shared by the instances; null without Redis or replicas. */
+  private readonly marks: Redis | null;
 
   constructor(
     @InjectDataSource() private readonly primary: DataSource,
     @Inject(DATABASE_CONNECTION) connection: DatabaseConnection,
     @Inject(databaseConfig.KEY) private readonly config: DatabaseConfig,
+    @Inject(limitsConfig.KEY) redis: LimitsConfig,
   ) {
-    this.replicas = connection.replicaUrls.map((url) => ({ url, source: null, caughtUpTo: 0, checkedAt: 0 }));
+    this.replicas = connection.replicaUrls.map((url) => ({
+      url,
+      source: null,
+      caughtUpTo: 0,
+      replayed: 0n,
+      checkedAt: 0,
+    }));
+    this.marks =
+      this.replicas.length === 0 || redis.redisUrl === undefined
+        ? null
+        : redisClient(
+            redis.redisUrl,
+            {
+              keyPrefix: `${redis.redisKeyPrefix}wrote:`,
+              // As the limits' client: never queue, never wait long, never send a command twice.
+              enableOfflineQueue: false,
+              commandTimeout: WRITE_MARK_TIMEOUT_MS,
+              maxRetriesPerRequest: 0,
+              autoResendUnfulfilledCommands: false,
+              retryStrategy: (attempt: number) => Math.min(attempt * 100, 1000),
+              lazyConnect: true,
+              disableClientInfo: true,
+            },
+            sentinelsOf(redis),
+            redis.redisCluster,
+          );
+    // A Redis away means reads of accounts that wrote go to the primary: nothing to report at every attempt.
+    this.marks?.on('error', () => undefined);
   }
 
   onApplicationBootstrap(): void {
     if (this.replicas.length === 0) return;
+    this.marks?.connect().catch(() => undefined);
     this.timer = setInterval(() => void this.check(), REPLICA_CHECK_MS);
     this.timer.unref();
     void this.check();
@@ -101,19 +144,40 @@ export class ReadReplicas implements OnApplicationBootstrap, BeforeApplicationSh
   async beforeApplicationShutdown(): Promise<void> {
     if (this.timer !== null) clearInterval(this.timer);
     this.timer = null;
+    this.marks?.disconnect();
     await Promise.all(
       this.replicas.map((replica) => replica.source?.destroy().catch(() => undefined) ?? Promise.resolve()),
     );
   }
 
-  /** Marks a write by `accountId` just made: its reads go to the primary until a replica has it. */
+  /** Whether any replica is configured: without, every read is the primary's and no write needs marking. */
+  get enabled(): boolean {
+    return this.replicas.length > 0;
+  }
+
+  /** Marks a write by `accountId` just made: its reads on this instance go to the primary until a replica has it. */
   wrote(accountId: number): void {
-    this.writes.set(accountId, Date.now());
+    if (this.replicas.length > 0) this.writes.set(accountId, Date.now());
+  }
+
+  /**
+   * Marks a write by `accountId` that has committed, for every instance: the primary's write position now, which is
+   * past the write's, stored in Redis. Failing that, the instance's own mark still holds.
+   */
+  async committed(accountId: number): Promise<void> {
+    this.wrote(accountId);
+    if (this.marks === null) return;
+    try {
+      const [row] = await this.primary.query<{ lsn: string }[]>('SELECT pg_current_wal_lsn()::text AS lsn');
+      await this.marks.set(String(accountId), row.lsn, 'PX', WRITE_MARK_TTL_MS);
+    } catch {
+      // Redis or the primary is away: reads on other instances may be up to REPLICA_MAX_LAG_MS behind.
+    }
   }
 
   /** The rows of a read that may be a moment behind, for `accountId` (null: no account's own writes matter). */
   async query<T>(accountId: number | null, sql: string, values?: unknown[]): Promise<T> {
-    const replica = this.replicaFor(accountId);
+    const replica = await this.replicaFor(accountId);
     if (replica === null) return this.primary.query<T>(sql, values);
     try {
       return await replica.source!.query<T>(sql, values);
@@ -125,28 +189,43 @@ export class ReadReplicas implements OnApplicationBootstrap, BeforeApplicationSh
   }
 
   /** The data source to read from for `accountId`: a replica's, or the primary's (for a cursor). */
-  sourceFor(accountId: number | null): DataSource {
-    return this.replicaFor(accountId)?.source ?? this.primary;
+  async sourceFor(accountId: number | null): Promise<DataSource> {
+    return (await this.replicaFor(accountId))?.source ?? this.primary;
   }
 
   /** A replica whose data is recent enough for `accountId`, taking turns among them; null for the primary. */
-  private replicaFor(accountId: number | null): Replica | null {
+  private async replicaFor(accountId: number | null): Promise<Replica | null> {
     if (this.replicas.length === 0) return null;
     const now = Date.now();
     const wrote = accountId === null ? 0 : (this.writes.get(accountId) ?? 0);
-    for (let tried = 0; tried < this.replicas.length; tried += 1) {
-      const replica = this.replicas[(this.next + tried) % this.replicas.length];
-      if (
+    const recent = this.replicas.filter(
+      (replica) =>
         replica.source !== null &&
         now - replica.checkedAt <= 5 * REPLICA_CHECK_MS &&
         now - replica.caughtUpTo <= this.config.replicaMaxLagMs &&
-        replica.caughtUpTo > wrote
-      ) {
-        this.next = (this.next + tried + 1) % this.replicas.length;
-        return replica;
-      }
+        replica.caughtUpTo > wrote,
+    );
+    if (recent.length === 0) return null;
+    const mark = accountId === null ? null : await this.writtenAt(accountId);
+    if (mark === undefined) return null;
+    const fit = recent.filter((replica) => mark === null || replica.replayed >= mark);
+    if (fit.length === 0) return null;
+    this.next = (this.next + 1) % fit.length;
+    return fit[this.next];
+  }
+
+  /**
+   * Where the account last wrote, as any instance stored it: null when nowhere lately (or no Redis is set),
+   * undefined when Redis did not say (the primary must answer).
+   */
+  private async writtenAt(accountId: number): Promise<bigint | null | undefined> {
+    if (this.marks === null) return null;
+    try {
+      const lsn = await this.marks.get(String(accountId));
+      return lsn === null ? null : lsnValue(lsn);
+    } catch {
+      return undefined;
     }
-    return null;
   }
 
   /** One round: the primary's position, then each replica's; the writes every replica read from has are forgotten. */
@@ -178,9 +257,11 @@ export class ReadReplicas implements OnApplicationBootstrap, BeforeApplicationSh
         this.lost(replica, new Error('not a streaming replica'));
         return;
       }
-      const caughtUpTo = this.history.caughtUpTo(lsnValue(row.lsn));
+      const replayed = lsnValue(row.lsn);
+      const caughtUpTo = this.history.caughtUpTo(replayed);
       if (replica.caughtUpTo === 0 && caughtUpTo !== null) this.logger.log('Reading from a replica');
       replica.caughtUpTo = caughtUpTo ?? 0;
+      replica.replayed = replayed;
       replica.checkedAt = Date.now();
     } catch (error) {
       this.lost(replica, error);
@@ -213,14 +294,20 @@ export class ReplicaWritesInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const request = context.switchToHttp().getRequest<Request & { user?: { account?: { id: number } } }>();
-    if (request.method === 'GET' || request.method === 'HEAD') return next.handle();
-    // Before and after: a read that starts while the write is under way goes to the primary too.
-    const mark = () => {
-      const accountId = request.user?.account?.id;
-      if (accountId !== undefined) this.replicas.wrote(accountId);
-    };
-    mark();
-    return next.handle().pipe(finalize(mark));
+    const accountId = request.user?.account?.id;
+    if (
+      !this.replicas.enabled ||
+      request.method === 'GET' ||
+      request.method === 'HEAD' ||
+      accountId === undefined
+    )
+      return next.handle();
+    // Before, for the reads that start while the write is under way; after it committed and before its answer
+    // leaves, for every read the client makes once it has the answer, on any instance.
+    this.replicas.wrote(accountId);
+    return next
+      .handle()
+      .pipe(mergeMap((answer: unknown) => from(this.replicas.committed(accountId).then(() => answer))));
   }
 }
 

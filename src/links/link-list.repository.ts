@@ -547,7 +547,11 @@ export class LinkListRepository {
    * its order and the exported columns are joined to them, so that the download is one statement (on the embedded
    * database, whose one session a cursor would hold, a statement per chunk).
    */
-  exportRows(filter: LinkListFilter, order: LinkListOrder, chunk: number): AsyncGenerator<StoredExportRow[]> {
+  async *exportRows(
+    filter: LinkListFilter,
+    order: LinkListOrder,
+    chunk: number,
+  ): AsyncGenerator<StoredExportRow[]> {
     const ids = linkPageQuery(filter, order, 0, MAX_ID);
     const rows = `
       SELECT l.id, l.alias, l.url, l.title, l.domain_id, l.space_id,
@@ -563,7 +567,7 @@ export class LinkListRepository {
         JOIN links l ON l.id = page.id
         LEFT JOIN link_counters c ON c.link_id = l.id
        ORDER BY page.ord`;
-    const source = this.reads.sourceFor(filter.accountId);
-    return cursorRows<StoredExportRow>(source, rows, ids.values, chunk, this.connection);
+    const source = await this.reads.sourceFor(filter.accountId);
+    yield* cursorRows<StoredExportRow>(source, rows, ids.values, chunk, this.connection);
   }
 }

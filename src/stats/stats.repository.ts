@@ -313,9 +313,9 @@ export class StatsRepository {
   }
 
   /** A link's clicks, oldest first, `chunk` at a time through a database cursor. */
-  clickRows(linkId: number, chunk: number): AsyncGenerator<ClickRow[]> {
-    return cursorRows<ClickRow>(
-      this.reads.sourceFor(null),
+  async *clickRows(linkId: number, chunk: number): AsyncGenerator<ClickRow[]> {
+    yield* cursorRows<ClickRow>(
+      await this.reads.sourceFor(null),
       `SELECT ${CLICK_COLUMNS.join(', ')} FROM clicks WHERE link_id = $1 ORDER BY created_at`,
       [linkId],
       chunk,

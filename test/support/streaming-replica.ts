@@ -96,8 +96,8 @@ export class StreamingReplica {
     throw new Error('The replica did not start streaming within 30 s');
   }
 
-  private async on<T>(port: number, sql: string): Promise<T[]> {
-    const client = new Client({ connectionString: this.url(port, 'postgres') });
+  private async on<T>(port: number, sql: string, database = 'postgres'): Promise<T[]> {
+    const client = new Client({ connectionString: this.url(port, database) });
     await client.connect();
     try {
       return (await client.query(sql)).rows as T[];
@@ -106,8 +106,9 @@ export class StreamingReplica {
     }
   }
 
-  onPrimary<T>(sql: string): Promise<T[]> {
-    return this.on<T>(this.primaryPort, sql);
+  /** The rows of a statement run on the primary, in `database`. */
+  onPrimary<T>(sql: string, database = 'postgres'): Promise<T[]> {
+    return this.on<T>(this.primaryPort, sql, database);
   }
 
   /** Stops applying what it receives: from now on, the replica falls behind. */
