@@ -81,8 +81,11 @@ export class DomainsService {
     // While the database is away (failing over, say): the domain this host last meant, if it was ever known.
     const known = this.lastKnown.get(host ?? '');
     if (known !== undefined && this.outage.now) return known;
+    this.outage.probe();
     try {
-      return await this.readForHost(host);
+      const domain = await this.readForHost(host);
+      this.outage.answered();
+      return domain;
     } catch (error) {
       if (!this.outage.seen(error) || known === undefined) throw error;
       return known;

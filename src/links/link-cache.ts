@@ -107,8 +107,10 @@ export class LinkCache {
     if (known !== undefined && this.outage.now) return known.link;
     const before = this.changes;
     let stored: StoredVisitLink | null;
+    this.outage.probe();
     try {
       stored = await this.repository.find(domainId, alias);
+      this.outage.answered();
     } catch (error) {
       if (!this.outage.seen(error) || known === undefined) throw error;
       return known.link;
