@@ -1,5 +1,6 @@
 import { childEnv, cliAccount, killAllChildren, startServer, type ServerProcess } from './support/process';
 import { sleep } from './support/sleep';
+import { TcpProxy } from './support/tcp-proxy';
 import { canStreamReplicas, StreamingReplica } from './support/streaming-replica';
 import { onRealPostgres } from './support/test-database';
 import { testRedisUrl } from './support/redis';
@@ -136,5 +137,108 @@ const replicasHere = onRealPostgres() && canStreamReplicas();
     const stats = await api(reading, 'GET', `/stats/${id}?name=clicks`);
     expect(stats.status).toBe(200);
     expect(reading.running).toBe(true);
+  });
+});
+
+/*
+ * A balancer in front of a primary and its standby, as HAProxy with the standby as a backup server: the primary is
+ * killed, the balancer sends new connections to the standby before anyone promotes it, then it is promoted.
+ */
+(replicasHere ? describe : describe.skip)('a promoted replica behind a balancer', () => {
+  let cluster: StreamingReplica;
+  let balancer: TcpProxy;
+  let server: ServerProcess;
+  let apiKey: string;
+
+  beforeAll(async () => {
+    cluster = await StreamingReplica.start('shortlink');
+    balancer = await TcpProxy.start({ host: '127.0.0.1', port: cluster.primaryPort });
+    const env = childEnv({
+      DATABASE_URL: balancer.urlFor(cluster.url(cluster.primaryPort, 'shortlink')),
+      LOG_LEVEL: 'warn',
+      INITIAL_API_KEY: undefined,
+      DATABASE_POOL_TIMEOUT_MS: '1000',
+    });
+    ({ apiKey } = await cliAccount('Promoted', env));
+    server = await startServer({ env });
+  }, 120_000);
+
+  afterAll(async () => {
+    await server?.stop();
+    await killAllChildren();
+    await balancer?.close();
+    await cluster?.stop();
+  });
+
+  async function create(): Promise<{ status: number; retryAfter: string | null; alias: string }> {
+    const alias = unique('promoted');
+    const started = Date.now();
+    const response = await fetch(`${server.url}/api/v1/links`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${apiKey}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ url: `https://example.com/${alias}`, alias }),
+      signal: AbortSignal.timeout(10_000),
+    });
+    await response.arrayBuffer();
+    // Never a hang: the pool's and the statement's bounds answer within 5 s.
+    expect(Date.now() - started).toBeLessThan(5_000);
+    return { status: response.status, retryAfter: response.headers.get('retry-after'), alias };
+  }
+
+  async function visit(alias: string): Promise<number> {
+    const response = await fetch(`${server.url}/${alias}`, {
+      redirect: 'manual',
+      signal: AbortSignal.timeout(10_000),
+    });
+    await response.arrayBuffer();
+    return response.status;
+  }
+
+  /** The primary is lost and the balancer sends new connections to the standby: writes are refused, 503. */
+  async function loseThePrimary(): Promise<void> {
+    await cluster.stopPrimary();
+    balancer.retarget(cluster.replicaPort);
+    const refused = [await create(), await create(), await create()];
+    expect(refused.map((answer) => [answer.status, answer.retryAfter])).toEqual([
+      [503, '1'],
+      [503, '1'],
+      [503, '1'],
+    ]);
+  }
+
+  it('drops each connection that found the standby read-only, so that writes succeed once the primary is back', async () => {
+    const seen = await create();
+    expect(seen.status).toBe(201);
+    await sleep(500);
+    await loseThePrimary();
+    // Connections to the standby that stayed in the pool would refuse every write from now on (25006).
+    await cluster.startPrimary();
+    balancer.retarget(cluster.primaryPort);
+    const after = await Promise.all(Array.from({ length: 12 }, () => create()));
+    expect(after.map((answer) => answer.status)).toEqual(Array(12).fill(201));
+    await cluster.untilStreaming();
+  });
+
+  it('refuses writes with 503 and Retry-After until the promotion, redirects meanwhile, then writes, without a restart', async () => {
+    const seen = await create();
+    expect(seen.status).toBe(201);
+    expect(await visit(seen.alias)).toBe(302);
+    await sleep(500);
+
+    await loseThePrimary();
+    expect(await visit(seen.alias)).toBe(302);
+
+    await cluster.promote();
+    let written = await create();
+    for (let tries = 0; written.status !== 201 && tries < 20; tries += 1) {
+      expect(written.status).toBe(503);
+      await sleep(250);
+      written = await create();
+    }
+    expect(written.status).toBe(201);
+    const after = await Promise.all(Array.from({ length: 12 }, () => create()));
+    expect(after.map((answer) => answer.status)).toEqual(Array(12).fill(201));
+    expect(await visit(written.alias)).toBe(302);
+    expect(server.running).toBe(true);
   });
 });

@@ -18,6 +18,8 @@ describe('dataSourceOptions', () => {
       statement_timeout: 3000,
       query_timeout: 3000 + CLIENT_TIMEOUT_GRACE_MS,
       Client: DiscardingClient,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
     });
   });
 

@@ -18,6 +18,9 @@ export const MIGRATION_FILES = join(__dirname, 'migrations', '[0-9]*-*.{js,ts}')
  */
 export const CLIENT_TIMEOUT_GRACE_MS = 1000;
 
+/** Idle time before the kernel starts probing a pooled connection. */
+const KEEPALIVE_DELAY_MS = 10_000;
+
 /** Bounds on the database work of one request; each unset one keeps the driver's behaviour noted. */
 export interface DatabaseLimits {
   /**
@@ -62,6 +65,10 @@ export function dataSourceOptions(url: string, limits: DatabaseLimits = {}): Dat
       query_timeout:
         statementTimeoutMs === undefined ? undefined : statementTimeoutMs + CLIENT_TIMEOUT_GRACE_MS,
       Client: DiscardingClient,
+      // A pooled connection whose server vanished without a word (a machine lost in a failover, a dropped network)
+      // is found dead by the kernel's probes while it sits idle, rather than by the next request's timeout.
+      keepAlive: true,
+      keepAliveInitialDelayMillis: KEEPALIVE_DELAY_MS,
     },
   };
 }

@@ -84,7 +84,8 @@ export class StreamingReplica {
     await pg('pg_ctl', ['-D', dataDir, '-o', options, '-l', join(this.dir, `${port}.log`), '-w', 'start']);
   }
 
-  private async untilStreaming(): Promise<void> {
+  /** Waits until the replica streams from the primary (again, after the primary restarted). */
+  async untilStreaming(): Promise<void> {
     const deadline = Date.now() + 30_000;
     while (Date.now() < deadline) {
       const [row] = await this.onPrimary<{ count: number }>(
@@ -118,6 +119,21 @@ export class StreamingReplica {
 
   async resumeReplay(): Promise<void> {
     await this.on(this.replicaPort, 'SELECT pg_wal_replay_resume()');
+  }
+
+  /** The primary's server stops at once, as a crash would. */
+  async stopPrimary(): Promise<void> {
+    await pg('pg_ctl', ['-D', join(this.dir, 'primary'), '-m', 'immediate', '-w', 'stop']);
+  }
+
+  /** The primary's server starts again (after {@link stopPrimary}: crash recovery first). */
+  async startPrimary(): Promise<void> {
+    await this.start(join(this.dir, 'primary'), this.primaryPort);
+  }
+
+  /** The replica becomes a primary, taking writes (what Patroni or an operator does after losing the primary). */
+  async promote(): Promise<void> {
+    await pg('pg_ctl', ['-D', join(this.dir, 'replica'), '-w', 'promote']);
   }
 
   /** The replica's server stops at once, as a crash would. */

@@ -34,7 +34,7 @@ export class TcpProxy {
 
   private constructor(
     private readonly server: Server,
-    private readonly target: { host: string; port: number },
+    private target: { host: string; port: number },
   ) {}
 
   /** Starts a proxy on 127.0.0.1 on a free port, forwarding to `host:port`. */
@@ -112,6 +112,11 @@ export class TcpProxy {
     const chosen = [...this.pairs].filter((pair) => pair.opening.includes(text));
     for (const pair of chosen) this.reset(pair);
     return chosen.length;
+  }
+
+  /** New connections go to `port` from now on; open ones stay where they are (a balancer's backup server). */
+  retarget(port: number): void {
+    this.target = { ...this.target, port };
   }
 
   /** Forwarding again; a silenced connection has lost bytes and cannot go on, so it is reset. */
