@@ -19,6 +19,13 @@ export const SCENARIOS = [
 ] as const;
 export type ScenarioName = (typeof SCENARIOS)[number];
 
+/**
+ * How the service reaches PostgreSQL: directly; through PgBouncer in transaction mode (DATABASE_URL), its session
+ * connection direct (DATABASE_SESSION_URL); or directly with a streaming replica for its reads (DATABASE_REPLICA_URL).
+ */
+export const LAYOUTS = ['direct', 'pgbouncer', 'replica'] as const;
+export type LayoutName = (typeof LAYOUTS)[number];
+
 export type LoadTool = 'wrk' | 'autocannon';
 
 /** The days back from yesterday over which the imports scenario's source has its click-days. */
@@ -30,6 +37,8 @@ export interface BenchOptions {
   /** Timing misses fail the process too, not only correctness failures. */
   strict: boolean;
   scenarios: ScenarioName[];
+  /** The layouts each scenario runs in, one service process each, in this order. */
+  layouts: LayoutName[];
   /** Seconds of measured load per run, and of warm-up before it. */
   duration: number;
   warmup: number;
@@ -64,6 +73,10 @@ const USAGE = `Usage: npm run bench -- [options]
   --quick               correctness only, in seconds (small seed, no timing judged)
   --strict              timing misses fail the process too
   --scenarios=a,b       some of: ${SCENARIOS.join(', ')} (default: all)
+  --layouts=a,b         some of: ${LAYOUTS.join(', ')} (default: direct), each scenario run in each, its rows
+                        named after it: PgBouncer in transaction mode in front of the database server, or a
+                        primary and a streaming replica of the bench's own (initdb), the primary then the
+                        database server of every layout
   --duration=S          seconds of measured load per run (default 10)
   --warmup=S            seconds of warm-up load before each run (default 2)
   --connections=N       connections of the redirect runs (default 64)
@@ -131,6 +144,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     'quick',
     'strict',
     'scenarios',
+    'layouts',
     'duration',
     'warmup',
     'connections',
@@ -172,6 +186,14 @@ export function parseOptions(argv: string[]): BenchOptions {
   // Run in the canonical order whatever order was asked for: the list, stats and imports scenarios grow the data last.
   const ordered = SCENARIOS.filter((name) => scenarios.includes(name));
 
+  const layouts = (values.get('layouts') ?? 'direct').split(',').map((name) => {
+    const trimmed = name.trim();
+    if (!(LAYOUTS as readonly string[]).includes(trimmed)) {
+      throw new UsageError(`Unknown layout "${trimmed}"; known: ${LAYOUTS.join(', ')}`);
+    }
+    return trimmed as LayoutName;
+  });
+
   const quiet = quietSpells(values.get('quiet'), quick);
 
   const load = values.get('load') ?? (onPath('wrk') ? 'wrk' : 'autocannon');
@@ -182,6 +204,7 @@ export function parseOptions(argv: string[]): BenchOptions {
     quick,
     strict: values.get('strict') === 'true',
     scenarios: ordered,
+    layouts: LAYOUTS.filter((name) => layouts.includes(name)),
     duration: number('duration', 10, 1, 1, 600),
     warmup: number('warmup', 2, 0, 0, 600),
     connections: Math.round(number('connections', 64, 64, 1, 1000)),

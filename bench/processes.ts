@@ -17,7 +17,7 @@ export function killAll(): void {
   running.clear();
 }
 
-function track(child: ChildProcess): ChildProcess {
+export function track(child: ChildProcess): ChildProcess {
   running.add(child);
   child.once('exit', () => running.delete(child));
   return child;
@@ -81,6 +81,8 @@ export interface ServiceSettings {
   visitorRateLimitPerMinute: number;
   /** The Redis the limits are counted in (REDIS_URL), with the run's own key prefix; null: in memory. */
   redis: { url: string; keyPrefix: string } | null;
+  /** Settings of every start of this service: a layout's session and replica URLs. */
+  env?: Readonly<Record<string, string>>;
 }
 
 /** The service as production runs it: `node dist/main.js`, its own process, configured by its environment. */
@@ -124,6 +126,10 @@ export class Service {
           // Streams only where a scenario turns them on, whatever the bench's own environment says.
           EVENTS_REDIS_URL: '',
           EVENTS_AMQP_URL: '',
+          // Direct to DATABASE_URL alone unless a layout says otherwise, whatever the bench's own environment says.
+          DATABASE_SESSION_URL: '',
+          DATABASE_REPLICA_URL: '',
+          ...this.settings.env,
           ...overrides,
         },
       }),

@@ -6,7 +6,8 @@ import { performance } from 'node:perf_hooks';
 import type { BenchContext, Scenario } from './context';
 import { BenchDatabase } from './database';
 import { makeFixtures } from './fixtures';
-import { parseOptions, UsageError, type BenchOptions, type ScenarioName } from './options';
+import { missingForLayouts, PgBouncer, ReplicaPair } from './layouts';
+import { parseOptions, UsageError, type BenchOptions, type LayoutName, type ScenarioName } from './options';
 import { Baseline, buildService, freePort, killAll, Service } from './processes';
 import { formatTable, grouped, MEMORY_LIMIT_MB, type Row } from './report';
 import { createLinks } from './scenarios/create';
@@ -122,35 +123,119 @@ interface Unit {
   scenario: Scenario;
 }
 
+/** The servers of the run's own beyond the bench's database server: what the layouts other than direct need. */
+interface Held {
+  pair: ReplicaPair | null;
+  bouncer: PgBouncer | null;
+}
+
+/** One way the service reaches PostgreSQL, with a service process of its own configured for it. */
+interface Layout {
+  name: LayoutName;
+  service: Service;
+  /** Before each start: a replica is given time to replay the seed, so that the service reads it. */
+  prepare?: () => Promise<void>;
+  /** After each stop: what the rows of the session add to their check. */
+  observe?: () => Promise<string>;
+}
+
+/** Scans the replica counts in the bench's database once the stopped service's backends there have reported them. */
+async function settledReplicaScans(pair: ReplicaPair, database: string): Promise<number> {
+  let last = await pair.replicaScans(database);
+  for (let tries = 0; tries < 15; tries += 1) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const now = await pair.replicaScans(database);
+    if (now === last) return now;
+    last = now;
+  }
+  return last;
+}
+
 /**
  * Runs units with the service started before and stopped (SIGTERM) after: in a full run one process per unit,
  * so that each row has its own peak memory and clean counts; in a quick run one process for all but the scenarios
- * with settings of their own (`env`), which get one each.
+ * with settings of their own (`env`), which get one each. Each session runs in every layout in turn, so that the
+ * layouts' rows of a unit are measured minutes apart at most; a layout other than direct names its rows.
  */
-async function runSessions(context: BenchContext, units: Unit[], rows: Row[]): Promise<void> {
-  const alone = (unit: Unit) => !context.options.quick || unit.scenario.env !== undefined;
+async function runSessions(
+  base: BenchContext,
+  layouts: readonly Layout[],
+  units: Unit[],
+  rows: Row[],
+): Promise<void> {
+  const alone = (unit: Unit) => !base.options.quick || unit.scenario.env !== undefined;
   const sessions = [units.filter((unit) => !alone(unit)), ...units.filter(alone).map((unit) => [unit])];
   for (const session of sessions) {
     if (session.length === 0) continue;
-    await context.service.start(session[0].scenario.env);
-    const verdicts = [];
-    for (const unit of session) {
-      say(`${unit.name}...`);
-      verdicts.push(await unit.scenario.run(context));
-    }
-    const peak = context.service.peakMemoryMb;
-    const exitCode = await context.service.stop();
-    for (const verdict of verdicts) {
-      for (const row of await verdict(exitCode)) {
-        row.peakMemoryMb = peak;
-        if (!context.options.quick && peak !== null) {
-          row.target = [row.target, `RSS<${MEMORY_LIMIT_MB}`].filter((part) => part !== '').join(', ');
-          row.met = (row.met ?? true) && peak < MEMORY_LIMIT_MB;
+    for (const layout of layouts) {
+      const context: BenchContext = { ...base, service: layout.service };
+      const suffix = layout.name === 'direct' ? '' : ` (${layout.name})`;
+      await layout.prepare?.();
+      await context.service.start(session[0].scenario.env);
+      const verdicts = [];
+      for (const unit of session) {
+        say(`${unit.name}${suffix}...`);
+        verdicts.push(await unit.scenario.run(context));
+      }
+      const peak = context.service.peakMemoryMb;
+      const exitCode = await context.service.stop();
+      const observed = (await layout.observe?.()) ?? '';
+      for (const verdict of verdicts) {
+        for (const row of await verdict(exitCode)) {
+          row.scenario += suffix;
+          row.check += observed;
+          row.peakMemoryMb = peak;
+          if (!context.options.quick && peak !== null) {
+            row.target = [row.target, `RSS<${MEMORY_LIMIT_MB}`].filter((part) => part !== '').join(', ');
+            row.met = (row.met ?? true) && peak < MEMORY_LIMIT_MB;
+          }
+          rows.push(row);
         }
-        rows.push(row);
       }
     }
   }
+}
+
+/** The layouts of the run, each with a service of its own beside the direct one; PgBouncer is started here. */
+async function makeLayouts(
+  options: BenchOptions,
+  database: BenchDatabase,
+  scratch: string,
+  held: Held,
+  direct: Service,
+  serviceFor: (name: LayoutName, databaseUrl: string, env: Record<string, string>) => Service,
+): Promise<Layout[]> {
+  const layouts: Layout[] = [];
+  for (const name of options.layouts) {
+    if (name === 'direct') {
+      layouts.push({ name, service: direct });
+    } else if (name === 'pgbouncer') {
+      held.bouncer = await PgBouncer.start(database.url, join(scratch, 'pgbouncer.log'));
+      say(`PgBouncer 127.0.0.1:${held.bouncer.port} (transaction mode) in front of the database server`);
+      // LISTEN and the migrations' advisory lock need a session: that connection goes to PostgreSQL directly.
+      const service = serviceFor(name, held.bouncer.url(database.url), {
+        DATABASE_SESSION_URL: database.url,
+      });
+      layouts.push({ name, service });
+    } else {
+      const pair = held.pair;
+      if (pair === null) throw new Error('The replica layout runs on a primary and replica of its own');
+      const replicaUrl = pair.replicaUrl(database.name);
+      const service = serviceFor(name, database.url, { DATABASE_REPLICA_URL: replicaUrl });
+      let scansBefore = 0;
+      layouts.push({
+        name,
+        service,
+        prepare: async () => {
+          await pair.caughtUp();
+          scansBefore = await pair.replicaScans(database.name);
+        },
+        observe: async () =>
+          `; table scans on the replica ${grouped((await settledReplicaScans(pair, database.name)) - scansBefore)}`,
+      });
+    }
+  }
+  return layouts;
 }
 
 async function bench(
@@ -158,6 +243,7 @@ async function bench(
   database: BenchDatabase,
   scratch: string,
   rows: Row[],
+  held: Held,
 ): Promise<void> {
   const notes: string[] = [];
   say(`load generator: ${options.load}; scenarios: ${options.scenarios.join(', ')}`);
@@ -173,15 +259,21 @@ async function bench(
           `${grouped(UNREACHED_VISITOR_LIMIT)} a minute per address: every visit is counted there.`,
   );
   say(notes[notes.length - 1]);
-  const service = new Service({
-    databaseUrl: database.url,
-    port: await freePort(),
-    apiKey,
-    logFile: join(scratch, 'service.log'),
-    cpuProfileDir: options.cpuProfileDir,
-    visitorRateLimitPerMinute: redis === null ? 0 : UNREACHED_VISITOR_LIMIT,
-    redis,
-  });
+  // One port for every layout's service, never two at once: the load's Host is the system domain, made of APP_URL
+  // at the first start.
+  const port = await freePort();
+  const serviceFor = (name: LayoutName, databaseUrl: string, env: Record<string, string> = {}) =>
+    new Service({
+      databaseUrl,
+      port,
+      apiKey,
+      logFile: join(scratch, name === 'direct' ? 'service.log' : `service-${name}.log`),
+      cpuProfileDir: options.cpuProfileDir,
+      visitorRateLimitPerMinute: redis === null ? 0 : UNREACHED_VISITOR_LIMIT,
+      redis,
+      env,
+    });
+  const service = serviceFor('direct', database.url);
 
   // The first start migrates the database and makes the account of the key; the API makes the rest.
   let started = performance.now();
@@ -232,6 +324,8 @@ async function bench(
     pressureAliases: pressure.map(seedAlias),
     utmAliases: utm.map(seedAlias),
   };
+  const layouts = await makeLayouts(options, database, scratch, held, service, serviceFor);
+  const sessions = (units: Unit[]) => runSessions(context, layouts, units, rows);
 
   try {
     const units: Unit[] = [];
@@ -246,7 +340,7 @@ async function bench(
         if ('off' in stream) notes.push(`Events: ${stream.off}.`);
       units.push({ name, scenario: eventsScenario(streams) });
     }
-    await runSessions(context, units, rows);
+    await sessions(units);
 
     if (options.scenarios.includes('lists')) {
       const { rows: counted } = await database.db.query<{ count: string }>(
@@ -273,7 +367,7 @@ async function bench(
           `A service that starts and stops scans links ${lists.idleScans} times: not counted in the list rows.`,
         );
       }
-      await runSessions(context, lists.units, rows);
+      await sessions(lists.units);
     }
 
     if (options.scenarios.includes('stats')) {
@@ -281,7 +375,7 @@ async function bench(
       const stats = await statsWorkload(context);
       notes.push(...stats.notes);
       say(`stats workload ready in ${seconds(started)}`);
-      await runSessions(context, [stats.unit], rows);
+      await sessions([stats.unit]);
     }
 
     if (options.scenarios.includes('imports')) {
@@ -289,12 +383,12 @@ async function bench(
       const imports = await importsWorkload(context);
       notes.push(...imports.notes);
       say(`imports source ready in ${seconds(started)}`);
-      await runSessions(context, [imports.unit], rows);
+      await sessions([imports.unit]);
     }
 
     // Last: its links join the account's, which the list rows count.
     if (options.scenarios.includes('health')) {
-      await runSessions(context, [{ name: 'health', scenario: healthChecks }], rows);
+      await sessions([{ name: 'health', scenario: healthChecks }]);
     }
   } finally {
     await baseline?.stop();
@@ -313,8 +407,18 @@ async function main(): Promise<number> {
   }
   // Output piped into a reader that goes away (| head) must not stop the run before it cleans up.
   for (const stream of [process.stdout, process.stderr]) stream.on('error', () => undefined);
+  const missing = missingForLayouts(options.layouts);
+  if (missing !== null) {
+    process.stderr.write(`${missing}\n`);
+    return 2;
+  }
   const scratch = mkdtempSync(join(tmpdir(), 'shortlink-bench-'));
-  const database = new BenchDatabase(options.databaseUrl);
+  const held: Held = {
+    pair: options.layouts.includes('replica') ? await ReplicaPair.create() : null,
+    bouncer: null,
+  };
+  // With a replica, the pair's primary is the database server of every layout: the same data on the same server.
+  const database = new BenchDatabase(held.pair?.primaryUrl() ?? options.databaseUrl);
   let cleaned = false;
   let interrupted = false;
   const cleanUp = async () => {
@@ -322,6 +426,10 @@ async function main(): Promise<number> {
     cleaned = true;
     killAll();
     await database.drop().catch((error: unknown) => say(`could not drop ${database.name}: ${String(error)}`));
+    await held.bouncer?.stop().catch((error: unknown) => say(`could not stop PgBouncer: ${String(error)}`));
+    await held.pair
+      ?.stop()
+      .catch((error: unknown) => say(`could not stop the replica pair: ${String(error)}`));
   };
   // Ctrl-C reaches the bench twice (from the terminal and relayed by the TypeScript runner): the first one counts.
   const interrupt = (signal: NodeJS.Signals) => {
@@ -339,7 +447,11 @@ async function main(): Promise<number> {
   const started = performance.now();
   const rows: Row[] = [];
   try {
-    await bench(options, database, scratch, rows);
+    if (held.pair !== null) {
+      say("starting a primary and a streaming replica of the run's own (initdb, pg_basebackup)");
+      await held.pair.start();
+    }
+    await bench(options, database, scratch, rows, held);
   } catch (error) {
     // Interrupted: the children were stopped under the run's feet; the signal handler exits.
     if (interrupted) return new Promise<number>(() => undefined);
@@ -351,11 +463,13 @@ async function main(): Promise<number> {
     return 1;
   }
   await cleanUp();
-  rmSync(scratch, { recursive: true, force: true });
 
   process.stdout.write(`\n${formatTable(rows)}\n\n${LEGEND}\n\n`);
   const judged = rows.filter((row) => row.correct !== null);
   const failed = judged.filter((row) => row.correct === false).length;
+  // A failed check is explained by the services' (and PgBouncer's) logs: they stay.
+  if (failed > 0) say(`the logs are kept in ${scratch}`);
+  else rmSync(scratch, { recursive: true, force: true });
   const timed = rows.filter((row) => row.met !== null);
   const missed = timed.filter((row) => row.met === false).length;
   if (options.quick) {
