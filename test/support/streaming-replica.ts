@@ -112,6 +112,21 @@ export class StreamingReplica {
     return this.on<T>(this.primaryPort, sql, database);
   }
 
+  /** Waits until the replica has replayed everything the primary has written so far. */
+  async untilCaughtUp(): Promise<void> {
+    const [{ lsn }] = await this.onPrimary<{ lsn: string }>('SELECT pg_current_wal_lsn()::text AS lsn');
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      const [row] = await this.on<{ behind: boolean }>(
+        this.replicaPort,
+        `SELECT pg_last_wal_replay_lsn() < '${lsn}'::pg_lsn AS behind`,
+      );
+      if (!row.behind) return;
+      await sleep(50);
+    }
+    throw new Error('The replica did not catch up within 30 s');
+  }
+
   /** Stops applying what it receives: from now on, the replica falls behind. */
   async pauseReplay(): Promise<void> {
     await this.on(this.replicaPort, 'SELECT pg_wal_replay_pause()');
