@@ -60,9 +60,14 @@ const here = existsSync('/usr/bin/redis-server') && existsSync('/usr/bin/redis-c
     }
     const addresses = ports.map((port) => `127.0.0.1:${port}`);
     await run('redis-cli', ['--cluster', 'create', ...addresses, '--cluster-replicas', '0', '--cluster-yes']);
+    // Every node, not only the first, must agree that the slots are served.
     for (let tries = 0; tries < 100; tries += 1) {
-      const { stdout } = await run('redis-cli', ['-p', String(ports[0]), 'cluster', 'info']);
-      if (stdout.includes('cluster_state:ok')) return;
+      const states = await Promise.all(
+        ports.map((port) =>
+          run('redis-cli', ['-p', String(port), 'cluster', 'info']).then((info) => info.stdout),
+        ),
+      );
+      if (states.every((state) => state.includes('cluster_state:ok'))) return;
       await sleep(100);
     }
     throw new Error('The cluster did not come up');

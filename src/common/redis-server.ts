@@ -45,11 +45,13 @@ export function redisClient(
  */
 function clusterClient(url: string, options: RedisOptions): Redis {
   const parsed = new URL(url);
-  const { keyPrefix, enableOfflineQueue, enableAutoPipelining, retryStrategy, ...perNode } = options;
+  // Without auto-pipelining: ioredis routes an auto-pipelined script by its first argument (the script's digest),
+  // not its key, so a node that never saw the script is asked for it by digest and answers NOSCRIPT.
+  const { keyPrefix, enableOfflineQueue, retryStrategy, ...perNode } = options;
+  delete perNode.enableAutoPipelining;
   const client = new Cluster([{ host: parsed.hostname, port: Number(parsed.port || 6379) }], {
     keyPrefix,
     enableOfflineQueue,
-    enableAutoPipelining,
     clusterRetryStrategy: retryStrategy ?? undefined,
     redisOptions: {
       ...perNode,
@@ -58,7 +60,30 @@ function clusterClient(url: string, options: RedisOptions): Redis {
       tls: parsed.protocol === 'rediss:' ? {} : undefined,
     },
   });
+  preloadScripts(client);
   return client as unknown as Redis;
+}
+
+/**
+ * Has every master of the cluster hold the scripts the client defines, as soon as it is known: a script sent by its
+ * digest to a node learnt from a MOVED answer (a reshard, a failover, slots not yet agreed on) is otherwise refused
+ * with NOSCRIPT, which ioredis does not retry as a full EVAL after a redirection. Loading is idempotent.
+ */
+function preloadScripts(client: Cluster): void {
+  const scripts: string[] = [];
+  const load = (node: Redis) => {
+    for (const lua of scripts) node.script('LOAD', lua).catch(() => undefined);
+  };
+  const define = client.defineCommand.bind(client);
+  client.defineCommand = (name, definition) => {
+    scripts.push(definition.lua);
+    define(name, definition);
+    for (const node of client.nodes('master')) load(node);
+  };
+  client.on('+node', (node: Redis) => load(node));
+  client.on('ready', () => {
+    for (const node of client.nodes('master')) load(node);
+  });
 }
 
 /** The sentinels of the settings, or undefined when Redis is reached directly. */
