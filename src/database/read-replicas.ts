@@ -16,7 +16,7 @@ import type Redis from 'ioredis';
 import { from, mergeMap, type Observable } from 'rxjs';
 import { DataSource } from 'typeorm';
 import { databaseUnavailability } from '../common/database-errors';
-import { redisClient, sentinelsOf } from '../common/redis-server';
+import { connectRedis } from '../common/redis-server';
 import { databaseConfig, limitsConfig, type DatabaseConfig, type LimitsConfig } from '../config/app-config';
 import { dataSourceOptions } from './data-source-options';
 import { DATABASE_CONNECTION, databaseLimits, type DatabaseConnection } from './database.module';
@@ -113,29 +113,18 @@ export class ReadReplicas implements OnApplicationBootstrap, BeforeApplicationSh
     this.marks =
       this.replicas.length === 0 || redis.redisUrl === undefined
         ? null
-        : redisClient(
-            redis.redisUrl,
-            {
-              keyPrefix: `${redis.redisKeyPrefix}wrote:`,
-              // As the limits' client: never queue, never wait long, never send a command twice.
-              enableOfflineQueue: false,
-              commandTimeout: WRITE_MARK_TIMEOUT_MS,
-              maxRetriesPerRequest: 0,
-              autoResendUnfulfilledCommands: false,
-              retryStrategy: (attempt: number) => Math.min(attempt * 100, 1000),
-              lazyConnect: true,
-              disableClientInfo: true,
-            },
-            sentinelsOf(redis),
-            redis.redisCluster,
-          );
+        : connectRedis({
+            ...redis,
+            redisUrl: redis.redisUrl,
+            redisKeyPrefix: `${redis.redisKeyPrefix}wrote:`,
+            redisTimeoutMs: WRITE_MARK_TIMEOUT_MS,
+          });
     // A Redis away means reads of accounts that wrote go to the primary: nothing to report at every attempt.
     this.marks?.on('error', () => undefined);
   }
 
   onApplicationBootstrap(): void {
     if (this.replicas.length === 0) return;
-    this.marks?.connect().catch(() => undefined);
     this.timer = setInterval(() => void this.check(), REPLICA_CHECK_MS);
     this.timer.unref();
     void this.check();

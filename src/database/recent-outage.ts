@@ -38,6 +38,23 @@ export class RecentOutage {
     this.until = 0;
   }
 
+  /**
+   * The value `read` gives, or `known` (a value last known; undefined for none) while the database is away: at once
+   * within the hold, or when the read (the probe, past it) finds it away. Any other failure is thrown.
+   */
+  async orLastKnown<T>(known: T | undefined, read: () => Promise<T>): Promise<T> {
+    if (known !== undefined && this.now) return known;
+    this.probe();
+    try {
+      const value = await read();
+      this.answered();
+      return value;
+    } catch (error) {
+      if (!this.seen(error) || known === undefined) throw error;
+      return known;
+    }
+  }
+
   /** True (and remembered) when `error` means the database is away; false for any other failure. */
   seen(error: unknown): boolean {
     this.probing = false;

@@ -79,17 +79,7 @@ export class DomainsService {
     const cached = this.cachedForHost(host);
     if (cached !== undefined) return cached;
     // While the database is away (failing over, say): the domain this host last meant, if it was ever known.
-    const known = this.lastKnown.get(host ?? '');
-    if (known !== undefined && this.outage.now) return known;
-    this.outage.probe();
-    try {
-      const domain = await this.readForHost(host);
-      this.outage.answered();
-      return domain;
-    } catch (error) {
-      if (!this.outage.seen(error) || known === undefined) throw error;
-      return known;
-    }
+    return this.outage.orLastKnown(this.lastKnown.get(host ?? ''), () => this.readForHost(host));
   }
 
   private async readForHost(host: string | undefined): Promise<Domain> {

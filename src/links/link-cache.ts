@@ -103,18 +103,13 @@ export class LinkCache {
     const cached = this.peek(domainId, alias);
     if (cached !== undefined) return cached;
     const key = `${domainId}:${alias.toLowerCase()}`;
-    const known = this.entries.get(key);
-    if (known !== undefined && this.outage.now) return known.link;
+    return this.outage.orLastKnown(this.entries.get(key)?.link, () => this.read(domainId, alias, key));
+  }
+
+  /** The link read from the database, kept: trusted when the feed listened and announced no change meanwhile. */
+  private async read(domainId: number, alias: string, key: string): Promise<VisitLink | null> {
     const before = this.changes;
-    let stored: StoredVisitLink | null;
-    this.outage.probe();
-    try {
-      stored = await this.repository.find(domainId, alias);
-      this.outage.answered();
-    } catch (error) {
-      if (!this.outage.seen(error) || known === undefined) throw error;
-      return known.link;
-    }
+    const stored = await this.repository.find(domainId, alias);
     const link = stored === null ? null : toVisitLink(stored);
     if (this.config.linkCacheSize > 0) {
       // Read again: it moves to the newest end of the order of insertion.

@@ -16,11 +16,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { createWriteStream, existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, createServer, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
-import { createServer as createNetServer, type AddressInfo } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import Redis from 'ioredis';
 import { Client } from 'pg';
 import { Webhook } from 'standardwebhooks';
+import { freePort } from '../support/process';
+import { sleep } from '../support/sleep';
 
 const ROOT = join(__dirname, '..', '..');
 const CLUSTER = join(__dirname, 'cluster.sh');
@@ -52,21 +54,8 @@ if (!existsSync(MAIN)) {
 
 const started = Date.now();
 const elapsed = (at = Date.now()) => Math.round((at - started) / 100) / 10;
-const sleep = (ms: number) => new Promise<void>((done) => setTimeout(done, ms));
 function say(message: string): void {
   console.log(`[failover ${elapsed().toFixed(1).padStart(5)} s] ${message}`);
-}
-
-/** A port that was free a moment ago. */
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createNetServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => done(port));
-    });
-  });
 }
 
 /** When a process started, in clock ticks since boot: field 22 of /proc/PID/stat, as cluster.sh reads it. */
@@ -558,60 +547,45 @@ async function scenario(
     inFlight.add(work);
     void work.finally(() => inFlight.delete(work));
   };
-  const visit = (instance: Instance, link: Link) => async () => {
-    const at = Date.now();
-    try {
-      const answer = await send(instance.agent, instance.port, 'GET', `/${link.alias}`, {
-        'User-Agent': USER_AGENT,
-      });
-      outcomes.push({
-        kind: 'redirect',
-        instance: instance.name,
-        at,
-        ms: Date.now() - at,
-        status: answer.status,
-        retryAfter: answer.headers['retry-after'] !== undefined,
-      });
-    } catch (error) {
-      outcomes.push({
-        kind: 'redirect',
-        instance: instance.name,
-        at,
-        ms: Date.now() - at,
-        status: 0,
-        error: message(error),
-      });
-    }
-  };
-  const create = (instance: Instance, n: number) => async () => {
-    const at = Date.now();
-    try {
-      const answer = await api(instance, 'POST', '/api/v1/links', {
-        url: `https://example.com/ha/load/${n}`,
-      });
-      const id = answer.status >= 200 && answer.status < 300 ? Number(answer.json.data?.id) : undefined;
-      if (id !== undefined) acknowledged.set(id, { at, instance: instance.name });
-      outcomes.push({
-        kind: 'write',
-        instance: instance.name,
-        at,
-        ms: Date.now() - at,
-        status: answer.status,
-        retryAfter: answer.headers['retry-after'] !== undefined,
-        id,
-        error: answer.status >= 500 ? answer.body.slice(0, 200) : undefined,
-      });
-    } catch (error) {
-      outcomes.push({
-        kind: 'write',
-        instance: instance.name,
-        at,
-        ms: Date.now() - at,
-        status: 0,
-        error: message(error),
-      });
-    }
-  };
+  /** Sends one request and records its outcome: its answer's status, or 0 and why when none came. */
+  const timed =
+    <A extends Answer>(
+      kind: Kind,
+      instance: Instance,
+      request: () => Promise<A>,
+      acknowledge?: (answer: A, at: number) => number | undefined,
+    ) =>
+    async () => {
+      const at = Date.now();
+      const outcome: Outcome = { kind, instance: instance.name, at, ms: 0, status: 0 };
+      try {
+        const answer = await request();
+        outcome.status = answer.status;
+        outcome.retryAfter = answer.headers['retry-after'] !== undefined;
+        outcome.id = acknowledge?.(answer, at);
+        if (answer.status >= 500 && kind === 'write') outcome.error = answer.body.slice(0, 200);
+      } catch (error) {
+        outcome.error = message(error);
+      }
+      outcome.ms = Date.now() - at;
+      outcomes.push(outcome);
+    };
+  const visit = (instance: Instance, link: Link) =>
+    timed('redirect', instance, () =>
+      send(instance.agent, instance.port, 'GET', `/${link.alias}`, { 'User-Agent': USER_AGENT }),
+    );
+  const create = (instance: Instance, n: number) =>
+    timed(
+      'write',
+      instance,
+      () => api(instance, 'POST', '/api/v1/links', { url: `https://example.com/ha/load/${n}` }),
+      (answer, at) => {
+        if (answer.status < 200 || answer.status >= 300) return undefined;
+        const id = Number(answer.json.data?.id);
+        acknowledged.set(id, { at, instance: instance.name });
+        return id;
+      },
+    );
   const ticker = setInterval(() => {
     redirectCredit += (REDIRECT_RATE * TICK_MS) / 1000;
     writeCredit += (WRITE_RATE * TICK_MS) / 1000;
