@@ -1,4 +1,6 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
+import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest, type RequestOptions } from 'node:https';
 import { isIP, isIPv6, type LookupFunction } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
@@ -146,4 +148,53 @@ export function lookupPinnedTo(target: CheckedAddress): LookupFunction {
     if (options.all === true) callback(null, [target]);
     else callback(null, target.address, target.family);
   };
+}
+
+/** The policy of every outbound request the service makes for its users: names as DNS answers them, public addresses only. */
+export const PUBLIC_ADDRESSES_ONLY: AddressPolicy = { resolve: resolveHost, allowAddress: isPublicAddress };
+
+/** `policy`, or with every address allowed where an operator lets this kind of request reach private ones. */
+export function allowingPrivate(policy: AddressPolicy, allowPrivate: boolean): AddressPolicy {
+  return allowPrivate ? { resolve: policy.resolve, allowAddress: () => true } : policy;
+}
+
+/** The errors a caller gives for each way the address of its URL cannot be had. */
+export interface AddressFailures {
+  refused: () => Error;
+  timedOut: () => Error;
+  unresolved: (error: unknown) => Error;
+}
+
+/** The address to connect to for `url`, resolved within `deadlineMs`, every failure as the caller names it. */
+export async function addressOf(
+  url: URL,
+  policy: AddressPolicy,
+  deadlineMs: number,
+  failures: AddressFailures,
+): Promise<CheckedAddress> {
+  let timeout: Error | undefined;
+  try {
+    return await checkedAddress(url.hostname, policy, {
+      ms: deadlineMs,
+      error: () => (timeout = failures.timedOut()),
+    });
+  } catch (error) {
+    if (error instanceof AddressRefusedError) throw failures.refused();
+    if (error === timeout) throw error;
+    throw failures.unresolved(error);
+  }
+}
+
+/**
+ * A request to `url`, over http or https as it says, whose socket connects to `address` alone, on a connection of
+ * its own: no pooled socket outlives the address check it was made for.
+ */
+export function requestPinned(
+  url: URL,
+  address: CheckedAddress,
+  options: RequestOptions,
+  onResponse?: (response: IncomingMessage) => void,
+): ClientRequest {
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return send(url, { ...options, lookup: lookupPinnedTo(address), agent: false }, onResponse);
 }

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { isPublicAddress, resolveHost, type AddressPolicy } from '../common/outbound-address';
+import { PUBLIC_ADDRESSES_ONLY, type AddressPolicy } from '../common/outbound-address';
 import type { ImportsConfig } from '../config/app-config';
 import type { ImportJob } from './import-job.entity';
 import { bitlySource } from './sources/bitly.source';
@@ -17,8 +17,7 @@ const MAX_ANSWER_BYTES = 64 << 20;
 export const IMPORT_ADDRESS_POLICY = Symbol('IMPORT_ADDRESS_POLICY');
 
 export const DEFAULT_IMPORT_ADDRESS_POLICY: AddressPolicy = {
-  resolve: resolveHost,
-  allowAddress: isPublicAddress,
+  ...PUBLIC_ADDRESSES_ONLY,
 };
 
 /** The adapter of an import's source, connected under the import settings. */

@@ -7,7 +7,7 @@ import {
   TitleFetcher,
   type TitleFetchOptions,
 } from './title-fetcher';
-import { closeServer, listenOnLoopback } from '../../test/support/http-server';
+import { closeServer, listenOnLoopback, scriptedServer } from '../../test/support/http-server';
 
 describe('extractTitle', () => {
   it('replaces a NUL character, which PostgreSQL cannot store', () => {
@@ -174,28 +174,7 @@ describe('extractTitle', () => {
 const DEFAULT_LIMITS = { titleFetchConcurrency: 8, titleFetchPerHost: 2, titleFetchQueue: 10_000 };
 
 describe('TitleFetcher.fetchTitle', () => {
-  let server: Server;
-  let port: number;
-  const requests: string[] = [];
-  /** Connections the server accepted since the test began. */
-  let connections = 0;
-  let handler: (request: IncomingMessage, response: ServerResponse) => void;
-
-  beforeAll(async () => {
-    server = createServer((request, response) => {
-      requests.push(request.url ?? '');
-      handler(request, response);
-    });
-    server.on('connection', () => (connections += 1));
-    port = await listenOnLoopback(server);
-  });
-
-  afterAll(() => closeServer(server));
-
-  beforeEach(() => {
-    requests.length = 0;
-    connections = 0;
-  });
+  const served = scriptedServer({ describe: (request) => request.url ?? '' });
 
   /** A fetcher that may reach this test's server, as `page.test`, and nothing else. */
   function fetcher(options: Partial<TitleFetchOptions> = {}): TitleFetcher {
@@ -220,10 +199,10 @@ describe('TitleFetcher.fetchTitle', () => {
   }
 
   it('reads the title of an HTML page', async () => {
-    handler = html('<html><head><title>Hello &amp; welcome</title></head></html>');
+    served.handler = html('<html><head><title>Hello &amp; welcome</title></head></html>');
 
-    await expect(fetcher().fetchTitle(`http://page.test:${port}/a`)).resolves.toBe('Hello & welcome');
-    expect(requests).toEqual(['/a']);
+    await expect(fetcher().fetchTitle(`http://page.test:${served.port}/a`)).resolves.toBe('Hello & welcome');
+    expect(served.requests).toEqual(['/a']);
   });
 
   describe('in the character set the page declares', () => {
@@ -286,42 +265,42 @@ describe('TitleFetcher.fetchTitle', () => {
         `<title>${LATIN}</title>`,
       ],
     ])('reads %s', async (_label, type, encoding, html) => {
-      handler = page(encode(html, encoding), type);
+      served.handler = page(encode(html, encoding), type);
 
-      await expect(fetcher().fetchTitle(`http://page.test:${port}/`)).resolves.toBe(
+      await expect(fetcher().fetchTitle(`http://page.test:${served.port}/`)).resolves.toBe(
         html.includes(JAPANESE) ? JAPANESE : LATIN,
       );
     });
 
     it('reads UTF-16 by its byte order mark', async () => {
-      handler = page(
+      served.handler = page(
         Buffer.concat([Buffer.from([0xff, 0xfe]), encode(`<title>${JAPANESE}</title>`, 'utf-16le')]),
         'text/html',
       );
 
-      await expect(fetcher().fetchTitle(`http://page.test:${port}/`)).resolves.toBe(JAPANESE);
+      await expect(fetcher().fetchTitle(`http://page.test:${served.port}/`)).resolves.toBe(JAPANESE);
     });
 
     it('decodes entities after the characters', async () => {
-      handler = page(
+      served.handler = page(
         encode('<title>日本 &ndash; &#x65E5;&eacute;</title>', 'shift_jis'),
         'text/html; charset=shift_jis',
       );
 
-      await expect(fetcher().fetchTitle(`http://page.test:${port}/`)).resolves.toBe('日本 – 日é');
+      await expect(fetcher().fetchTitle(`http://page.test:${served.port}/`)).resolves.toBe('日本 – 日é');
     });
   });
 
   it('never connects to an address the policy refuses', async () => {
-    handler = html('<title>Secret</title>');
+    served.handler = html('<title>Secret</title>');
 
     await expect(
-      fetcher({ allowAddress: isPublicAddress }).fetchTitle(`http://page.test:${port}/`),
+      fetcher({ allowAddress: isPublicAddress }).fetchTitle(`http://page.test:${served.port}/`),
     ).rejects.toThrow('refused to connect to page.test');
     await expect(
-      fetcher({ allowAddress: isPublicAddress }).fetchTitle(`http://127.0.0.1:${port}/`),
+      fetcher({ allowAddress: isPublicAddress }).fetchTitle(`http://127.0.0.1:${served.port}/`),
     ).rejects.toThrow('refused to connect to 127.0.0.1');
-    expect(requests).toEqual([]);
+    expect(served.requests).toEqual([]);
   });
 
   it.each([
@@ -338,7 +317,7 @@ describe('TitleFetcher.fetchTitle', () => {
     '017700000001',
     '127.1',
   ])('refuses http://%s/ with the default policy, without connecting or resolving', async (host) => {
-    handler = html('<title>Secret</title>');
+    served.handler = html('<title>Secret</title>');
     const resolved: string[] = [];
     const asked: string[] = [];
     const guarded = fetcher({
@@ -352,79 +331,83 @@ describe('TitleFetcher.fetchTitle', () => {
       },
     });
 
-    await expect(guarded.fetchTitle(`http://${host}:${port}/`)).rejects.toThrow('refused to connect to');
+    await expect(guarded.fetchTitle(`http://${host}:${served.port}/`)).rejects.toThrow(
+      'refused to connect to',
+    );
     expect(resolved).toEqual([]);
     expect(asked).toHaveLength(1);
-    expect(connections).toBe(0);
-    expect(requests).toEqual([]);
+    expect(served.connections).toBe(0);
+    expect(served.requests).toEqual([]);
   });
 
   it.each(['::7f00:1', '::127.0.0.1', '::a9fe:a9fe', '::ffff:7f00:1', '64:ff9b::7f00:1', '2002:7f00:1::'])(
     'refuses a name that resolves to %s with the default policy, without connecting',
     async (address) => {
-      handler = html('<title>Secret</title>');
+      served.handler = html('<title>Secret</title>');
       const guarded = fetcher({ resolve: () => Promise.resolve([address]), allowAddress: isPublicAddress });
 
-      await expect(guarded.fetchTitle(`http://page.test:${port}/`)).rejects.toThrow(
+      await expect(guarded.fetchTitle(`http://page.test:${served.port}/`)).rejects.toThrow(
         'refused to connect to page.test',
       );
-      expect(connections).toBe(0);
+      expect(served.connections).toBe(0);
     },
   );
 
   it('refuses a name when any of its addresses is refused', async () => {
-    handler = html('<title>Secret</title>');
+    served.handler = html('<title>Secret</title>');
     const mixed = fetcher({
       resolve: () => Promise.resolve(['127.0.0.1', '10.0.0.1']),
       allowAddress: (address) => address === '127.0.0.1',
     });
 
-    await expect(mixed.fetchTitle(`http://page.test:${port}/`)).rejects.toThrow('refused');
-    expect(requests).toEqual([]);
+    await expect(mixed.fetchTitle(`http://page.test:${served.port}/`)).rejects.toThrow('refused');
+    expect(served.requests).toEqual([]);
   });
 
   it('checks every redirect hop against the policy', async () => {
-    handler = (_request, response) => {
+    served.handler = (_request, response) => {
       response.writeHead(302, { location: 'http://10.0.0.1/internal' });
       response.end();
     };
 
-    await expect(fetcher().fetchTitle(`http://page.test:${port}/start`)).rejects.toThrow(
+    await expect(fetcher().fetchTitle(`http://page.test:${served.port}/start`)).rejects.toThrow(
       'refused to connect to 10.0.0.1',
     );
-    expect(requests).toEqual(['/start']);
+    expect(served.requests).toEqual(['/start']);
   });
 
   it('follows at most maxRedirects redirects', async () => {
-    handler = (request, response) => {
+    served.handler = (request, response) => {
       response.writeHead(302, { location: `/hop${(request.url ?? '').length}` });
       response.end();
     };
 
-    await expect(fetcher({ maxRedirects: 2 }).fetchTitle(`http://page.test:${port}/`)).resolves.toBeNull();
-    expect(requests).toEqual(['/', '/hop1', '/hop5']);
+    await expect(
+      fetcher({ maxRedirects: 2 }).fetchTitle(`http://page.test:${served.port}/`),
+    ).resolves.toBeNull();
+    expect(served.requests).toEqual(['/', '/hop1', '/hop5']);
   });
 
   it('follows a relative redirect', async () => {
-    handler = (request, response) => {
+    served.handler = (request, response) => {
       if (request.url === '/old') {
         response.writeHead(301, { location: '/new' });
         response.end();
       } else html('<title>Moved here</title>')(request, response);
     };
 
-    await expect(fetcher().fetchTitle(`http://page.test:${port}/old`)).resolves.toBe('Moved here');
-    expect(requests).toEqual(['/old', '/new']);
+    await expect(fetcher().fetchTitle(`http://page.test:${served.port}/old`)).resolves.toBe('Moved here');
+    expect(served.requests).toEqual(['/old', '/new']);
   });
 
   it('does not follow a redirect to another scheme', async () => {
-    handler = (_request, response) => {
+    served.handler = (_request, response) => {
       response.writeHead(302, { location: 'file:///etc/passwd' });
       response.end();
     };
 
-    await expect(fetcher().fetchTitle(`http://page.test:${port}/`)).resolves.toBeNull();
-    expect(requests).toEqual(['/']);
+    await expect(fetcher().fetchTitle(`http://page.test:${served.port}/`)).resolves.toBeNull();
+    expect(served.requests).toEqual(['/']);
   });
 
   it.each([
@@ -432,38 +415,40 @@ describe('TitleFetcher.fetchTitle', () => {
     ['application/json', 'application/json'],
     ['no content type', ''],
   ])('is null for %s', async (_label, type) => {
-    handler = (_request, response) => {
+    served.handler = (_request, response) => {
       if (type !== '') response.setHeader('content-type', type);
       response.end('<title>Not a page</title>');
     };
 
-    await expect(fetcher().fetchTitle(`http://page.test:${port}/`)).resolves.toBeNull();
+    await expect(fetcher().fetchTitle(`http://page.test:${served.port}/`)).resolves.toBeNull();
   });
 
   it.each([404, 500, 204])('is null for status %i', async (status) => {
-    handler = (_request, response) => {
+    served.handler = (_request, response) => {
       response.writeHead(status, { 'content-type': 'text/html' });
       response.end(status === 204 ? undefined : '<title>Error page</title>');
     };
 
-    await expect(fetcher().fetchTitle(`http://page.test:${port}/`)).resolves.toBeNull();
+    await expect(fetcher().fetchTitle(`http://page.test:${served.port}/`)).resolves.toBeNull();
   });
 
   it('reads no further than maxBytes, even when one chunk crosses the cap', async () => {
     const padding = `<html><head><!--${'x'.repeat(2000)}-->`;
-    handler = html(`${padding}<title>Too far</title></head></html>`);
+    served.handler = html(`${padding}<title>Too far</title></head></html>`);
 
-    await expect(fetcher({ maxBytes: 1024 }).fetchTitle(`http://page.test:${port}/`)).resolves.toBeNull();
-    await expect(fetcher({ maxBytes: 4096 }).fetchTitle(`http://page.test:${port}/`)).resolves.toBe(
+    await expect(
+      fetcher({ maxBytes: 1024 }).fetchTitle(`http://page.test:${served.port}/`),
+    ).resolves.toBeNull();
+    await expect(fetcher({ maxBytes: 4096 }).fetchTitle(`http://page.test:${served.port}/`)).resolves.toBe(
       'Too far',
     );
   });
 
   it('gives up after timeoutMs on a server that never answers', async () => {
-    handler = () => undefined;
+    served.handler = () => undefined;
     const started = Date.now();
 
-    await expect(fetcher({ timeoutMs: 300 }).fetchTitle(`http://page.test:${port}/`)).rejects.toThrow(
+    await expect(fetcher({ timeoutMs: 300 }).fetchTitle(`http://page.test:${served.port}/`)).rejects.toThrow(
       'timed out',
     );
     expect(Date.now() - started).toBeLessThan(2000);
@@ -490,7 +475,7 @@ describe('TitleFetcher.fetchTitle', () => {
 
   it('gives up after timeoutMs on a server that sends the page a byte at a time', async () => {
     let timer: NodeJS.Timeout | undefined;
-    handler = (_request, response) => {
+    served.handler = (_request, response) => {
       response.writeHead(200, { 'content-type': 'text/html' });
       timer = setInterval(() => response.write(' '), 50);
       response.on('close', () => clearInterval(timer));
@@ -498,9 +483,9 @@ describe('TitleFetcher.fetchTitle', () => {
     const started = Date.now();
 
     try {
-      await expect(fetcher({ timeoutMs: 400 }).fetchTitle(`http://page.test:${port}/`)).rejects.toThrow(
-        'timed out',
-      );
+      await expect(
+        fetcher({ timeoutMs: 400 }).fetchTitle(`http://page.test:${served.port}/`),
+      ).rejects.toThrow('timed out');
       expect(Date.now() - started).toBeLessThan(3000);
     } finally {
       clearInterval(timer);

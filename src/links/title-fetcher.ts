@@ -1,14 +1,12 @@
 import { Inject, Injectable, Logger, type BeforeApplicationShutdown } from '@nestjs/common';
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage } from 'node:http';
 import { decode as decodeEntities } from 'html-entities';
 import { decode as decodeBytes, encodingExists } from 'iconv-lite';
 import {
-  checkedAddress,
-  isPublicAddress,
-  lookupPinnedTo,
-  resolveHost,
   type AddressPolicy,
+  checkedAddress,
+  PUBLIC_ADDRESSES_ONLY,
+  requestPinned,
 } from '../common/outbound-address';
 import { titlesConfig, type TitlesConfig } from '../config/app-config';
 import { FetchSlots } from './fetch-slots';
@@ -22,8 +20,7 @@ export interface TitleFetchOptions extends AddressPolicy {
 export const TITLE_FETCH_OPTIONS = Symbol('TITLE_FETCH_OPTIONS');
 
 export const DEFAULT_TITLE_FETCH_OPTIONS: TitleFetchOptions = {
-  resolve: resolveHost,
-  allowAddress: isPublicAddress,
+  ...PUBLIC_ADDRESSES_ONLY,
   timeoutMs: 5000,
   maxBytes: 512 * 1024,
   maxRedirects: 3,
@@ -242,13 +239,12 @@ export class TitleFetcher implements BeforeApplicationShutdown {
       ms: this.options.timeoutMs,
       error: () => new Error('title fetch timed out'),
     });
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise((resolve, reject) => {
-      const request = send(
+      const request = requestPinned(
         url,
+        target,
         {
           method: 'GET',
-          lookup: lookupPinnedTo(target),
           timeout: this.options.timeoutMs,
           headers: { 'user-agent': 'Mozilla/5.0 (compatible; link-title-fetcher)', accept: 'text/html' },
         },

@@ -1,14 +1,12 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import {
-  AddressRefusedError,
-  checkedAddress,
-  isPublicAddress,
-  lookupPinnedTo,
-  resolveHost,
+  addressOf,
   type AddressPolicy,
+  allowingPrivate,
   type CheckedAddress,
+  PUBLIC_ADDRESSES_ONLY,
+  requestPinned,
 } from '../../common/outbound-address';
 import {
   DeliveryFailure,
@@ -34,8 +32,7 @@ export interface WebhookSendOptions extends AddressPolicy {
 export const WEBHOOK_SEND_OPTIONS = Symbol('WEBHOOK_SEND_OPTIONS');
 
 export const DEFAULT_WEBHOOK_SEND_OPTIONS: WebhookSendOptions = {
-  resolve: resolveHost,
-  allowAddress: isPublicAddress,
+  ...PUBLIC_ADDRESSES_ONLY,
   allowPrivateAddresses: false,
   timeoutMs: 10_000,
   maxResponseBytes: 64 * 1024,
@@ -58,7 +55,6 @@ interface Answer {
 }
 
 const USER_AGENT = 'shortlink-webhooks';
-const ALLOW_EVERY_ADDRESS = () => true;
 
 /**
  * Sends one webhook delivery: a POST of the event's JSON with its signature headers, to the address its URL's host
@@ -108,20 +104,12 @@ export class WebhookSender {
     }
   }
 
-  private async addressOf(url: URL, deadlineMs: number): Promise<CheckedAddress> {
-    const policy: AddressPolicy = this.options.allowPrivateAddresses
-      ? { resolve: this.options.resolve, allowAddress: ALLOW_EVERY_ADDRESS }
-      : this.options;
-    try {
-      return await checkedAddress(url.hostname, policy, {
-        ms: deadlineMs,
-        error: () => new DeliveryTimeout(),
-      });
-    } catch (error) {
-      if (error instanceof AddressRefusedError) throw new DeliveryFailure('address not allowed');
-      if (error instanceof DeliveryTimeout) throw error;
-      throw new DeliveryFailure(resolutionReason(error));
-    }
+  private addressOf(url: URL, deadlineMs: number): Promise<CheckedAddress> {
+    return addressOf(url, allowingPrivate(this.options, this.options.allowPrivateAddresses), deadlineMs, {
+      refused: () => new DeliveryFailure('address not allowed'),
+      timedOut: () => new DeliveryTimeout(),
+      unresolved: (error) => new DeliveryFailure(resolutionReason(error)),
+    });
   }
 
   private post(
@@ -131,17 +119,14 @@ export class WebhookSender {
     body: string,
     deadlineMs: number,
   ): Promise<Answer> {
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     return new Promise<Answer>((resolve, reject) => {
       let answered: (() => void) | null = null;
-      const request = send(
+      const request = requestPinned(
         url,
+        address,
         {
           method: 'POST',
           headers: requestHeaders(headers, body),
-          lookup: lookupPinnedTo(address),
-          // A connection of its own, closed after the answer: no socket outlives the address check it was made for.
-          agent: false,
           ...(this.options.ca === undefined ? {} : { ca: this.options.ca }),
         },
         (response: IncomingMessage) => {

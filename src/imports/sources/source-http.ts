@@ -1,11 +1,10 @@
-import { request as httpRequest, type IncomingMessage, type OutgoingHttpHeaders } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { IncomingMessage, OutgoingHttpHeaders } from 'node:http';
 import {
-  AddressRefusedError,
-  checkedAddress,
-  lookupPinnedTo,
+  addressOf,
   type AddressPolicy,
+  allowingPrivate,
   type CheckedAddress,
+  requestPinned,
 } from '../../common/outbound-address';
 import { SourceError } from './source';
 
@@ -167,24 +166,15 @@ export class SourceHttp {
     return this.request(url, address, headers, Math.max(1, deadlineMs - (Date.now() - started)));
   }
 
-  private async addressOf(url: URL, deadlineMs: number): Promise<CheckedAddress> {
-    const policy: AddressPolicy = this.options.allowPrivateAddresses
-      ? { resolve: this.options.resolve, allowAddress: () => true }
-      : this.options;
-    try {
-      return await checkedAddress(url.hostname, policy, {
-        ms: deadlineMs,
-        error: () => new TransientFailure(`the source's name ${url.hostname} did not resolve in time`),
-      });
-    } catch (error) {
-      if (error instanceof AddressRefusedError) {
-        throw new SourceError(
+  private addressOf(url: URL, deadlineMs: number): Promise<CheckedAddress> {
+    return addressOf(url, allowingPrivate(this.options, this.options.allowPrivateAddresses), deadlineMs, {
+      refused: () =>
+        new SourceError(
           `the source ${url.hostname} is on an address imports may not reach (IMPORT_ALLOW_PRIVATE_ADDRESSES)`,
-        );
-      }
-      if (error instanceof TransientFailure) throw error;
-      throw new SourceError(`the source's name ${url.hostname} does not resolve`);
-    }
+        ),
+      timedOut: () => new TransientFailure(`the source's name ${url.hostname} did not resolve in time`),
+      unresolved: () => new SourceError(`the source's name ${url.hostname} does not resolve`),
+    });
   }
 
   private request(
@@ -193,17 +183,12 @@ export class SourceHttp {
     headers: OutgoingHttpHeaders,
     deadlineMs: number,
   ): Promise<SourceAnswer> {
-    const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
     const limit = this.options.maxResponseBytes;
     return new Promise<SourceAnswer>((resolve, reject) => {
-      const request = send(
+      const request = requestPinned(
         url,
-        {
-          method: 'GET',
-          headers: { accept: 'application/json', 'user-agent': USER_AGENT, ...headers },
-          lookup: lookupPinnedTo(address),
-          agent: false,
-        },
+        address,
+        { method: 'GET', headers: { accept: 'application/json', 'user-agent': USER_AGENT, ...headers } },
         (response) => {
           const chunks: Buffer[] = [];
           let size = 0;

@@ -1,9 +1,5 @@
-import {
-  createServer as createHttpServer,
-  type IncomingMessage,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
+import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Writable } from 'node:stream';
 import {
   createServer as createTcpServer,
   type AddressInfo,
@@ -12,7 +8,7 @@ import {
 } from 'node:net';
 import { isPublicAddress, type AddressPolicy } from '../../common/outbound-address';
 import { checkLink, DEFAULT_LINK_CHECK_OPTIONS, type LinkCheckOptions } from './link-check';
-import { closeServer, listenOnLoopback } from '../../../test/support/http-server';
+import { closeServer, listenOnLoopback, scriptedServer } from '../../../test/support/http-server';
 
 /** Short enough for tests; the bounds below are generous, to prove the deadline, not to measure speed. */
 const SHORT_TIMEOUT_MS = 300;
@@ -70,6 +66,29 @@ async function within<T>(promise: Promise<T>, ms: number, fallback: T): Promise<
  * Runs `check`, and says how long it took and how many of the timers set while it ran were still pending when it
  * returned: a check must leave none behind.
  */
+/** Passes once `closed` resolves, within 2 s: the client gave the connection up rather than leaving it open. */
+async function expectClosed(closed: Promise<void>): Promise<void> {
+  await expect(
+    within(
+      closed.then(() => 'closed'),
+      2000,
+      'still open',
+    ),
+  ).resolves.toBe('closed');
+}
+
+/** Writes `chunk` to `stream` as fast as its reader takes it, forever, until it closes; gives each write's size. */
+function flood(stream: Writable, chunk: Buffer | string, wrote: (bytes: number) => void): void {
+  const pump = () => {
+    while (!stream.destroyed) {
+      wrote(chunk.length);
+      if (!stream.write(chunk)) return;
+    }
+  };
+  stream.on('drain', pump);
+  pump();
+}
+
 async function timed<T>(
   check: () => Promise<T>,
 ): Promise<{ result: T; elapsedMs: number; timersLeft: number }> {
@@ -103,31 +122,7 @@ async function timed<T>(
 }
 
 describe('checkLink over HTTP', () => {
-  let server: Server;
-  let port: number;
-  /** Requests the server received since the test began, as `METHOD /path`. */
-  const requests: string[] = [];
-  /** Connections the server accepted since the test began. */
-  let connections = 0;
-  let handler: (request: IncomingMessage, response: ServerResponse) => void;
-
-  beforeAll(async () => {
-    server = createHttpServer((request, response) => {
-      requests.push(`${request.method ?? ''} ${request.url ?? ''}`);
-      handler(request, response);
-    });
-    server.on('connection', () => (connections += 1));
-    port = await listenOnLoopback(server);
-  });
-
-  afterAll(() => closeServer(server));
-
-  beforeEach(() => {
-    requests.length = 0;
-    connections = 0;
-  });
-
-  afterEach(() => server.closeAllConnections());
+  const served = scriptedServer({ closeEachTest: true });
 
   function answer(status: number, headers: Record<string, string> = {}) {
     return (_request: IncomingMessage, response: ServerResponse) => {
@@ -145,38 +140,38 @@ describe('checkLink over HTTP', () => {
 
   describe('by the final status', () => {
     it.each([200, 204, 401, 403, 429, 400, 418])('is ok with %i, asked with HEAD only', async (status) => {
-      handler = answer(status);
+      served.handler = answer(status);
 
-      await expect(checkLink(`http://site.test:${port}/page`, options())).resolves.toEqual({
+      await expect(checkLink(`http://site.test:${served.port}/page`, options())).resolves.toEqual({
         status: 'ok',
         httpStatus: status,
       });
-      expect(requests).toEqual(['HEAD /page']);
+      expect(served.requests).toEqual(['HEAD /page']);
     });
 
     it.each([404, 410, 500, 502, 503, 599])('is broken with %i', async (status) => {
-      handler = answer(status);
+      served.handler = answer(status);
 
-      await expect(checkLink(`http://site.test:${port}/`, options())).resolves.toEqual({
+      await expect(checkLink(`http://site.test:${served.port}/`, options())).resolves.toEqual({
         status: 'broken',
         httpStatus: status,
       });
     });
 
     it.each([300, 304])('is ok with a %i that names no Location', async (status) => {
-      handler = answer(status);
+      served.handler = answer(status);
 
-      await expect(checkLink(`http://site.test:${port}/`, options())).resolves.toEqual({
+      await expect(checkLink(`http://site.test:${served.port}/`, options())).resolves.toEqual({
         status: 'ok',
         httpStatus: status,
       });
-      expect(requests).toEqual(['HEAD /']);
+      expect(served.requests).toEqual(['HEAD /']);
     });
 
     it('checks an address written in the URL', async () => {
-      handler = answer(200);
+      served.handler = answer(200);
 
-      await expect(checkLink(`http://127.0.0.1:${port}/`, options())).resolves.toEqual({
+      await expect(checkLink(`http://127.0.0.1:${served.port}/`, options())).resolves.toEqual({
         status: 'ok',
         httpStatus: 200,
       });
@@ -184,12 +179,12 @@ describe('checkLink over HTTP', () => {
 
     it('sends the configured User-Agent', async () => {
       let userAgent: string | undefined;
-      handler = (request, response) => {
+      served.handler = (request, response) => {
         userAgent = request.headers['user-agent'];
         answer(200)(request, response);
       };
 
-      await checkLink(`http://site.test:${port}/`, options({ userAgent: 'test-agent/1.0' }));
+      await checkLink(`http://site.test:${served.port}/`, options({ userAgent: 'test-agent/1.0' }));
 
       expect(userAgent).toBe('test-agent/1.0');
     });
@@ -197,116 +192,97 @@ describe('checkLink over HTTP', () => {
 
   describe('when HEAD is refused', () => {
     it.each([405, 501])('asks with GET after a HEAD answered %i, and takes its answer', async (refusal) => {
-      handler = (request, response) => answer(request.method === 'HEAD' ? refusal : 200)(request, response);
+      served.handler = (request, response) =>
+        answer(request.method === 'HEAD' ? refusal : 200)(request, response);
 
-      await expect(checkLink(`http://site.test:${port}/page`, options())).resolves.toEqual({
+      await expect(checkLink(`http://site.test:${served.port}/page`, options())).resolves.toEqual({
         status: 'ok',
         httpStatus: 200,
       });
-      expect(requests).toEqual(['HEAD /page', 'GET /page']);
+      expect(served.requests).toEqual(['HEAD /page', 'GET /page']);
     });
 
     it('reports a GET that answers 404 as broken', async () => {
-      handler = (request, response) => answer(request.method === 'HEAD' ? 405 : 404)(request, response);
+      served.handler = (request, response) =>
+        answer(request.method === 'HEAD' ? 405 : 404)(request, response);
 
-      await expect(checkLink(`http://site.test:${port}/`, options())).resolves.toEqual({
+      await expect(checkLink(`http://site.test:${served.port}/`, options())).resolves.toEqual({
         status: 'broken',
         httpStatus: 404,
       });
     });
 
     it('follows a redirect the GET answers, with HEAD again on the next hop', async () => {
-      handler = (request, response) => {
+      served.handler = (request, response) => {
         if (request.url === '/old') {
           answer(request.method === 'HEAD' ? 405 : 301, { location: '/new' })(request, response);
         } else answer(200)(request, response);
       };
 
-      await expect(checkLink(`http://site.test:${port}/old`, options())).resolves.toEqual({
+      await expect(checkLink(`http://site.test:${served.port}/old`, options())).resolves.toEqual({
         status: 'ok',
         httpStatus: 200,
       });
-      expect(requests).toEqual(['HEAD /old', 'GET /old', 'HEAD /new']);
+      expect(served.requests).toEqual(['HEAD /old', 'GET /old', 'HEAD /new']);
     });
 
     it('reads no endless body: the GET returns at its headers and the server sees the connection closed', async () => {
       const chunk = Buffer.alloc(64 * 1024, 'x');
       let written = 0;
       let closed: Promise<void> = Promise.resolve();
-      handler = (request, response) => {
+      served.handler = (request, response) => {
         if (request.method === 'HEAD') {
           answer(405)(request, response);
           return;
         }
         closed = new Promise((resolve) => response.on('close', () => resolve()));
         response.writeHead(200, { 'content-type': 'application/octet-stream' });
-        // Writes as fast as the client takes it, forever, until the connection closes.
-        const pump = () => {
-          while (!response.destroyed) {
-            written += chunk.length;
-            if (!response.write(chunk)) return;
-          }
-        };
-        response.on('drain', pump);
-        pump();
+        flood(response, chunk, (bytes) => (written += bytes));
       };
 
       const { result, elapsedMs } = await timed(() =>
-        checkLink(`http://site.test:${port}/endless`, options({ timeoutMs: 5000 })),
+        checkLink(`http://site.test:${served.port}/endless`, options({ timeoutMs: 5000 })),
       );
 
       // Had the body been waited for, the deadline would have made it broken.
       expect(result).toEqual({ status: 'ok', httpStatus: 200 });
       expect(elapsedMs).toBeLessThan(5000);
-      expect(requests).toEqual(['HEAD /endless', 'GET /endless']);
-      await expect(
-        within(
-          closed.then(() => 'closed'),
-          2000,
-          'still open',
-        ),
-      ).resolves.toBe('closed');
+      expect(served.requests).toEqual(['HEAD /endless', 'GET /endless']);
+      await expectClosed(closed);
       // No more than the sockets buffer on the way: an endless body that were read would be endless.
       expect(written).toBeLessThan(32 * 1024 * 1024);
     });
   });
 
   describe('following redirects', () => {
-    it('follows a chain of maxRedirects (5) redirects to its answer', async () => {
-      handler = redirectChain;
+    it.each([
+      ['follows a chain of maxRedirects (5) redirects to its answer', 5, { status: 'ok', httpStatus: 200 }],
+      [
+        'is broken, with the last redirect status, past maxRedirects',
+        6,
+        { status: 'broken', httpStatus: 302 },
+      ],
+    ] as const)('%s', async (_title, hops, result) => {
+      served.handler = redirectChain;
 
-      await expect(checkLink(`http://site.test:${port}/hop/5`, options())).resolves.toEqual({
-        status: 'ok',
-        httpStatus: 200,
-      });
-      expect(requests).toEqual(
-        ['/hop/5', '/hop/4', '/hop/3', '/hop/2', '/hop/1', '/hop/0'].map((p) => `HEAD ${p}`),
+      await expect(checkLink(`http://site.test:${served.port}/hop/${hops}`, options())).resolves.toEqual(
+        result,
       );
-    });
-
-    it('is broken, with the last redirect status, past maxRedirects', async () => {
-      handler = redirectChain;
-
-      await expect(checkLink(`http://site.test:${port}/hop/6`, options())).resolves.toEqual({
-        status: 'broken',
-        httpStatus: 302,
-      });
-      expect(requests).toEqual(
-        ['/hop/6', '/hop/5', '/hop/4', '/hop/3', '/hop/2', '/hop/1'].map((p) => `HEAD ${p}`),
-      );
+      // Six requests either way: the first, then the five redirects followed.
+      expect(served.requests).toEqual(Array.from({ length: 6 }, (_, index) => `HEAD /hop/${hops - index}`));
     });
 
     it('follows as many redirects as maxRedirects says', async () => {
-      handler = redirectChain;
+      served.handler = redirectChain;
 
       await expect(
-        checkLink(`http://site.test:${port}/hop/1`, options({ maxRedirects: 0 })),
+        checkLink(`http://site.test:${served.port}/hop/1`, options({ maxRedirects: 0 })),
       ).resolves.toEqual({
         status: 'broken',
         httpStatus: 302,
       });
       await expect(
-        checkLink(`http://site.test:${port}/hop/2`, options({ maxRedirects: 2 })),
+        checkLink(`http://site.test:${served.port}/hop/2`, options({ maxRedirects: 2 })),
       ).resolves.toEqual({
         status: 'ok',
         httpStatus: 200,
@@ -318,26 +294,26 @@ describe('checkLink over HTTP', () => {
       ['a path-relative', '/a/b/start', 'next', '/a/b/next'],
       ['a dot-segment', '/a/b/start', '../up', '/a/up'],
     ])('resolves %s Location against the current URL', async (_label, start, location, resolved) => {
-      handler = (request, response) =>
+      served.handler = (request, response) =>
         request.url === start ? answer(301, { location })(request, response) : answer(200)(request, response);
 
-      await expect(checkLink(`http://site.test:${port}${start}`, options())).resolves.toEqual({
+      await expect(checkLink(`http://site.test:${served.port}${start}`, options())).resolves.toEqual({
         status: 'ok',
         httpStatus: 200,
       });
-      expect(requests).toEqual([`HEAD ${start}`, `HEAD ${resolved}`]);
+      expect(served.requests).toEqual([`HEAD ${start}`, `HEAD ${resolved}`]);
     });
 
     it('follows a redirect to another host, resolved and checked by the policy', async () => {
       const resolved: string[] = [];
-      handler = (request, response) =>
-        request.headers.host === `one.test:${port}`
-          ? answer(307, { location: `http://two.test:${port}/there` })(request, response)
+      served.handler = (request, response) =>
+        request.headers.host === `one.test:${served.port}`
+          ? answer(307, { location: `http://two.test:${served.port}/there` })(request, response)
           : answer(200)(request, response);
 
       await expect(
         checkLink(
-          `http://one.test:${port}/`,
+          `http://one.test:${served.port}/`,
           options({
             resolve: (host) => {
               resolved.push(host);
@@ -350,12 +326,12 @@ describe('checkLink over HTTP', () => {
     });
 
     it('reports the final answer of the chain: broken when it is a 404', async () => {
-      handler = (request, response) =>
+      served.handler = (request, response) =>
         request.url === '/moved'
           ? answer(301, { location: '/gone' })(request, response)
           : answer(404)(request, response);
 
-      await expect(checkLink(`http://site.test:${port}/moved`, options())).resolves.toEqual({
+      await expect(checkLink(`http://site.test:${served.port}/moved`, options())).resolves.toEqual({
         status: 'broken',
         httpStatus: 404,
       });
@@ -364,29 +340,29 @@ describe('checkLink over HTTP', () => {
     it.each(['mailto:someone@example.com', 'tg://resolve?domain=x', 'ftp://files.test/a'])(
       'is ok with the redirect status, without following, for a redirect to %s',
       async (location) => {
-        handler = answer(302, { location });
+        served.handler = answer(302, { location });
 
-        await expect(checkLink(`http://site.test:${port}/`, options())).resolves.toEqual({
+        await expect(checkLink(`http://site.test:${served.port}/`, options())).resolves.toEqual({
           status: 'ok',
           httpStatus: 302,
         });
-        expect(requests).toEqual(['HEAD /']);
+        expect(served.requests).toEqual(['HEAD /']);
       },
     );
 
     it('is broken, with the redirect status, for a Location that is no URL', async () => {
-      handler = answer(302, { location: 'http://[' });
+      served.handler = answer(302, { location: 'http://[' });
 
-      await expect(checkLink(`http://site.test:${port}/`, options())).resolves.toEqual({
+      await expect(checkLink(`http://site.test:${served.port}/`, options())).resolves.toEqual({
         status: 'broken',
         httpStatus: 302,
       });
     });
 
     it('is broken, with the redirect status, when the next host does not resolve', async () => {
-      handler = answer(302, { location: `http://nowhere.example:${port}/` });
+      served.handler = answer(302, { location: `http://nowhere.example:${served.port}/` });
 
-      await expect(checkLink(`http://site.test:${port}/`, options())).resolves.toEqual({
+      await expect(checkLink(`http://site.test:${served.port}/`, options())).resolves.toEqual({
         status: 'broken',
         httpStatus: 302,
       });
@@ -399,41 +375,41 @@ describe('checkLink over HTTP', () => {
       ['127.0.0.1', '127.0.0.1'],
       ['::ffff:127.0.0.1', '[::ffff:127.0.0.1]'],
     ])('is unknown for %s, without connecting', async (_label, host) => {
-      handler = answer(200);
+      served.handler = answer(200);
       const policy: AddressPolicy = { resolve: resolveTestNames, allowAddress: isPublicAddress };
 
-      await expect(checkLink(`http://${host}:${port}/`, options(policy))).resolves.toEqual({
+      await expect(checkLink(`http://${host}:${served.port}/`, options(policy))).resolves.toEqual({
         status: 'unknown',
         httpStatus: null,
       });
-      expect(connections).toBe(0);
-      expect(requests).toEqual([]);
+      expect(served.connections).toBe(0);
+      expect(served.requests).toEqual([]);
     });
 
     it.each([
       ['a name that resolves to 127.0.0.1', 'private.test'],
       ['127.0.0.1', '127.0.0.1'],
     ])('is unknown for a redirect to %s, never sent there', async (_label, host) => {
-      handler = (request, response) =>
+      served.handler = (request, response) =>
         request.url === '/start'
-          ? answer(302, { location: `http://${host}:${port}/internal` })(request, response)
+          ? answer(302, { location: `http://${host}:${served.port}/internal` })(request, response)
           : answer(200)(request, response);
       const judged: string[] = [];
 
       await expect(
-        checkLink(`http://public.test:${port}/start`, options(publicStandInPolicy(judged))),
+        checkLink(`http://public.test:${served.port}/start`, options(publicStandInPolicy(judged))),
       ).resolves.toEqual({ status: 'unknown', httpStatus: 302 });
       // The stand-in, then the private hop: the policy refused it, and no request went there.
       expect(judged).toEqual(['127.0.0.1', '127.0.0.1']);
-      expect(requests).toEqual(['HEAD /start']);
-      expect(connections).toBe(1);
+      expect(served.requests).toEqual(['HEAD /start']);
+      expect(served.connections).toBe(1);
     });
 
     it('lets the stand-in for a public site through', async () => {
-      handler = answer(200);
+      served.handler = answer(200);
 
       await expect(
-        checkLink(`http://public.test:${port}/`, options(publicStandInPolicy([]))),
+        checkLink(`http://public.test:${served.port}/`, options(publicStandInPolicy([]))),
       ).resolves.toEqual({
         status: 'ok',
         httpStatus: 200,
@@ -443,19 +419,19 @@ describe('checkLink over HTTP', () => {
 
   describe('when the connection fails', () => {
     it('is broken, with no status, when the server resets the connection', async () => {
-      handler = (request) => request.socket.destroy();
+      served.handler = (request) => request.socket.destroy();
 
-      await expect(checkLink(`http://site.test:${port}/`, options())).resolves.toEqual({
+      await expect(checkLink(`http://site.test:${served.port}/`, options())).resolves.toEqual({
         status: 'broken',
         httpStatus: null,
       });
     });
 
     it('is broken, with no status, when the TLS handshake fails', async () => {
-      handler = answer(200);
+      served.handler = answer(200);
 
       // The server speaks plain HTTP: no TLS handshake can succeed.
-      await expect(checkLink(`https://site.test:${port}/`, options())).resolves.toEqual({
+      await expect(checkLink(`https://site.test:${served.port}/`, options())).resolves.toEqual({
         status: 'broken',
         httpStatus: null,
       });
@@ -471,10 +447,10 @@ describe('checkLink over HTTP', () => {
 
   describe('within one deadline', () => {
     it('is broken, with no status, when the server never answers', async () => {
-      handler = () => undefined;
+      served.handler = () => undefined;
 
       const { result, elapsedMs, timersLeft } = await timed(() =>
-        checkLink(`http://site.test:${port}/`, options({ timeoutMs: SHORT_TIMEOUT_MS })),
+        checkLink(`http://site.test:${served.port}/`, options({ timeoutMs: SHORT_TIMEOUT_MS })),
       );
 
       expect(result).toEqual({ status: 'broken', httpStatus: null });
@@ -484,18 +460,18 @@ describe('checkLink over HTTP', () => {
 
     it('covers every redirect: hops that are each within it are not, all together', async () => {
       // Each hop answers in 120 ms, well within 300 ms; five of them are not.
-      handler = (request, response) => {
+      served.handler = (request, response) => {
         const timer = setTimeout(() => redirectChain(request, response), 120);
         response.on('close', () => clearTimeout(timer));
       };
 
       const { result, elapsedMs } = await timed(() =>
-        checkLink(`http://site.test:${port}/hop/5`, options({ timeoutMs: SHORT_TIMEOUT_MS })),
+        checkLink(`http://site.test:${served.port}/hop/5`, options({ timeoutMs: SHORT_TIMEOUT_MS })),
       );
 
       expect(result).toEqual({ status: 'broken', httpStatus: 302 });
       expect(elapsedMs).toBeLessThan(SHORT_TIMEOUT_MS + DEADLINE_SLACK_MS);
-      expect(requests.length).toBeLessThan(6);
+      expect(served.requests.length).toBeLessThan(6);
     });
 
     it('is broken, with no status, when the name never resolves, and leaves no timer behind', async () => {
@@ -514,14 +490,14 @@ describe('checkLink over HTTP', () => {
     });
 
     it('is broken, with the redirect status, when the next name never resolves', async () => {
-      handler = answer(302, { location: 'http://slow-dns.test/' });
+      served.handler = answer(302, { location: 'http://slow-dns.test/' });
       const stalled = options({
         timeoutMs: SHORT_TIMEOUT_MS,
         resolve: (host) =>
           host === 'slow-dns.test' ? new Promise<string[]>(() => undefined) : resolveTestNames(host),
       });
 
-      await expect(checkLink(`http://site.test:${port}/`, stalled)).resolves.toEqual({
+      await expect(checkLink(`http://site.test:${served.port}/`, stalled)).resolves.toEqual({
         status: 'broken',
         httpStatus: 302,
       });
@@ -530,12 +506,12 @@ describe('checkLink over HTTP', () => {
 
   describe('when shut down', () => {
     it('is unknown when the signal aborts while the server keeps it waiting', async () => {
-      handler = () => undefined;
+      served.handler = () => undefined;
       const shutdown = new AbortController();
       const timer = setTimeout(() => shutdown.abort(), 50);
 
       const { result, elapsedMs, timersLeft } = await timed(() =>
-        checkLink(`http://site.test:${port}/`, options({ timeoutMs: 10_000 }), shutdown.signal),
+        checkLink(`http://site.test:${served.port}/`, options({ timeoutMs: 10_000 }), shutdown.signal),
       );
       clearTimeout(timer);
 
@@ -561,26 +537,28 @@ describe('checkLink over HTTP', () => {
 
     it('is unknown, with the redirect status, when the signal aborts on a later hop', async () => {
       const shutdown = new AbortController();
-      handler = (request, response) => {
+      served.handler = (request, response) => {
         if (request.url === '/start') answer(302, { location: '/wait' })(request, response);
         // The second hop keeps the check waiting until shutdown.
         else shutdown.abort();
       };
 
       await expect(
-        checkLink(`http://site.test:${port}/start`, options({ timeoutMs: 10_000 }), shutdown.signal),
+        checkLink(`http://site.test:${served.port}/start`, options({ timeoutMs: 10_000 }), shutdown.signal),
       ).resolves.toEqual({ status: 'unknown', httpStatus: 302 });
-      expect(requests).toEqual(['HEAD /start', 'HEAD /wait']);
+      expect(served.requests).toEqual(['HEAD /start', 'HEAD /wait']);
     });
 
     it('is unknown, without connecting, when the signal has already aborted', async () => {
-      handler = answer(200);
+      served.handler = answer(200);
 
-      await expect(checkLink(`http://site.test:${port}/`, options(), AbortSignal.abort())).resolves.toEqual({
+      await expect(
+        checkLink(`http://site.test:${served.port}/`, options(), AbortSignal.abort()),
+      ).resolves.toEqual({
         status: 'unknown',
         httpStatus: null,
       });
-      expect(connections).toBe(0);
+      expect(served.connections).toBe(0);
     });
   });
 });
@@ -622,13 +600,7 @@ describe('checkLink over a raw socket', () => {
     expect(elapsedMs).toBeGreaterThanOrEqual(SHORT_TIMEOUT_MS - 20);
     expect(elapsedMs).toBeLessThan(SHORT_TIMEOUT_MS + DEADLINE_SLACK_MS);
     expect(timersLeft).toBe(0);
-    await expect(
-      within(
-        lastClosed.then(() => 'closed'),
-        2000,
-        'still open',
-      ),
-    ).resolves.toBe('closed');
+    await expectClosed(lastClosed);
   });
 
   it('is broken, with no status, within the deadline, when the headers come a byte at a time', async () => {
@@ -645,28 +617,14 @@ describe('checkLink over a raw socket', () => {
 
     expect(result).toEqual({ status: 'broken', httpStatus: null });
     expect(elapsedMs).toBeLessThan(SHORT_TIMEOUT_MS + DEADLINE_SLACK_MS);
-    await expect(
-      within(
-        lastClosed.then(() => 'closed'),
-        2000,
-        'still open',
-      ),
-    ).resolves.toBe('closed');
+    await expectClosed(lastClosed);
   });
 
   it('stops reading endless headers after a few kilobytes: unknown, as a browser might show the page', async () => {
     let written = 0;
     onConnection = (socket) => {
       socket.write('HTTP/1.1 200 OK\r\n');
-      const line = `x-filler: ${'y'.repeat(1000)}\r\n`;
-      const pump = () => {
-        while (!socket.destroyed) {
-          written += line.length;
-          if (!socket.write(line)) return;
-        }
-      };
-      socket.on('drain', pump);
-      pump();
+      flood(socket, `x-filler: ${'y'.repeat(1000)}\r\n`, (bytes) => (written += bytes));
     };
 
     const { result, elapsedMs } = await timed(() =>
@@ -675,13 +633,7 @@ describe('checkLink over a raw socket', () => {
 
     expect(result).toEqual({ status: 'unknown', httpStatus: null });
     expect(elapsedMs).toBeLessThan(5000);
-    await expect(
-      within(
-        lastClosed.then(() => 'closed'),
-        2000,
-        'still open',
-      ),
-    ).resolves.toBe('closed');
+    await expectClosed(lastClosed);
     expect(written).toBeLessThan(32 * 1024 * 1024);
   });
 

@@ -1,13 +1,11 @@
-import { request as httpRequest, type ClientRequest, type IncomingMessage } from 'node:http';
-import { request as httpsRequest } from 'node:https';
+import type { ClientRequest, IncomingMessage } from 'node:http';
 import {
+  type AddressPolicy,
   AddressRefusedError,
   checkedAddress,
-  isPublicAddress,
-  lookupPinnedTo,
-  resolveHost,
-  type AddressPolicy,
   type CheckedAddress,
+  PUBLIC_ADDRESSES_ONLY,
+  requestPinned,
 } from '../../common/outbound-address';
 
 /** `ok`: the target answered; `broken`: it answered 404, 410 or 5xx, or not at all; `unknown`: it was not checked. */
@@ -34,8 +32,7 @@ export interface LinkCheckOptions extends AddressPolicy {
 }
 
 export const DEFAULT_LINK_CHECK_OPTIONS: LinkCheckOptions = {
-  resolve: resolveHost,
-  allowAddress: isPublicAddress,
+  ...PUBLIC_ADDRESSES_ONLY,
   timeoutMs: 10_000,
   maxRedirects: 5,
   maxBodyBytes: 4096,
@@ -182,14 +179,10 @@ function exchange(
   options: LinkCheckOptions,
   stop: AbortSignal,
 ): Promise<Answer> {
-  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
-  // Thrown here, before any connection, an error is the caller's (a bad user agent): it is not caught.
-  const request: ClientRequest = send(url, {
+  // Thrown here, before any connection, an error is the caller's (a bad user agent): it is not caught. The socket
+  // connects to the address the policy judged, never to a second answer of the resolver, and is the check's own.
+  const request: ClientRequest = requestPinned(url, target, {
     method,
-    // The socket connects to the address the policy judged, never to a second answer of the resolver.
-    lookup: lookupPinnedTo(target),
-    // A socket of its own: a pooled, kept-alive one would outlive the check.
-    agent: false,
     signal: stop,
     maxHeaderSize: MAX_HEADER_BYTES,
     headers: { 'user-agent': options.userAgent, accept: '*/*' },
