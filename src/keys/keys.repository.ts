@@ -28,7 +28,7 @@ export class KeysRepository extends AccountRows(ApiKey, {
   }
 
   /** A live key the caller may see, or null. */
-  async findVisible(caller: ApiCaller, id: number): Promise<ApiKey | null> {
+  async findOwned(caller: ApiCaller, id: number): Promise<ApiKey | null> {
     return this.visible(caller).andWhere('key.id = :id', { id }).getOne();
   }
 

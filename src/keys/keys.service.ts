@@ -4,12 +4,11 @@ import type { ApiKey } from '../auth/api-key.entity';
 import type { ApiCaller } from '../auth/owner';
 import { scopesBeyond, type Scope } from '../auth/scopes';
 import {
-  ResourceNotFoundException,
   UnauthorizedActionException,
   ValidationFailedException,
   type FieldErrors,
 } from '../common/exceptions';
-import { mapPage, type Page } from '../common/pagination';
+import { Resources } from '../common/resources';
 import { quotasConfig, type QuotasConfig } from '../config/app-config';
 import { Transactions } from '../database/transactions';
 import { SpacesService } from '../spaces/spaces.service';
@@ -29,21 +28,15 @@ interface KeyPowers {
  * more than itself (scopes, spaces, and lifetime), and sees, changes or revokes only those, and itself.
  */
 @Injectable()
-export class KeysService {
+export class KeysService extends Resources<ApiKey, KeyResponse, KeyListQueryDto, ApiCaller> {
   constructor(
     private readonly keys: KeysRepository,
     private readonly accounts: AccountsService,
     private readonly transactions: Transactions,
     private readonly spaces: SpacesService,
     @Inject(quotasConfig.KEY) private readonly quotas: QuotasConfig,
-  ) {}
-
-  async list(caller: ApiCaller, query: KeyListQueryDto): Promise<Page<KeyResponse>> {
-    return mapPage(await this.keys.list(caller, query), toKeyResponse);
-  }
-
-  async show(caller: ApiCaller, id: number): Promise<KeyResponse> {
-    return toKeyResponse(await this.find(caller, id));
+  ) {
+    super(keys, toKeyResponse);
   }
 
   async create(caller: ApiCaller, dto: CreateKeyDto): Promise<CreatedKeyResponse> {
@@ -94,12 +87,6 @@ export class KeysService {
     const key = await this.find(caller, id);
     if (key.id !== caller.keyId && this.beyond(caller, key).length > 0)
       throw new UnauthorizedActionException();
-    return key;
-  }
-
-  private async find(caller: ApiCaller, id: number): Promise<ApiKey> {
-    const key = await this.keys.findVisible(caller, id);
-    if (key === null) throw new ResourceNotFoundException();
     return key;
   }
 

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ResourceNotFoundException, ValidationFailedException } from '../common/exceptions';
-import { mapPage, type Page } from '../common/pagination';
+import { Resources } from '../common/resources';
 import { quotasConfig, type QuotasConfig } from '../config/app-config';
 import { ChangeFeed, EVERYTHING } from '../database/change-feed';
 import type { PixelListQueryDto } from './dto/pixel-list-query.dto';
@@ -11,19 +11,13 @@ import { isPixelType, pixelValueError } from './pixel-types';
 import { PixelsRepository } from './pixels.repository';
 
 @Injectable()
-export class PixelsService {
+export class PixelsService extends Resources<Pixel, PixelResponse, PixelListQueryDto, number> {
   constructor(
     private readonly pixels: PixelsRepository,
     private readonly feed: ChangeFeed,
     @Inject(quotasConfig.KEY) private readonly quotas: QuotasConfig,
-  ) {}
-
-  async list(accountId: number, query: PixelListQueryDto): Promise<Page<PixelResponse>> {
-    return mapPage(await this.pixels.list(accountId, query), toPixelResponse);
-  }
-
-  async show(accountId: number, id: number): Promise<PixelResponse> {
-    return toPixelResponse(await this.find(accountId, id));
+  ) {
+    super(pixels, toPixelResponse);
   }
 
   async create(accountId: number, dto: CreatePixelDto): Promise<PixelResponse> {
@@ -49,12 +43,6 @@ export class PixelsService {
     if (!(await this.pixels.delete(accountId, id))) throw new ResourceNotFoundException();
     // Links lost a pixel: rare enough to drop this instance's cache of links outright.
     this.feed.publish(EVERYTHING);
-  }
-
-  async find(accountId: number, id: number): Promise<Pixel> {
-    const pixel = await this.pixels.findOwned(accountId, id);
-    if (pixel === null) throw new ResourceNotFoundException();
-    return pixel;
   }
 
   /** The account's pixels among `ids`, by id. */

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Owner } from '../auth/owner';
 import { ResourceNotFoundException, UnauthorizedActionException } from '../common/exceptions';
-import { mapPage, type Page } from '../common/pagination';
+import { Resources } from '../common/resources';
 import { quotasConfig, type QuotasConfig } from '../config/app-config';
 import type { SpaceListQueryDto } from './dto/space-list-query.dto';
 import type { CreateSpaceDto, UpdateSpaceDto } from './dto/space.dto';
@@ -10,20 +10,12 @@ import { toSpaceResponse, type SpaceResponse } from './space.mapper';
 import { SpacesRepository } from './spaces.repository';
 
 @Injectable()
-export class SpacesService {
+export class SpacesService extends Resources<Space, SpaceResponse, SpaceListQueryDto, Owner> {
   constructor(
     private readonly spaces: SpacesRepository,
     @Inject(quotasConfig.KEY) private readonly quotas: QuotasConfig,
-  ) {}
-
-  async list(owner: Owner, query: SpaceListQueryDto): Promise<Page<SpaceResponse>> {
-    return mapPage(await this.spaces.list(owner, query), toResponse);
-  }
-
-  async show(owner: Owner, id: number): Promise<SpaceResponse> {
-    const space = await this.spaces.findOwned(owner, id, true);
-    if (space === null) throw new ResourceNotFoundException();
-    return toResponse(space);
+  ) {
+    super(spaces, toResponse);
   }
 
   /** A key restricted to spaces makes none: it could not see what it made. */
@@ -62,13 +54,6 @@ export class SpacesService {
     const reachable = owner.spaceIds === null ? ids : ids.filter((id) => owner.spaceIds!.includes(id));
     if (reachable.length === 0) return new Set();
     return new Set(await this.spaces.idsAmong(owner.accountId, reachable));
-  }
-
-  /** One of the owner's spaces, or a 404 whether it does not exist, is another account's or beyond its reach. */
-  async find(owner: Owner, id: number): Promise<Space> {
-    const space = await this.spaces.findOwned(owner, id);
-    if (space === null) throw new ResourceNotFoundException();
-    return space;
   }
 }
 

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import type { Owner } from '../auth/owner';
 import { ResourceNotFoundException, UnauthorizedActionException } from '../common/exceptions';
-import { mapPage, type Page } from '../common/pagination';
+import { Resources } from '../common/resources';
 import { quotasConfig, type QuotasConfig } from '../config/app-config';
 import type { Transaction } from '../database/transactions';
 import type { TagListQueryDto } from './dto/tag-list-query.dto';
@@ -17,20 +17,12 @@ export { distinctNames } from './tags.repository';
  * matched regardless of case).
  */
 @Injectable()
-export class TagsService {
+export class TagsService extends Resources<Tag, TagResponse, TagListQueryDto, Owner> {
   constructor(
     private readonly tags: TagsRepository,
     @Inject(quotasConfig.KEY) private readonly quotas: QuotasConfig,
-  ) {}
-
-  async list(owner: Owner, query: TagListQueryDto): Promise<Page<TagResponse>> {
-    return mapPage(await this.tags.list(owner, query), toTagResponse);
-  }
-
-  async show(owner: Owner, id: number): Promise<TagResponse> {
-    const tag = await this.tags.findOwned(owner, id, true);
-    if (tag === null) throw new ResourceNotFoundException();
-    return toTagResponse(tag);
+  ) {
+    super(tags, toTagResponse);
   }
 
   /**
@@ -96,8 +88,7 @@ export class TagsService {
 
   /** One of the workspace's tags, for a change: 404 when none, 403 for a key restricted to spaces. */
   private async editable(owner: Owner, id: number): Promise<Tag> {
-    const tag = await this.tags.findOwned(owner, id);
-    if (tag === null) throw new ResourceNotFoundException();
+    const tag = await this.find(owner, id);
     if (owner.spaceIds !== null) throw new UnauthorizedActionException();
     return tag;
   }

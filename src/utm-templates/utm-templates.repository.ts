@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import type { Owner } from '../auth/owner';
 import { QuotaKind } from '../common/account-quota';
 import type { Page } from '../common/pagination';
 import { AccountRows } from '../database/account-rows.repository';
@@ -18,15 +19,15 @@ export class UtmTemplatesRepository extends AccountRows(UtmTemplate, {
   table: 'utm_templates',
   noun: 'UTM templates',
 }) {
-  /** A page of the account's templates and their total. */
-  async list(accountId: number, query: UtmTemplateListQueryDto): Promise<Page<UtmTemplate>> {
+  /** A page of the account's templates and their total: every one, whatever spaces the owner is restricted to. */
+  async list({ accountId }: Owner, query: UtmTemplateListQueryDto): Promise<Page<UtmTemplate>> {
     const builder = this.rows
       .createQueryBuilder('template')
       .where('template.account_id = :accountId', { accountId });
     return this.page(builder, UTM_TEMPLATE_COLUMNS, query);
   }
 
-  async findOwned(accountId: number, id: number): Promise<UtmTemplate | null> {
+  async findOwned({ accountId }: Owner, id: number): Promise<UtmTemplate | null> {
     return this.rows.findOneBy({ id, accountId });
   }
 

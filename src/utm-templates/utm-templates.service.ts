@@ -5,7 +5,7 @@ import {
   UnauthorizedActionException,
   ValidationFailedException,
 } from '../common/exceptions';
-import { mapPage, type Page } from '../common/pagination';
+import { Resources } from '../common/resources';
 import { quotasConfig, type QuotasConfig } from '../config/app-config';
 import { LINK_VISIT_FIELDS, UTM_FIELDS as LINK_UTM_FIELDS } from '../links/link-visit-fields';
 import type { UtmTemplateListQueryDto } from './dto/utm-template-list-query.dto';
@@ -23,20 +23,19 @@ export const UTM_FIELD_REQUIRED =
 
 type UtmFields = Pick<UtmTemplate, (typeof UTM_FIELDS)[number][1]>;
 
+/** A key restricted to spaces reads the templates too: they are the workspace's, in no space. */
 @Injectable()
-export class UtmTemplatesService {
+export class UtmTemplatesService extends Resources<
+  UtmTemplate,
+  UtmTemplateResponse,
+  UtmTemplateListQueryDto,
+  Owner
+> {
   constructor(
     private readonly templates: UtmTemplatesRepository,
     @Inject(quotasConfig.KEY) private readonly quotas: QuotasConfig,
-  ) {}
-
-  /** A key restricted to spaces reads them too: templates are the workspace's, in no space. */
-  async list(owner: Owner, query: UtmTemplateListQueryDto): Promise<Page<UtmTemplateResponse>> {
-    return mapPage(await this.templates.list(owner.accountId, query), toUtmTemplateResponse);
-  }
-
-  async show(owner: Owner, id: number): Promise<UtmTemplateResponse> {
-    return toUtmTemplateResponse(await this.find(owner, id));
+  ) {
+    super(templates, toUtmTemplateResponse);
   }
 
   async create(owner: Owner, dto: CreateUtmTemplateDto): Promise<UtmTemplateResponse> {
@@ -69,12 +68,6 @@ export class UtmTemplatesService {
   async remove(owner: Owner, id: number): Promise<void> {
     assertMayChange(owner);
     if (!(await this.templates.delete(owner.accountId, id))) throw new ResourceNotFoundException();
-  }
-
-  private async find(owner: Owner, id: number): Promise<UtmTemplate> {
-    const template = await this.templates.findOwned(owner.accountId, id);
-    if (template === null) throw new ResourceNotFoundException();
-    return template;
   }
 }
 
