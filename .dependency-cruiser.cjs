@@ -7,7 +7,7 @@
  * - `database/` the data source, migrations, the embedded database, transactions, the lists' search, order and page,
  *   the account quotas' lock and the pool's counts; imports `config/` and `common/`, never an entity: entities and migrations are
  *   found by file name.
- * - `links/status/` the link-status rule, in TypeScript (`link-status.ts`) and in SQL (`link-status.sql.ts`);
+ * - `links/status/` the link-status rule, in TypeScript (`link-status.ts`) and in SQL (`link-status.repository.ts`);
  *   imports nothing, so that `clicks/` states it in its claim as the lists do.
  * - `auth/` accounts, keys and the guards; `targeting/`, `metrics/`, `qr/`, `clicks/`, `limits/`: services the
  *   features use.

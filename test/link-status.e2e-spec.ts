@@ -4,7 +4,7 @@ import { ClickRepository } from '../src/clicks/click.repository';
 import { dataSourceOptions } from '../src/database/data-source-options';
 import { linkCountQuery, type LinkListFilter } from '../src/links/link-list.repository';
 import { LinkStatus, linkStatus, type StatusInput } from '../src/links/status/link-status';
-import { linkStatusCondition, linkStatusSql } from '../src/links/status/link-status.sql';
+import { linkStatusCondition, linkStatusSql } from '../src/links/status/link-status.repository';
 import type { VisitorProfile } from '../src/targeting/visitor';
 
 /** A link's settings, its period in milliseconds from the statement's `now()` (null: no bound), and its clicks. */

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
-import { limitedSql, openSql } from '../links/status/link-status.sql';
+import { limitedSql, openSql } from '../links/status/link-status.repository';
 import { takenSql } from '../events/outbox/outbox.repository';
 import { DIMENSION_CODES } from './click-dimensions';
 import type { VisitorProfile } from '../targeting/visitor';

@@ -1,5 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { DataSource } from 'typeorm';
+import { serverSettings } from './server.repository';
 
 /** What autovacuum needs of the server: itself, and the row counts it decides by. */
 const NEEDED = ['autovacuum', 'track_counts'];
@@ -10,10 +11,7 @@ const NEEDED = ['autovacuum', 'track_counts'];
  * migrations set each table's thresholds, but only the server runs autovacuum.
  */
 export async function autovacuumOff(dataSource: DataSource): Promise<string[]> {
-  const rows = await dataSource.query<{ name: string; setting: string }[]>(
-    'SELECT name, setting FROM pg_settings WHERE name = ANY ($1)',
-    [NEEDED],
-  );
+  const rows = await serverSettings(dataSource, NEEDED);
   return rows.filter((row) => row.setting !== 'on').map((row) => row.name);
 }
 

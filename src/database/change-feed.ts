@@ -12,6 +12,7 @@ import { randomUUID } from 'node:crypto';
 import type { Socket } from 'node:net';
 import { Client, type Notification } from 'pg';
 import { DATABASE_CONNECTION, type DatabaseConnection } from './database.module';
+import { listen, notify } from './server.repository';
 
 /** The channel on which triggers announce changes to links, their pixels and domains (see the migrations). */
 export const VISIT_CACHE_CHANNEL = 'visit_cache';
@@ -130,7 +131,7 @@ export class ChangeFeed implements OnApplicationBootstrap, BeforeApplicationShut
     client.on('end', () => this.lost(client));
     try {
       await client.connect();
-      await client.query(`LISTEN ${VISIT_CACHE_CHANNEL}`);
+      await listen(client, VISIT_CACHE_CHANNEL);
       if (!(await this.hears(client))) {
         // The database or a pooler in front of it (PgBouncer in transaction mode) passes no notice between
         // sessions: a property of the set-up, not a passing fault, so it is asked again only much later.
@@ -187,7 +188,7 @@ export class ChangeFeed implements OnApplicationBootstrap, BeforeApplicationShut
     this.sequence += 1;
     const payload = `probe:${this.instance}:${this.sequence}`;
     this.probes.set(payload, Date.now());
-    client.query('SELECT pg_notify($1, $2)', [VISIT_CACHE_CHANNEL, payload]).catch(() => this.lost(client));
+    notify(client, VISIT_CACHE_CHANNEL, payload).catch(() => this.lost(client));
   }
 
   /** Whether a notice sent on another connection reaches the listening one: what caching relies on. */
@@ -208,7 +209,7 @@ export class ChangeFeed implements OnApplicationBootstrap, BeforeApplicationShut
     sender.on('error', () => undefined);
     try {
       await sender.connect();
-      await sender.query('SELECT pg_notify($1, $2)', [VISIT_CACHE_CHANNEL, probe]);
+      await notify(sender, VISIT_CACHE_CHANNEL, probe);
       return await heard;
     } finally {
       clearTimeout(timer);

@@ -1,6 +1,7 @@
 import QueryStream from 'pg-query-stream';
 import type { DataSource } from 'typeorm';
 import type { DatabaseConnection } from './database.module';
+import { limitTransaction, windowOf } from './server.repository';
 
 /** How long one cursor may stay open: a download slower than this is cut rather than holding a snapshot on. */
 export const CURSOR_TIMEOUT_MS = 10 * 60_000;
@@ -26,7 +27,7 @@ export async function* cursorRows<T>(
   let stream: QueryStream | undefined;
   try {
     await runner.startTransaction();
-    await runner.query(`SET LOCAL statement_timeout = ${CURSOR_TIMEOUT_MS}`);
+    await limitTransaction(runner, CURSOR_TIMEOUT_MS);
     // pg's client-side read timeout applies to a cursor too: this one's is the cursor's own.
     const query = Object.assign(new QueryStream(sql, values, { batchSize: size }), {
       query_timeout: CURSOR_TIMEOUT_MS + 1000,
@@ -61,13 +62,9 @@ async function* windowRows<T>(
   values: unknown[],
   size: number,
 ): AsyncGenerator<T[]> {
-  const limit = `$${values.length + 1}`;
-  const offset = `$${values.length + 2}`;
+  const windowed = windowOf(sql, values.length);
   for (let start = 0; ; start += size) {
-    const rows = await dataSource.query<T[]>(
-      `SELECT * FROM (${sql}) AS windowed LIMIT ${limit} OFFSET ${offset}`,
-      [...values, size, start],
-    );
+    const rows = await dataSource.query<T[]>(windowed, [...values, size, start]);
     if (rows.length > 0) yield rows;
     if (rows.length < size) return;
   }

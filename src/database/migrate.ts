@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { DataSource, type Migration } from 'typeorm';
+import { withAdvisoryLock } from './server.repository';
 
 /** Any constant works; it only has to be the same in every instance of this service. */
 const MIGRATION_LOCK_ID = 725_191_001;
@@ -12,12 +13,9 @@ export async function runMigrations(dataSource: DataSource): Promise<Migration[]
   const runner = dataSource.createQueryRunner();
   await runner.connect();
   try {
-    await runner.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
-    try {
-      return await dataSource.runMigrations({ transaction: 'each' });
-    } finally {
-      await runner.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]);
-    }
+    return await withAdvisoryLock(runner, MIGRATION_LOCK_ID, () =>
+      dataSource.runMigrations({ transaction: 'each' }),
+    );
   } finally {
     await runner.release();
   }

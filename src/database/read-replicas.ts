@@ -20,6 +20,7 @@ import { connectRedis } from '../common/redis-server';
 import { databaseConfig, limitsConfig, type DatabaseConfig, type LimitsConfig } from '../config/app-config';
 import { dataSourceOptions } from './data-source-options';
 import { DATABASE_CONNECTION, databaseLimits, type DatabaseConnection } from './database.module';
+import { replayPosition, writePosition } from './server.repository';
 
 /** How often the primary's position and each replica's are read: the lag is known to within this. */
 export const REPLICA_CHECK_MS = 200;
@@ -157,8 +158,7 @@ export class ReadReplicas implements OnApplicationBootstrap, BeforeApplicationSh
     this.wrote(accountId);
     if (this.marks === null) return;
     try {
-      const [row] = await this.primary.query<{ lsn: string }[]>('SELECT pg_current_wal_lsn()::text AS lsn');
-      await this.marks.set(String(accountId), row.lsn, 'PX', WRITE_MARK_TTL_MS);
+      await this.marks.set(String(accountId), await writePosition(this.primary), 'PX', WRITE_MARK_TTL_MS);
     } catch {
       // Redis or the primary is away: reads on other instances may be up to REPLICA_MAX_LAG_MS behind.
     }
@@ -222,8 +222,7 @@ export class ReadReplicas implements OnApplicationBootstrap, BeforeApplicationSh
     if (this.checking) return;
     this.checking = true;
     try {
-      const [row] = await this.primary.query<{ lsn: string }[]>('SELECT pg_current_wal_lsn()::text AS lsn');
-      this.history.add(Date.now(), lsnValue(row.lsn));
+      this.history.add(Date.now(), lsnValue(await writePosition(this.primary)));
       await Promise.all(this.replicas.map((replica) => this.checkReplica(replica)));
       // A write older than the lag allowed is on every replica that may be read from.
       const settled = Date.now() - this.config.replicaMaxLagMs;
@@ -238,9 +237,7 @@ export class ReadReplicas implements OnApplicationBootstrap, BeforeApplicationSh
   private async checkReplica(replica: Replica): Promise<void> {
     try {
       replica.source ??= await this.open(replica.url);
-      const [row] = await replica.source.query<{ lsn: string | null; recovering: boolean }[]>(
-        'SELECT pg_last_wal_replay_lsn()::text AS lsn, pg_is_in_recovery() AS recovering',
-      );
+      const row = await replayPosition(replica.source);
       // A server not in recovery is no replica (a promoted one, or a wrong URL): its data may have forked.
       if (!row.recovering || row.lsn === null) {
         this.lost(replica, new Error('not a streaming replica'));

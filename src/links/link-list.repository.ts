@@ -6,11 +6,12 @@ import { MAX_ID } from '../common/validation';
 import { cursorRows } from '../database/cursor';
 import { ReadReplicas } from '../database/read-replicas';
 import { DATABASE_CONNECTION, type DatabaseConnection } from '../database/database.module';
+import type { Transaction } from '../database/transactions';
 import type { LinkExportRow } from './link-csv';
 import { LINK_VISIT_FIELD_NAMES } from './link-visit-fields';
 import { CheckStatus } from './health/link-check.entity';
 import { LinkStatus } from './status/link-status';
-import { expiredLinks, linkStatusCondition } from './status/link-status.sql';
+import { expiredLinks, linkStatusCondition } from './status/link-status.repository';
 
 export type LinkSearchBy = 'title' | 'alias' | 'url';
 export type LinkSortBy = 'id' | 'clicks' | 'title' | 'alias' | 'url';
@@ -530,6 +531,21 @@ export class LinkListRepository {
   ): Promise<number[]> {
     const page = linkPageQuery(filter, order, offset, limit, counts);
     const rows = await this.reads.query<{ id: number }[]>(filter.accountId, page.text, page.values);
+    return rows.map((row) => row.id);
+  }
+
+  /**
+   * The ids of up to `limit` links a list finds, from its own statement, in `tx`: on the primary, where a bulk change
+   * writes them next (a replica may lag behind it).
+   */
+  async foundIds(
+    tx: Transaction,
+    filter: LinkListFilter,
+    order: LinkListOrder,
+    limit: number,
+  ): Promise<number[]> {
+    const page = linkPageQuery(filter, order, 0, limit);
+    const rows = await tx.query<{ id: number }[]>(page.text, page.values);
     return rows.map((row) => row.id);
   }
 

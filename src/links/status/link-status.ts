@@ -1,6 +1,6 @@
 /*
  * A link's status, stated once in TypeScript ({@link linkStatus}) here and once in SQL beside it
- * (`link-status.sql.ts`): a change to one is a change to the other, and test/link-status.e2e-spec.ts runs both
+ * (`link-status.repository.ts`): a change to one is a change to the other, and test/link-status.e2e-spec.ts runs both
  * over the same cases. The folder imports nothing else, so that `clicks/`, which `links/` itself depends on, can
  * state the rule too. The triggers of the migrations keep their own copy (a link's `clicks_limit` on its counter):
  * migrations are history, and are not edited.
@@ -23,7 +23,7 @@ export enum LinkStatus {
 
 /**
  * What a visit would do now: Disabled if disabled; else Expired outside the active period or once the clicks
- * limit is reached; else Active. Its SQL twin is `linkStatusSql` (`link-status.sql.ts`).
+ * limit is reached; else Active. Its SQL twin is `linkStatusSql` (`link-status.repository.ts`).
  */
 export function linkStatus(link: StatusInput, clicks: number, now: Date = new Date()): LinkStatus {
   if (link.disabled) return LinkStatus.Disabled;
