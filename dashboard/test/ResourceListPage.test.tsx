@@ -93,7 +93,7 @@ function ThingsPage({
       removal={{
         label: 'Drop',
         title: 'Drop this thing?',
-        confirm: (thing) => <p>{thing.name} will be dropped.</p>,
+        confirm: (name) => `${name} will be dropped.`,
         done: (name) => `Thing dropped: ${name}`,
         run: (thing) => {
           remove(thing);

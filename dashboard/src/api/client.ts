@@ -42,7 +42,7 @@ export const api = createClient<paths>({
 });
 api.use(sessionMiddleware);
 
-interface FetchResult<T> {
+interface FetchResult<T = unknown> {
   data?: T;
   error?: unknown;
   response: Response;
@@ -59,6 +59,60 @@ export async function call<T>(request: Promise<FetchResult<T>>): Promise<T> {
   }
   if (!result.response.ok) throw await errorFromResponse(result.response, result.error ?? null);
   return result.data as T;
+}
+
+/** The routes that delete one row by its id (`/api/v1/spaces/{id}`...). */
+type DeleteById = {
+  [P in keyof paths]: paths[P] extends { delete: { parameters: { path: { id: number } } } } ? P : never;
+}[keyof paths];
+
+/** The deletion of a row through `path`, the route that deletes a row by its id. */
+export function deleteById(path: DeleteById): (row: { id: number }) => Promise<unknown> {
+  return (row) => call(api.DELETE(path, { params: { path: { id: row.id } } }));
+}
+
+/** What an operation's JSON request sends, and what its success (200 or 201) answers. */
+type JsonBody<Operation> = Operation extends { requestBody?: { content: { 'application/json': infer Body } } }
+  ? Body
+  : never;
+type JsonAnswer<Operation> = Operation extends {
+  responses: { 200: { content: { 'application/json': infer Answer } } };
+}
+  ? Answer
+  : Operation extends { responses: { 201: { content: { 'application/json': infer Answer } } } }
+    ? Answer
+    : never;
+
+/**
+ * The collections whose rows a POST to the collection creates and a PUT to the row (`{collection}/{id}`) changes,
+ * with the body both take and what they answer.
+ */
+type Editable = {
+  [P in keyof paths]: `${P}/{id}` extends keyof paths
+    ? paths[P] extends { post: infer Create }
+      ? paths[`${P}/{id}`] extends { put: infer Update }
+        ? { body: JsonBody<Create> & JsonBody<Update>; answer: JsonAnswer<Create> | JsonAnswer<Update> }
+        : never
+      : never
+    : never;
+};
+type Collection = { [P in keyof Editable]: Editable[P] extends never ? never : P }[keyof Editable];
+
+/** A write to a route chosen at run time, which the typed client cannot check. */
+type Write = (route: string, init: object) => Promise<FetchResult>;
+
+/** A create-or-edit form's request: the PUT of `row` when one is edited, else the POST of a new one. */
+export function saveRow<P extends Collection>(
+  collection: P,
+  row: { id: number } | null,
+  body: Editable[P]['body'],
+): Promise<Editable[P]['answer']> {
+  // The typed client checks one literal route at a time; this function's signature types the two it chooses from.
+  const client = api as unknown as Record<'PUT' | 'POST', Write>;
+  const request = row
+    ? client.PUT(`${collection}/{id}`, { params: { path: { id: row.id } }, body })
+    : client.POST(collection, { body });
+  return call(request) as Promise<Editable[P]['answer']>;
 }
 
 interface RequestOptions {

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Field } from '../components/Field';
+import { labelledOptions, Options } from '../components/FilterSelect';
 import { useI18n } from '../i18n/I18nProvider';
 import { LANGUAGES, type Language } from '../i18n/languages';
 import { chooseTheme, storedTheme, THEMES, type Theme } from '../theme';
@@ -37,11 +38,7 @@ export function Preferences() {
               setTheme(next);
             }}
           >
-            {THEMES.map((option) => (
-              <option key={option} value={option}>
-                {t.app.themes[option]}
-              </option>
-            ))}
+            <Options options={labelledOptions(THEMES, t.app.themes)} />
           </select>
         )}
       </Field>

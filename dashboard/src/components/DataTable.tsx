@@ -11,6 +11,23 @@ export interface Column<T> {
   title?: (row: T) => string;
 }
 
+/** The column that names the rows, the reader's own row (their key, themselves) marked by `badge` after its name. */
+export function nameColumn<T extends { name: string }>(
+  label: string,
+  isOwn: (row: T) => boolean,
+  badge: string,
+): Column<T> {
+  return {
+    label,
+    cell: (row) => (
+      <>
+        {row.name}
+        {isOwn(row) && <span className="badge">{badge}</span>}
+      </>
+    ),
+  };
+}
+
 interface DataTableProps<T extends { id: number | string }> {
   /** Read by screen readers only: what the table lists. */
   caption: string;

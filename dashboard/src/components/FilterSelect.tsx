@@ -17,6 +17,14 @@ export function namedOptions(
   return shown.map((row) => ({ value: String(row.id), label: row.name }));
 }
 
+/** The values of an enum as choices, each named by `labels` (a catalogue's names of them). */
+export function labelledOptions<V extends string | number>(
+  values: readonly V[],
+  labels: Readonly<Record<V, string>>,
+): Option[] {
+  return values.map((value) => ({ value: String(value), label: labels[value] }));
+}
+
 /** The `<option>`s of a list of choices. */
 export function Options({ options }: { options: readonly Option[] }) {
   return options.map((option) => (
@@ -45,5 +53,25 @@ export function FilterSelect({ label, value, options, onChange, fit = false }: F
         </select>
       )}
     </Field>
+  );
+}
+
+/**
+ * The filters of a list's address parameters: `filter(label, name, options)` is the choice of the parameter `name`,
+ * changed at once. `fit` as for FilterSelect, for each filter unless it says otherwise.
+ */
+export function filterSelects<K extends string>(
+  values: Readonly<Record<K, string>>,
+  update: (changes: Partial<Record<K, string>>) => void,
+  fitEach = false,
+) {
+  return (label: string, name: K, options: readonly Option[], fit = fitEach) => (
+    <FilterSelect
+      label={label}
+      value={values[name]}
+      options={options}
+      onChange={(value) => update({ [name]: value } as Partial<Record<K, string>>)}
+      fit={fit}
+    />
   );
 }

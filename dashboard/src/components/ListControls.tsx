@@ -3,7 +3,7 @@ import { PerPageValues } from '../api/enums';
 import { useSettledText } from '../hooks/useSettledText';
 import { useT } from '../i18n/I18nProvider';
 import { Field } from './Field';
-import { FilterSelect, type Option } from './FilterSelect';
+import { filterSelects, type Option } from './FilterSelect';
 
 export interface ListValues {
   search: string;
@@ -39,15 +39,7 @@ export function ListControls({
   const [search, setSearch] = useSettledText(values.search, (value) => update({ search: value }));
 
   // Their labels are the dashboard's own: each control is as wide as its longest one, in every language.
-  const select = (name: keyof ListValues, text: string, options: Option[]) => (
-    <FilterSelect
-      label={text}
-      value={values[name]}
-      options={options}
-      onChange={(value) => update({ [name]: value })}
-      fit
-    />
-  );
+  const select = filterSelects(values, update, true);
 
   return (
     <div role="search" className="filters" aria-label={label}>
@@ -63,16 +55,16 @@ export function ListControls({
           )}
         </Field>
       )}
-      {searchBy && searchBy.length > 1 && select('search_by', t.common.searchIn, searchBy)}
+      {searchBy && searchBy.length > 1 && select(t.common.searchIn, 'search_by', searchBy)}
       {children}
-      {sortBy && select('sort_by', t.common.sortBy, sortBy)}
-      {select('sort', t.common.order, [
+      {sortBy && select(t.common.sortBy, 'sort_by', sortBy)}
+      {select(t.common.order, 'sort', [
         { value: 'desc', label: t.common.desc },
         { value: 'asc', label: t.common.asc },
       ])}
       {select(
-        'per_page',
         t.common.perPage,
+        'per_page',
         PerPageValues.map((value) => ({ value: String(value), label: String(value) })),
       )}
     </div>

@@ -44,8 +44,9 @@ interface ResourceListPageProps<T extends Row> {
   mayWrite: boolean;
   /** Whether the API searches the list; the search field is left out where it does not. */
   searchable?: boolean;
+  /** The columns the API searches in, when the list does not say them. */
   searchBy?: readonly (keyof Messages['searchBy'])[];
-  /** The columns the API sorts by; none for a list it sorts only by date. */
+  /** The columns the API sorts by, when the list does not say them; none for a list it sorts only by date. */
   sortBy?: readonly (keyof Messages['sortBy'])[];
   /** The list's own filters, beside the search. */
   filters?: ReactNode;
@@ -124,8 +125,8 @@ export function ResourceListPage<T extends Row>(props: ResourceListPageProps<T>)
         values={values}
         update={update}
         searchable={props.searchable}
-        searchBy={props.searchBy?.map((value) => ({ value, label: t.searchBy[value] }))}
-        sortBy={props.sortBy?.map((value) => ({ value, label: t.sortBy[value] }))}
+        searchBy={(props.searchBy ?? list.searchBy)?.map((value) => ({ value, label: t.searchBy[value] }))}
+        sortBy={(props.sortBy ?? list.sortBy)?.map((value) => ({ value, label: t.sortBy[value] }))}
       >
         {props.filters}
       </ListControls>

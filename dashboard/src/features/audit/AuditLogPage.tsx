@@ -3,7 +3,8 @@ import { AuditActorTypeValues, AuditTargetTypeValues } from '../../api/enums';
 import type { AuditEntry } from '../../api/types';
 import { useCsvExport } from '../../components/CsvExport';
 import { Field } from '../../components/Field';
-import { FilterSelect } from '../../components/FilterSelect';
+import { filterSelects, labelledOptions } from '../../components/FilterSelect';
+import { NumberInput } from '../../components/NumberInput';
 import { ResourceListPage } from '../../components/ResourceListPage';
 import { LIST_DEFAULTS, pageQuery } from '../../hooks/listQuery';
 import { positiveInt } from '../../hooks/useListParams';
@@ -24,6 +25,8 @@ const DEFAULTS = {
 type Values = Readonly<Record<keyof typeof DEFAULTS, string>>;
 
 const DAY = /^\d{4}-\d{2}-\d{2}$/;
+/** The first and the last day of the log's period. */
+const DAY_FILTERS = ['from', 'to'] as const;
 
 /** The filters of the address as the API takes them: a value it would refuse is left out rather than sent. */
 function auditQuery(values: Values) {
@@ -103,6 +106,7 @@ function AuditFilters({ values, update }: { values: Values; update: (changes: Pa
   const [action, setAction] = useSettledText(values.action, (value) => update({ action: value }));
   const [targetId, setTargetId] = useSettledText(values.target_id, (value) => update({ target_id: value }));
   const all = { value: '', label: t.common.all };
+  const filter = filterSelects(values, update, true);
 
   return (
     <>
@@ -118,58 +122,36 @@ function AuditFilters({ values, update }: { values: Values; update: (changes: Pa
           />
         )}
       </Field>
-      <FilterSelect
-        label={t.audit.actorType}
-        value={values.actor_type}
-        options={[
-          all,
-          ...AuditActorTypeValues.map((type) => ({ value: type, label: t.audit.actorTypes[type] })),
-        ]}
-        onChange={(value) => update({ actor_type: value })}
-        fit
-      />
-      <FilterSelect
-        label={t.audit.targetType}
-        value={values.target_type}
-        options={[
-          all,
-          ...AuditTargetTypeValues.map((type) => ({ value: type, label: t.audit.targetTypes[type] })),
-        ]}
-        onChange={(value) => update({ target_type: value })}
-        fit
-      />
+      {filter(t.audit.actorType, 'actor_type', [
+        all,
+        ...labelledOptions(AuditActorTypeValues, t.audit.actorTypes),
+      ])}
+      {filter(t.audit.targetType, 'target_type', [
+        all,
+        ...labelledOptions(AuditTargetTypeValues, t.audit.targetTypes),
+      ])}
       <Field label={t.audit.targetId} className="filter filter-narrow">
         {(control) => (
-          <input
+          <NumberInput
             {...control}
-            type="number"
-            inputMode="numeric"
             min={1}
             value={targetId}
             onChange={(event) => setTargetId(event.target.value)}
           />
         )}
       </Field>
-      <Field label={t.audit.from} className="filter">
-        {(control) => (
-          <input
-            {...control}
-            type="date"
-            value={values.from}
-            onChange={(event) => update({ from: event.target.value })}
-          />
-        )}
-      </Field>
-      <Field label={t.audit.to} className="filter">
-        {(control) => (
-          <input
-            {...control}
-            type="date"
-            value={values.to}
-            onChange={(event) => update({ to: event.target.value })}
-          />
-        )}
-      </Field>
+      {DAY_FILTERS.map((name) => (
+        <Field key={name} label={t.audit[name]} className="filter">
+          {(control) => (
+            <input
+              {...control}
+              type="date"
+              value={values[name]}
+              onChange={(event) => update({ [name]: event.target.value })}
+            />
+          )}
+        </Field>
+      ))}
     </>
   );
 }

@@ -2,9 +2,8 @@ import { useState } from 'react';
 import { api, call } from '../../api/client';
 import type { Domain } from '../../api/types';
 import { Field } from '../../components/Field';
-import { FormDialog } from '../../components/FormDialog';
+import { editOrNewTitle, FormDialog, useDialogForm } from '../../components/FormDialog';
 import { UrlInput, withScheme } from '../../components/UrlInput';
-import { useSubmit } from '../../hooks/useSubmit';
 import { useI18n } from '../../i18n/I18nProvider';
 
 const DOMAIN_FIELDS = [
@@ -31,8 +30,6 @@ interface DomainDialogProps {
 /** A new domain takes a host name; afterwards only its two pages and its apps' files can change. */
 export function DomainDialog({ domain, onClose, onSaved }: DomainDialogProps) {
   const { t } = useI18n();
-  const submission = useSubmit(DOMAIN_FIELDS);
-  const title = domain ? t.domains.editTitle(domain.name) : t.domains.new;
   const [name, setName] = useState(domain?.name ?? '');
   const [indexPage, setIndexPage] = useState(domain?.index_page ?? '');
   const [notFoundPage, setNotFoundPage] = useState(domain?.not_found_page ?? '');
@@ -54,12 +51,13 @@ export function DomainDialog({ domain, onClose, onSaved }: DomainDialogProps) {
       : await call(api.POST('/api/v1/domains', { body: { name: name.trim(), ...pages } }));
     onSaved(saved.data);
   };
+  const form = useDialogForm(DOMAIN_FIELDS, save);
 
   return (
-    <FormDialog title={title} submission={submission} onSave={save} onClose={onClose}>
+    <FormDialog title={editOrNewTitle(t.domains, domain)} form={form} onClose={onClose}>
       <Field
         label={t.domains.hostname}
-        {...submission.field('name')}
+        {...form.field('name')}
         hint={domain ? t.domains.hostnameFixed : t.domains.hostnameHint}
       >
         {(control) => (
@@ -75,12 +73,12 @@ export function DomainDialog({ domain, onClose, onSaved }: DomainDialogProps) {
           />
         )}
       </Field>
-      <Field label={t.domains.indexPage} {...submission.field('index_page')} hint={t.domains.indexPageHint}>
+      <Field label={t.domains.indexPage} {...form.field('index_page')} hint={t.domains.indexPageHint}>
         {(control) => <UrlInput {...control} maxLength={2048} value={indexPage} onChange={setIndexPage} />}
       </Field>
       <Field
         label={t.domains.notFoundPage}
-        {...submission.field('not_found_page')}
+        {...form.field('not_found_page')}
         hint={t.domains.notFoundPageHint}
       >
         {(control) => (
@@ -91,7 +89,7 @@ export function DomainDialog({ domain, onClose, onSaved }: DomainDialogProps) {
         <Field
           key={field}
           label={t.domains.appFile(path)}
-          {...submission.field(field)}
+          {...form.field(field)}
           hint={t.domains.appFileHint}
         >
           {(control) => (

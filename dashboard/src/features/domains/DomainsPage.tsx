@@ -1,23 +1,19 @@
-import { api, call } from '../../api/client';
+import { api, call, deleteById } from '../../api/client';
 import { DomainSearchByValues, DomainSortByValues } from '../../api/enums';
 import type { Domain } from '../../api/types';
+import { deletion } from '../../components/RemovalDialog';
 import { EditAndRemove, ResourceListPage } from '../../components/ResourceListPage';
-import { LIST_DEFAULTS, listQuery } from '../../hooks/listQuery';
 import { useLoad } from '../../hooks/useLoad';
-import { useResourceList } from '../../hooks/useResourceList';
+import { useNamedList } from '../../hooks/useResourceList';
 import { useI18n } from '../../i18n/I18nProvider';
 import { useCan } from '../../session/SessionProvider';
 import { DomainDialog } from './DomainDialog';
 
-const DEFAULTS = { ...LIST_DEFAULTS, search_by: 'name' };
-
 export default function DomainsPage() {
   const { t, dateTime } = useI18n();
   const can = useCan();
-  const list = useResourceList(
-    DEFAULTS,
-    (values) => listQuery(values, DomainSearchByValues, DomainSortByValues),
-    (query, signal) => call(api.GET('/api/v1/domains', { params: { query }, signal })),
+  const list = useNamedList(DomainSearchByValues, DomainSortByValues, (query, signal) =>
+    call(api.GET('/api/v1/domains', { params: { query }, signal })),
   );
   const serviceDomain = useServiceDomain(can('account.read'));
   return (
@@ -25,7 +21,6 @@ export default function DomainsPage() {
       texts={{ ...t.domains, title: t.nav.domains }}
       list={list}
       mayWrite={can('domains.write')}
-      sortBy={DomainSortByValues}
       columns={[
         {
           label: t.common.name,
@@ -53,13 +48,7 @@ export default function DomainsPage() {
       form={(domain, onSaved, onClose) => (
         <DomainDialog domain={domain} onClose={onClose} onSaved={onSaved} />
       )}
-      removal={{
-        label: t.common.delete,
-        title: t.domains.deleteTitle,
-        confirm: (domain) => <p>{t.domains.deleteConfirm(domain.name)}</p>,
-        done: t.domains.deleted,
-        run: (domain) => call(api.DELETE('/api/v1/domains/{id}', { params: { path: { id: domain.id } } })),
-      }}
+      removal={deletion(t, t.domains, deleteById('/api/v1/domains/{id}'))}
     />
   );
 }

@@ -4,9 +4,8 @@ import { ImportOnConflictValues, ImportSourceValues } from '../../api/enums';
 import type { ImportJob, ImportOnConflict, ImportSource } from '../../api/types';
 import { Checkbox, Field } from '../../components/Field';
 import { Options } from '../../components/FilterSelect';
-import { FormDialog } from '../../components/FormDialog';
+import { FormDialog, useDialogForm, type DialogForm } from '../../components/FormDialog';
 import { UrlInput } from '../../components/UrlInput';
-import { useSubmit, type Submission } from '../../hooks/useSubmit';
 import { useI18n } from '../../i18n/I18nProvider';
 import {
   importBody,
@@ -38,7 +37,6 @@ interface ImportDialogProps {
 /** Starts an import: the source, the options it needs, a dry run, and what to do with a taken alias. */
 export function ImportDialog({ onClose, onSaved }: ImportDialogProps) {
   const { t } = useI18n();
-  const submission = useSubmit(IMPORT_FIELDS);
   const [source, setSource] = useState<ImportSource>('phpshort');
   const [options, setOptions] = useState<OptionValues>(NO_OPTIONS);
   const [dryRun, setDryRun] = useState(false);
@@ -49,18 +47,13 @@ export function ImportDialog({ onClose, onSaved }: ImportDialogProps) {
     const started = await call(api.POST('/api/v1/imports', { body }));
     onSaved(started.data);
   };
+  const form = useDialogForm(IMPORT_FIELDS, save);
 
   return (
-    <FormDialog
-      title={t.imports.new}
-      submission={submission}
-      onSave={save}
-      onClose={onClose}
-      saveLabel={t.imports.start}
-    >
+    <FormDialog title={t.imports.new} form={form} onClose={onClose} saveLabel={t.imports.start}>
       <ChoiceField
         label={t.imports.source}
-        field={submission.field('source')}
+        field={form.field('source')}
         value={source}
         options={ImportSourceValues.map((value) => ({ value, label: SOURCE_NAMES[value] }))}
         onChange={setSource}
@@ -69,20 +62,15 @@ export function ImportDialog({ onClose, onSaved }: ImportDialogProps) {
         <OptionField
           key={option.name}
           option={option}
-          field={submission.field(option.name)}
+          field={form.field(option.name)}
           value={options[option.name]}
           onChange={(value) => setOptions((previous) => ({ ...previous, [option.name]: value }))}
         />
       ))}
-      <Checkbox
-        label={t.imports.dryRun}
-        checked={dryRun}
-        errors={submission.errors.dry_run}
-        onChange={setDryRun}
-      />
+      <Checkbox label={t.imports.dryRun} checked={dryRun} errors={form.errors.dry_run} onChange={setDryRun} />
       <ChoiceField
         label={t.imports.onConflict}
-        field={submission.field('on_conflict')}
+        field={form.field('on_conflict')}
         value={onConflict}
         options={ImportOnConflictValues.map((value) => ({ value, label: t.imports.onConflicts[value] }))}
         onChange={setOnConflict}
@@ -91,7 +79,7 @@ export function ImportDialog({ onClose, onSaved }: ImportDialogProps) {
   );
 }
 
-type FieldState = ReturnType<Submission['field']>;
+type FieldState = ReturnType<DialogForm['field']>;
 
 interface ChoiceFieldProps<T extends string> {
   label: string;

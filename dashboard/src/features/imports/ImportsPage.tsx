@@ -1,4 +1,4 @@
-import { api, call } from '../../api/client';
+import { api, call, deleteById } from '../../api/client';
 import { ResourceListPage } from '../../components/ResourceListPage';
 import { RowButton } from '../../components/RowButton';
 import { LIST_DEFAULTS, pageQuery } from '../../hooks/listQuery';
@@ -52,9 +52,9 @@ export default function ImportsPage() {
       removal={{
         label: t.imports.cancel,
         title: t.imports.cancelTitle,
-        confirm: (job) => <p>{t.imports.cancelConfirm(importName(job))}</p>,
+        confirm: t.imports.cancelConfirm,
         done: t.imports.cancelled,
-        run: (job) => call(api.DELETE('/api/v1/imports/{id}', { params: { path: { id: job.id } } })),
+        run: deleteById('/api/v1/imports/{id}'),
       }}
     />
   );

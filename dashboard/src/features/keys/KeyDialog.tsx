@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { api, call } from '../../api/client';
 import { ScopeValues } from '../../api/enums';
+import { errorsUnder } from '../../api/errors';
 import type { ApiKey, Scope, Space } from '../../api/types';
 import { Checkbox, Field, FieldErrors, NameField } from '../../components/Field';
-import { FormDialog } from '../../components/FormDialog';
-import { useSubmit } from '../../hooks/useSubmit';
+import { editOrNewTitle, FormDialog, useDialogForm } from '../../components/FormDialog';
 import { useI18n } from '../../i18n/I18nProvider';
 import { hasScope } from '../../session/scopes';
 import { fromLocalInput, toLocalInput } from '../links/linkForm';
@@ -33,8 +33,6 @@ interface KeyDialogProps {
 
 export function KeyDialog({ apiKey, grantable, spaces, onClose, onSaved }: KeyDialogProps) {
   const { t } = useI18n();
-  const submission = useSubmit(KEY_FIELDS);
-  const title = apiKey ? t.keys.editTitle(apiKey.name) : t.keys.new;
   const [name, setName] = useState(apiKey?.name ?? '');
   const [scopes, setScopes] = useState<Scope[]>(apiKey?.scopes ?? []);
   const [spaceIds, setSpaceIds] = useState<number[]>(apiKey?.space_ids ?? []);
@@ -65,17 +63,11 @@ export function KeyDialog({ apiKey, grantable, spaces, onClose, onSaved }: KeyDi
       onSaved(created.data, created.data.key);
     }
   };
-
-  const scopeErrors = Object.entries(submission.errors)
-    .filter(([field]) => field === 'scopes' || field.startsWith('scopes.'))
-    .flatMap(([, messages]) => messages);
-  const spaceErrors = Object.entries(submission.errors)
-    .filter(([field]) => field === 'space_ids' || field.startsWith('space_ids.'))
-    .flatMap(([, messages]) => messages);
+  const form = useDialogForm(KEY_FIELDS, save);
 
   return (
-    <FormDialog title={title} submission={submission} onSave={save} onClose={onClose}>
-      <NameField field={submission.field('name')} value={name} onChange={setName} maxLength={100} />
+    <FormDialog title={editOrNewTitle(t.keys, apiKey)} form={form} onClose={onClose}>
+      <NameField field={form.field('name')} value={name} onChange={setName} maxLength={100} />
       <fieldset className="checks scope-grid">
         <legend>{t.keys.scopes}</legend>
         <p className="hint">{t.keys.scopesHint}</p>
@@ -96,7 +88,7 @@ export function KeyDialog({ apiKey, grantable, spaces, onClose, onSaved }: KeyDi
             })}
           </div>
         ))}
-        <FieldErrors errors={scopeErrors} />
+        <FieldErrors errors={errorsUnder(form.errors, 'scopes')} />
       </fieldset>
       {spaces.length > 0 && (
         <fieldset className="checks">
@@ -114,10 +106,10 @@ export function KeyDialog({ apiKey, grantable, spaces, onClose, onSaved }: KeyDi
               }
             />
           ))}
-          <FieldErrors errors={spaceErrors} />
+          <FieldErrors errors={errorsUnder(form.errors, 'space_ids')} />
         </fieldset>
       )}
-      <Field label={t.keys.expires} {...submission.field('expires_at')} hint={t.keys.expiresHint}>
+      <Field label={t.keys.expires} {...form.field('expires_at')} hint={t.keys.expiresHint}>
         {(control) => (
           <input
             {...control}

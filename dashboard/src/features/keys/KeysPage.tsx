@@ -1,25 +1,24 @@
-import { api, call } from '../../api/client';
+import { api, call, deleteById } from '../../api/client';
 import { KeySearchByValues, KeySortByValues } from '../../api/enums';
+import type { ApiKey } from '../../api/types';
+import { nameColumn } from '../../components/DataTable';
 import { ResourceListPage } from '../../components/ResourceListPage';
-import { LIST_DEFAULTS, listQuery } from '../../hooks/listQuery';
-import { useResourceList } from '../../hooks/useResourceList';
+import { useNamedList } from '../../hooks/useResourceList';
 import { useI18n } from '../../i18n/I18nProvider';
 import { useCan, useSession } from '../../session/SessionProvider';
 import { useChoices } from '../links/useChoices';
 import { KeyDialog } from './KeyDialog';
 
-const DEFAULTS = { ...LIST_DEFAULTS, search_by: 'name' };
-
 export default function KeysPage() {
   const { t, dateTime } = useI18n();
   const session = useSession();
   const { spaces } = useChoices();
-  const list = useResourceList(
-    DEFAULTS,
-    (values) => listQuery(values, KeySearchByValues, KeySortByValues),
-    (query, signal) => call(api.GET('/api/v1/keys', { params: { query }, signal })),
+  const list = useNamedList(KeySearchByValues, KeySortByValues, (query, signal) =>
+    call(api.GET('/api/v1/keys', { params: { query }, signal })),
   );
 
+  /** The key this session was opened with. */
+  const isOwn = (key: ApiKey) => key.id === session.key?.id;
   const spaceNames = (ids: number[]) =>
     ids.length === 0
       ? t.keys.everySpace
@@ -30,18 +29,8 @@ export default function KeysPage() {
       texts={{ ...t.keys, title: t.nav.keys, secret: { title: t.keys.secretTitle, what: t.keys.secretWhat } }}
       list={list}
       mayWrite={useCan()('keys.write')}
-      searchBy={KeySearchByValues}
-      sortBy={KeySortByValues}
       columns={[
-        {
-          label: t.common.name,
-          cell: (key) => (
-            <>
-              {key.name}
-              {key.id === session.key?.id && <span className="badge">{t.keys.thisSession}</span>}
-            </>
-          ),
-        },
+        nameColumn(t.common.name, isOwn, t.keys.thisSession),
         { label: t.keys.prefix, cell: (key) => <code className="nowrap">{key.prefix ?? '—'}</code> },
         { label: t.keys.scopes, className: 'scopes-cell', cell: (key) => key.scopes.join(', ') },
         { label: t.keys.spaces, cell: (key) => spaceNames(key.space_ids) },
@@ -63,14 +52,10 @@ export default function KeysPage() {
       removal={{
         label: t.keys.revoke,
         title: t.keys.revokeTitle,
-        confirm: (key) => (
-          <>
-            <p>{t.keys.revokeConfirm(key.name)}</p>
-            {key.id === session.key?.id && <p className="warning">{t.keys.revokeOwn}</p>}
-          </>
-        ),
+        confirm: t.keys.revokeConfirm,
+        warning: (key) => isOwn(key) && t.keys.revokeOwn,
         done: t.keys.revoked,
-        run: (key) => call(api.DELETE('/api/v1/keys/{id}', { params: { path: { id: key.id } } })),
+        run: deleteById('/api/v1/keys/{id}'),
       }}
     />
   );

@@ -6,7 +6,7 @@ import {
   SortDirectionValues,
 } from '../../api/enums';
 import type { paths } from '../../api/schema';
-import { FilterSelect, namedOptions, type Option } from '../../components/FilterSelect';
+import { filterSelects, labelledOptions, namedOptions } from '../../components/FilterSelect';
 import { joinValues, oneOf, positiveInt, splitValues } from '../../hooks/useListParams';
 import { useT } from '../../i18n/I18nProvider';
 import { TagInput } from '../tags/TagInput';
@@ -32,7 +32,8 @@ export const LINK_DEFAULTS = {
   page: '1',
 } as const;
 
-type LinkListValues = Readonly<Record<keyof typeof LINK_DEFAULTS, string>>;
+type FilterName = keyof typeof LINK_DEFAULTS;
+type LinkListValues = Readonly<Record<FilterName, string>>;
 
 type LinksQuery = NonNullable<paths['/api/v1/links']['get']['parameters']['query']>;
 
@@ -82,61 +83,38 @@ export function LinkFilters({ values, update, choices, colors }: LinkFiltersProp
   const { spaces, domains, pixels } = choices;
 
   // A filter of the dashboard's own labels fits the longest; one of the account's names (spaces...) may be cut.
-  const filterSelect = (label: string, name: keyof typeof LINK_DEFAULTS, options: Option[], fit = false) => (
-    <FilterSelect
-      label={label}
-      value={values[name]}
-      options={options}
-      onChange={(value) => update({ [name]: value })}
-      fit={fit}
-    />
-  );
+  const filterSelect = filterSelects(values, update);
+  /** A filter of two choices: the links of its default (no value, `otherwise`), or those of `value` alone. */
+  const either = (label: string, name: FilterName, otherwise: string, value: string, only: string) =>
+    filterSelect(
+      label,
+      name,
+      [
+        { value: '', label: otherwise },
+        { value, label: only },
+      ],
+      true,
+    );
+  const all = { value: '', label: t.common.all };
 
   return (
     <>
-      {filterSelect(
-        t.links.view,
-        'archived',
-        [
-          { value: '', label: t.links.views.current },
-          { value: '1', label: t.links.views.archived },
-        ],
-        true,
-      )}
+      {either(t.links.view, 'archived', t.links.views.current, '1', t.links.views.archived)}
       {filterSelect(
         t.links.status,
         'status',
-        LinkStatusFilterValues.map((value) => ({
-          value: String(value),
-          label: t.links.statusFilter[value],
-        })),
+        labelledOptions(LinkStatusFilterValues, t.links.statusFilter),
         true,
       )}
-      {filterSelect(
-        t.links.health,
-        'health',
-        [
-          { value: '', label: t.links.healthFilter.all },
-          { value: 'broken', label: t.links.healthFilter.broken },
-        ],
-        true,
-      )}
+      {either(t.links.health, 'health', t.links.healthFilter.all, 'broken', t.links.healthFilter.broken)}
       {spaces.length > 0 &&
         filterSelect(t.links.space, 'space_id', [
-          { value: '', label: t.common.all },
+          all,
           { value: '0', label: t.links.noSpace },
           ...namedOptions(spaces),
         ])}
-      {domains.length > 1 &&
-        filterSelect(t.links.domain, 'domain_id', [
-          { value: '', label: t.common.all },
-          ...namedOptions(domains),
-        ])}
-      {pixels.length > 0 &&
-        filterSelect(t.links.pixel, 'pixel_id', [
-          { value: '', label: t.common.all },
-          ...namedOptions(pixels),
-        ])}
+      {domains.length > 1 && filterSelect(t.links.domain, 'domain_id', [all, ...namedOptions(domains)])}
+      {pixels.length > 0 && filterSelect(t.links.pixel, 'pixel_id', [all, ...namedOptions(pixels)])}
       <TagInput
         label={t.links.tags}
         className="filter filter-tags"

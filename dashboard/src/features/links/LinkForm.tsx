@@ -5,7 +5,8 @@ import { LinkPrivacyValues } from '../../api/enums';
 import { errorsUnder, isApiError, withoutFields, type FieldErrors } from '../../api/errors';
 import type { Link, LinkPrivacy } from '../../api/types';
 import { Checkbox, Field, FieldErrors as ErrorList, FormAlert } from '../../components/Field';
-import { namedOptions, Options } from '../../components/FilterSelect';
+import { labelledOptions, namedOptions, Options } from '../../components/FilterSelect';
+import { NumberInput } from '../../components/NumberInput';
 import { UrlInput, withScheme } from '../../components/UrlInput';
 import { useT } from '../../i18n/I18nProvider';
 import { TagInput } from '../tags/TagInput';
@@ -272,11 +273,7 @@ export function LinkForm({ link, copyOf, onSaved, onCancel }: LinkFormProps) {
               value={String(values.privacy)}
               onChange={(event) => set('privacy', Number(event.target.value) as LinkPrivacy)}
             >
-              {LinkPrivacyValues.map((privacy) => (
-                <option key={privacy} value={String(privacy)}>
-                  {t.linkForm.privacyOptions[privacy]}
-                </option>
-              ))}
+              <Options options={labelledOptions(LinkPrivacyValues, t.linkForm.privacyOptions)} />
             </select>
           )}
         </Field>
@@ -320,15 +317,7 @@ export function LinkForm({ link, copyOf, onSaved, onCancel }: LinkFormProps) {
         </div>
         <Field label={t.linkForm.clicksLimit} errors={errors.clicks_limit} hint={t.linkForm.clicksLimitHint}>
           {(control) => (
-            <input
-              {...control}
-              type="number"
-              inputMode="numeric"
-              min={0}
-              max={999999999}
-              step={1}
-              {...bound('clicksLimit')}
-            />
+            <NumberInput {...control} min={0} max={999999999} step={1} {...bound('clicksLimit')} />
           )}
         </Field>
         <Field

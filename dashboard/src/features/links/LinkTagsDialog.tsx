@@ -2,8 +2,7 @@ import { useState } from 'react';
 import { api, call } from '../../api/client';
 import { errorsUnder } from '../../api/errors';
 import type { Link } from '../../api/types';
-import { FormDialog } from '../../components/FormDialog';
-import { useSubmit } from '../../hooks/useSubmit';
+import { FormDialog, useDialogForm } from '../../components/FormDialog';
 import { useT } from '../../i18n/I18nProvider';
 import { TagInput } from '../tags/TagInput';
 import type { TagColors } from '../tags/tagNames';
@@ -20,7 +19,6 @@ interface LinkTagsDialogProps {
 /** A link's tags edited from its row: the change sends the tags alone, so nothing else of the link is touched. */
 export function LinkTagsDialog({ link, colors, onClose, onSaved }: LinkTagsDialogProps) {
   const t = useT();
-  const submission = useSubmit(TAGS_FIELDS);
   const [tags, setTags] = useState<string[]>(link.tags);
 
   const save = async () => {
@@ -29,22 +27,18 @@ export function LinkTagsDialog({ link, colors, onClose, onSaved }: LinkTagsDialo
     );
     onSaved(saved.data);
   };
+  const form = useDialogForm(TAGS_FIELDS, save);
 
   return (
-    <FormDialog
-      title={t.links.tagsTitle(link.short_url)}
-      submission={submission}
-      onSave={save}
-      onClose={onClose}
-    >
+    <FormDialog title={t.links.tagsTitle(link.short_url)} form={form} onClose={onClose}>
       <TagInput
         label={t.linkForm.tags}
         value={tags}
         onChange={setTags}
         colors={colors}
         hint={t.tags.inputHint}
-        errors={errorsUnder(submission.errors, 'tags')}
-        onEdit={submission.field('tags').onEdit}
+        errors={errorsUnder(form.errors, 'tags')}
+        onEdit={form.field('tags').onEdit}
         focusFirst
       />
     </FormDialog>

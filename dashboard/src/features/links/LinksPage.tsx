@@ -1,11 +1,12 @@
 import { useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
-import { api, call } from '../../api/client';
+import { api, call, deleteById } from '../../api/client';
 import { describeError } from '../../api/describe';
 import { LinkSearchByValues, LinkSortByValues } from '../../api/enums';
 import type { Link } from '../../api/types';
 import { useCsvExport } from '../../components/CsvExport';
 import { useNotify } from '../../components/Notifications';
+import { deletion } from '../../components/RemovalDialog';
 import { ResourceListPage } from '../../components/ResourceListPage';
 import { useResourceList } from '../../hooks/useResourceList';
 import { useI18n } from '../../i18n/I18nProvider';
@@ -128,13 +129,7 @@ export default function LinksPage() {
           onDelete={open.remove}
         />
       )}
-      removal={{
-        label: t.common.delete,
-        title: t.links.deleteTitle,
-        confirm: (link) => <p>{t.links.deleteConfirm(link.short_url)}</p>,
-        done: t.links.deleted,
-        run: (link) => call(api.DELETE('/api/v1/links/{id}', { params: { path: { id: link.id } } })),
-      }}
+      removal={deletion(t, t.links, deleteById('/api/v1/links/{id}'))}
     >
       {qrFor !== null && <QrDialog link={qrFor} onClose={() => setQrFor(null)} />}
       {tagsFor !== null && (

@@ -9,7 +9,8 @@ import {
 import type { FieldErrors } from '../../api/errors';
 import type { TargetsType } from '../../api/types';
 import { Field, FieldErrors as ErrorList } from '../../components/Field';
-import { Options } from '../../components/FilterSelect';
+import { labelledOptions, Options } from '../../components/FilterSelect';
+import { NumberInput } from '../../components/NumberInput';
 import { UrlInput } from '../../components/UrlInput';
 import type { Messages } from '../../i18n/en';
 import { useI18n } from '../../i18n/I18nProvider';
@@ -33,7 +34,7 @@ function keyOptions(type: KeyedType, language: string, t: Messages): Option[] {
     case 'continents':
       return ContinentValues.map((code) => ({ value: code, label: `${t.continents[code]} (${code})` }));
     case 'devices':
-      return DeviceValues.map((device) => ({ value: device, label: t.devices[device] }));
+      return labelledOptions(DeviceValues, t.devices);
     case 'operating_systems':
       return OperatingSystemValues.map((os) => ({ value: os, label: os }));
     case 'browsers':
@@ -79,11 +80,7 @@ export function TargetingEditor({ value, onChange, errors }: TargetingEditorProp
             onChange={(event) => onChange(changeType(value, event.target.value as TargetsType | ''))}
           >
             <option value="">{t.targeting.none}</option>
-            {TargetsTypeValues.map((option) => (
-              <option key={option} value={option}>
-                {t.targeting.types[option]}
-              </option>
-            ))}
+            <Options options={labelledOptions(TargetsTypeValues, t.targeting.types)} />
           </select>
         )}
       </Field>
@@ -135,10 +132,8 @@ export function TargetingEditor({ value, onChange, errors }: TargetingEditorProp
                       hint={t.targeting.weightHint}
                     >
                       {(control) => (
-                        <input
+                        <NumberInput
                           {...control}
-                          type="number"
-                          inputMode="numeric"
                           min={1}
                           max={100}
                           step={1}

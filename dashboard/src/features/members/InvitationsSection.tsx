@@ -1,4 +1,4 @@
-import { api, call } from '../../api/client';
+import { deleteById } from '../../api/client';
 import type { Invitation } from '../../api/types';
 import { Card } from '../../components/Card';
 import { Pagination } from '../../components/Pagination';
@@ -38,10 +38,9 @@ export function InvitationsSection({ invitations, onPage, mayWrite }: Invitation
             ? {
                 label: t.members.revoke,
                 title: t.members.revokeTitle,
-                confirm: (invitation) => <p>{t.members.revokeConfirm(emailOf(invitation))}</p>,
+                confirm: t.members.revokeConfirm,
                 done: t.members.revoked,
-                run: (invitation) =>
-                  call(api.DELETE('/api/v1/invitations/{id}', { params: { path: { id: invitation.id } } })),
+                run: deleteById('/api/v1/invitations/{id}'),
               }
             : undefined
         }

@@ -1,11 +1,10 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { api, call } from '../../api/client';
 import type { Role } from '../../api/types';
-import { FormDialog } from '../../components/FormDialog';
-import { useSubmit } from '../../hooks/useSubmit';
+import { FormDialog, useDialogForm } from '../../components/FormDialog';
 import { useT } from '../../i18n/I18nProvider';
 import { EmailField } from '../people/fields';
-import { memberRefusals } from './refusals';
+import { useMemberRefusals } from './refusals';
 import { RoleField } from './roles';
 
 /** What an invitation gives once: where the invited person accepts. */
@@ -23,8 +22,6 @@ export function InviteDialog({
   onInvited: (invited: Invited) => void;
 }) {
   const t = useT();
-  const own = useMemo(() => memberRefusals(t, true), [t]);
-  const submission = useSubmit(['email', 'role'], own);
   const [email, setEmail] = useState('');
   const [role, setRole] = useState<Role>('editor');
 
@@ -32,17 +29,12 @@ export function InviteDialog({
     const made = await call(api.POST('/api/v1/invitations', { body: { email: email.trim(), role } }));
     onInvited({ email: made.data.email ?? email.trim(), acceptUrl: made.data.accept_url });
   };
+  const form = useDialogForm(['email', 'role'], save, useMemberRefusals(true));
 
   return (
-    <FormDialog
-      title={t.members.new}
-      submission={submission}
-      onSave={save}
-      onClose={onClose}
-      saveLabel={t.members.inviteSubmit}
-    >
-      <EmailField field={submission.field('email')} value={email} onChange={setEmail} />
-      <RoleField field={submission.field('role')} value={role} onChange={setRole} />
+    <FormDialog title={t.members.new} form={form} onClose={onClose} saveLabel={t.members.inviteSubmit}>
+      <EmailField field={form.field('email')} value={email} onChange={setEmail} />
+      <RoleField field={form.field('role')} value={role} onChange={setRole} />
     </FormDialog>
   );
 }

@@ -1,5 +1,7 @@
-import { useMemo, useState } from 'react';
-import { api, call } from '../../api/client';
+import { useState } from 'react';
+import { api, call, deleteById } from '../../api/client';
+import type { Member } from '../../api/types';
+import { nameColumn } from '../../components/DataTable';
 import { ResourceListPage } from '../../components/ResourceListPage';
 import { SecretDialog } from '../../components/SecretDialog';
 import { LIST_DEFAULTS, pageQuery } from '../../hooks/listQuery';
@@ -10,7 +12,7 @@ import { useCan, useSession, useSessionState } from '../../session/SessionProvid
 import { InvitationsSection } from './InvitationsSection';
 import { InviteDialog, type Invited } from './InviteDialog';
 import { MemberDialog } from './MemberDialog';
-import { memberRefusals } from './refusals';
+import { useMemberRefusals } from './refusals';
 import { SecondFactorCard } from './SecondFactorCard';
 
 /** /members: the workspace's people and their roles, and the invitations waiting to be accepted. */
@@ -31,7 +33,9 @@ export default function MembersPage() {
       api.GET('/api/v1/invitations', { params: { query: { page: invitationPage, per_page: 25 } }, signal }),
     ),
   );
-  const refusals = useMemo(() => memberRefusals(t, false), [t]);
+  const refusals = useMemberRefusals(false);
+  /** The reader's own membership. */
+  const isOwn = (member: Member) => member.id === session.user?.id;
 
   return (
     <ResourceListPage
@@ -41,15 +45,7 @@ export default function MembersPage() {
       searchable={false}
       create={() => setInviting(true)}
       columns={[
-        {
-          label: t.common.name,
-          cell: (member) => (
-            <>
-              {member.name}
-              {member.id === session.user?.id && <span className="badge">{t.members.you}</span>}
-            </>
-          ),
-        },
+        nameColumn(t.common.name, isOwn, t.members.you),
         { label: t.members.email, cell: (member) => member.email },
         { label: t.members.role, cell: (member) => t.members.roles[member.role] },
         {
@@ -70,7 +66,7 @@ export default function MembersPage() {
             onSaved={(saved) => {
               onSaved(saved);
               // A new role of one's own is new scopes: the session says which, and the screens follow.
-              if (saved.id === session.user?.id) void refresh().catch(() => undefined);
+              if (isOwn(saved)) void refresh().catch(() => undefined);
             }}
           />
         )
@@ -78,15 +74,11 @@ export default function MembersPage() {
       removal={{
         label: t.members.remove,
         title: t.members.removeTitle,
-        confirm: (member) => (
-          <>
-            <p>{t.members.removeConfirm(member.name)}</p>
-            {member.id === session.user?.id && <p className="warning">{t.members.removeSelf}</p>}
-          </>
-        ),
-        done: t.members.removed,
-        run: (member) => call(api.DELETE('/api/v1/members/{id}', { params: { path: { id: member.id } } })),
+        confirm: t.members.removeConfirm,
+        warning: (member) => isOwn(member) && t.members.removeSelf,
         own: refusals,
+        done: t.members.removed,
+        run: deleteById('/api/v1/members/{id}'),
       }}
     >
       <InvitationsSection invitations={invitations} onPage={setInvitationPage} mayWrite={mayWrite} />

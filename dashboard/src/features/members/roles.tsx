@@ -1,6 +1,7 @@
 import { RoleValues } from '../../api/enums';
 import type { Role } from '../../api/types';
 import { Field } from '../../components/Field';
+import { labelledOptions, Options } from '../../components/FilterSelect';
 import { useT } from '../../i18n/I18nProvider';
 
 /** A member's role, each named in the reader's language; the roles' scopes are said in the members page's intro. */
@@ -18,11 +19,7 @@ export function RoleField({
     <Field label={t.members.role} {...field}>
       {(control) => (
         <select {...control} value={value} onChange={(event) => onChange(event.target.value as Role)}>
-          {RoleValues.map((role) => (
-            <option key={role} value={role}>
-              {t.members.roles[role]}
-            </option>
-          ))}
+          <Options options={labelledOptions(RoleValues, t.members.roles)} />
         </select>
       )}
     </Field>

@@ -1,7 +1,8 @@
-import { api, call } from '../../api/client';
+import { api, call, deleteById } from '../../api/client';
 import { PixelSearchByValues, PixelSortByValues, PixelTypeValues } from '../../api/enums';
 import type { PixelType } from '../../api/types';
 import { Field } from '../../components/Field';
+import { deletion } from '../../components/RemovalDialog';
 import { ResourceListPage } from '../../components/ResourceListPage';
 import { LIST_DEFAULTS, listQuery } from '../../hooks/listQuery';
 import { oneOf } from '../../hooks/useListParams';
@@ -51,13 +52,7 @@ export default function PixelsPage() {
         { label: t.common.created, cell: (pixel) => dateTime(pixel.created_at) },
       ]}
       form={(pixel, onSaved, onClose) => <PixelDialog pixel={pixel} onClose={onClose} onSaved={onSaved} />}
-      removal={{
-        label: t.common.delete,
-        title: t.pixels.deleteTitle,
-        confirm: (pixel) => <p>{t.pixels.deleteConfirm(pixel.name)}</p>,
-        done: t.pixels.deleted,
-        run: (pixel) => call(api.DELETE('/api/v1/pixels/{id}', { params: { path: { id: pixel.id } } })),
-      }}
+      removal={deletion(t, t.pixels, deleteById('/api/v1/pixels/{id}'))}
     />
   );
 }

@@ -1,5 +1,6 @@
 import { PixelTypeValues } from '../../api/enums';
 import type { PixelType } from '../../api/types';
+import { labelledOptions, Options } from '../../components/FilterSelect';
 
 /** The pixel providers by the API's type names; brand names, the same in every language. */
 export const PIXEL_TYPE_NAMES: Record<PixelType, string> = {
@@ -17,9 +18,5 @@ export const PIXEL_TYPE_NAMES: Record<PixelType, string> = {
 
 /** The providers as a select's options. */
 export function PixelTypeOptions() {
-  return PixelTypeValues.map((value) => (
-    <option key={value} value={value}>
-      {PIXEL_TYPE_NAMES[value]}
-    </option>
-  ));
+  return <Options options={labelledOptions(PixelTypeValues, PIXEL_TYPE_NAMES)} />;
 }

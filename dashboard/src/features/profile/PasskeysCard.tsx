@@ -62,7 +62,7 @@ export function PasskeysCard() {
             removal={{
               label: t.profile.removePasskey,
               title: t.profile.passkeyRemoveTitle,
-              confirm: (passkey) => <p>{t.profile.passkeyRemoveConfirm(passkey.name)}</p>,
+              confirm: t.profile.passkeyRemoveConfirm,
               done: t.profile.passkeyRemoved,
               run: (passkey) => deletePasskey(passkey.id),
             }}

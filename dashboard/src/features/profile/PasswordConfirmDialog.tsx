@@ -1,6 +1,5 @@
 import { useState } from 'react';
-import { FormDialog } from '../../components/FormDialog';
-import { useSubmit } from '../../hooks/useSubmit';
+import { FormDialog, useDialogForm } from '../../components/FormDialog';
 import { useT } from '../../i18n/I18nProvider';
 import { CurrentPasswordField } from '../people/fields';
 
@@ -23,20 +22,14 @@ export function PasswordConfirmDialog({
   onClose,
 }: PasswordConfirmDialogProps) {
   const t = useT();
-  const submission = useSubmit(['current_password']);
   const [password, setPassword] = useState('');
+  const form = useDialogForm(['current_password'], () => onConfirm(password));
   return (
-    <FormDialog
-      title={title}
-      submission={submission}
-      onSave={() => onConfirm(password)}
-      onClose={onClose}
-      saveLabel={saveLabel}
-    >
+    <FormDialog title={title} form={form} onClose={onClose} saveLabel={saveLabel}>
       {intro !== undefined && <p>{intro}</p>}
       <CurrentPasswordField
         hint={t.profile.confirmPassword}
-        field={submission.field('current_password')}
+        field={form.field('current_password')}
         value={password}
         onChange={setPassword}
       />

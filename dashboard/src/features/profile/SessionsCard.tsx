@@ -1,4 +1,4 @@
-import { api, call } from '../../api/client';
+import { deleteById } from '../../api/client';
 import type { UserSession } from '../../api/types';
 import { Card } from '../../components/Card';
 import { RowList } from '../../components/RowList';
@@ -34,10 +34,9 @@ export function SessionsCard({ sessions }: { sessions: Loaded<{ data: UserSessio
         removal={{
           label: t.profile.endSession,
           title: t.profile.endTitle,
-          confirm: () => <p>{t.profile.endConfirm}</p>,
+          confirm: () => t.profile.endConfirm,
           done: t.profile.ended,
-          run: (session) =>
-            call(api.DELETE('/api/v1/user/sessions/{id}', { params: { path: { id: session.id } } })),
+          run: deleteById('/api/v1/user/sessions/{id}'),
           removable: (session) => session.current !== 1,
         }}
       />

@@ -1,9 +1,8 @@
 import { useState } from 'react';
-import { api, call } from '../../api/client';
+import { saveRow } from '../../api/client';
 import type { UtmTemplate } from '../../api/types';
 import { Field, NameField } from '../../components/Field';
-import { FormDialog } from '../../components/FormDialog';
-import { useSubmit } from '../../hooks/useSubmit';
+import { editOrNewTitle, FormDialog, useDialogForm } from '../../components/FormDialog';
 import { useT } from '../../i18n/I18nProvider';
 import { MAX_UTM_VALUE, UTM_FIELDS, utmBody, utmValuesOf, type UtmField } from './utm';
 
@@ -19,38 +18,25 @@ interface UtmTemplateDialogProps {
 /** A template's name and its parameters, one of them at least. */
 export function UtmTemplateDialog({ template, onClose, onSaved }: UtmTemplateDialogProps) {
   const t = useT();
-  const submission = useSubmit(TEMPLATE_FIELDS);
   const [name, setName] = useState(template?.name ?? '');
   const [values, setValues] = useState(() => utmValuesOf(template));
 
   const set = (field: UtmField, value: string) => setValues((previous) => ({ ...previous, [field]: value }));
 
   const save = async () => {
-    const body = { name: name.trim(), ...utmBody(values) };
-    const saved = template
-      ? await call(api.PUT('/api/v1/utm-templates/{id}', { params: { path: { id: template.id } }, body }))
-      : await call(api.POST('/api/v1/utm-templates', { body }));
+    const saved = await saveRow('/api/v1/utm-templates', template, { name: name.trim(), ...utmBody(values) });
     onSaved(saved.data);
   };
+  const form = useDialogForm(TEMPLATE_FIELDS, save);
 
   return (
-    <FormDialog
-      title={template ? t.utm.editTitle(template.name) : t.utm.new}
-      submission={submission}
-      onSave={save}
-      onClose={onClose}
-    >
-      <NameField
-        field={submission.field('name')}
-        value={name}
-        onChange={setName}
-        maxLength={MAX_TEMPLATE_NAME}
-      />
+    <FormDialog title={editOrNewTitle(t.utm, template)} form={form} onClose={onClose}>
+      <NameField field={form.field('name')} value={name} onChange={setName} maxLength={MAX_TEMPLATE_NAME} />
       <fieldset>
         <legend>{t.utm.parameters}</legend>
         <p className="hint">{t.utm.parametersHint}</p>
         {UTM_FIELDS.map((field) => (
-          <Field key={field} label={t.linkForm.extras[field]} {...submission.field(field)}>
+          <Field key={field} label={t.linkForm.extras[field]} {...form.field(field)}>
             {(control) => (
               <input
                 {...control}

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { api, call } from '../../api/client';
 import { EventTypeValues } from '../../api/enums';
+import { errorsUnder } from '../../api/errors';
 import type { EventType, Webhook } from '../../api/types';
 import { Checkbox, Field, FieldErrors, NameField } from '../../components/Field';
-import { FormDialog } from '../../components/FormDialog';
+import { editOrNewTitle, FormDialog, useDialogForm } from '../../components/FormDialog';
 import { UrlInput, withScheme } from '../../components/UrlInput';
-import { useSubmit } from '../../hooks/useSubmit';
 import { useI18n } from '../../i18n/I18nProvider';
 
 const WEBHOOK_FIELDS = ['name', 'url', 'events', 'enabled'] as const;
@@ -19,8 +19,6 @@ interface WebhookDialogProps {
 
 export function WebhookDialog({ webhook, onClose, onSaved }: WebhookDialogProps) {
   const { t } = useI18n();
-  const submission = useSubmit(WEBHOOK_FIELDS);
-  const title = webhook ? t.webhooks.editTitle(webhook.name) : t.webhooks.new;
   const [name, setName] = useState(webhook?.name ?? '');
   const [url, setUrl] = useState(webhook?.url ?? '');
   const [events, setEvents] = useState<EventType[]>(webhook?.events ?? ['link.created']);
@@ -43,15 +41,12 @@ export function WebhookDialog({ webhook, onClose, onSaved }: WebhookDialogProps)
       onSaved(created.data, created.data.secret);
     }
   };
-
-  const eventErrors = Object.entries(submission.errors)
-    .filter(([field]) => field === 'events' || field.startsWith('events.'))
-    .flatMap(([, messages]) => messages);
+  const form = useDialogForm(WEBHOOK_FIELDS, save);
 
   return (
-    <FormDialog title={title} submission={submission} onSave={save} onClose={onClose}>
-      <NameField field={submission.field('name')} value={name} onChange={setName} />
-      <Field label={t.webhooks.url} {...submission.field('url')} hint={t.webhooks.urlHint}>
+    <FormDialog title={editOrNewTitle(t.webhooks, webhook)} form={form} onClose={onClose}>
+      <NameField field={form.field('name')} value={name} onChange={setName} />
+      <Field label={t.webhooks.url} {...form.field('url')} hint={t.webhooks.urlHint}>
         {(control) => <UrlInput {...control} required maxLength={2048} value={url} onChange={setUrl} />}
       </Field>
       <fieldset className="checks">
@@ -72,12 +67,12 @@ export function WebhookDialog({ webhook, onClose, onSaved }: WebhookDialogProps)
             }
           />
         ))}
-        <FieldErrors errors={eventErrors} />
+        <FieldErrors errors={errorsUnder(form.errors, 'events')} />
       </fieldset>
       <Checkbox
         label={t.webhooks.enabledLabel}
         checked={enabled}
-        errors={submission.errors.enabled}
+        errors={form.errors.enabled}
         onChange={setEnabled}
       />
     </FormDialog>

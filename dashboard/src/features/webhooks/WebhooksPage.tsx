@@ -1,24 +1,20 @@
 import { Link as RouteLink } from 'wouter';
-import { api, call } from '../../api/client';
+import { api, call, deleteById } from '../../api/client';
 import { WebhookSearchByValues, WebhookSortByValues } from '../../api/enums';
+import { deletion } from '../../components/RemovalDialog';
 import { ResourceListPage } from '../../components/ResourceListPage';
 import { RowButton } from '../../components/RowButton';
-import { LIST_DEFAULTS, listQuery } from '../../hooks/listQuery';
-import { useResourceList } from '../../hooks/useResourceList';
+import { useNamedList } from '../../hooks/useResourceList';
 import { useI18n } from '../../i18n/I18nProvider';
 import { useCan } from '../../session/SessionProvider';
 import { useWebhookActions } from './useWebhookActions';
 import { WebhookDialog } from './WebhookDialog';
 
-const DEFAULTS = { ...LIST_DEFAULTS, search_by: 'name' };
-
 export default function WebhooksPage() {
   const { t, dateTime } = useI18n();
   const mayWrite = useCan()('webhooks.write');
-  const list = useResourceList(
-    DEFAULTS,
-    (values) => listQuery(values, WebhookSearchByValues, WebhookSortByValues),
-    (query, signal) => call(api.GET('/api/v1/webhooks', { params: { query }, signal })),
+  const list = useNamedList(WebhookSearchByValues, WebhookSortByValues, (query, signal) =>
+    call(api.GET('/api/v1/webhooks', { params: { query }, signal })),
   );
   const actions = useWebhookActions(list.page.reload, list.showSecret);
 
@@ -31,8 +27,6 @@ export default function WebhooksPage() {
       }}
       list={list}
       mayWrite={mayWrite}
-      searchBy={WebhookSearchByValues}
-      sortBy={WebhookSortByValues}
       notice={actions.notice}
       columns={[
         { label: t.common.name, cell: (webhook) => webhook.name },
@@ -86,13 +80,7 @@ export default function WebhooksPage() {
       form={(webhook, onSaved, onClose) => (
         <WebhookDialog webhook={webhook} onClose={onClose} onSaved={onSaved} />
       )}
-      removal={{
-        label: t.common.delete,
-        title: t.webhooks.deleteTitle,
-        confirm: (webhook) => <p>{t.webhooks.deleteConfirm(webhook.name)}</p>,
-        done: t.webhooks.deleted,
-        run: (webhook) => call(api.DELETE('/api/v1/webhooks/{id}', { params: { path: { id: webhook.id } } })),
-      }}
+      removal={deletion(t, t.webhooks, deleteById('/api/v1/webhooks/{id}'))}
     >
       {actions.dialog}
     </ResourceListPage>
