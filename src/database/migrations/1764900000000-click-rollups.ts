@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { VIEW_COLUMNS, VIEW_JOINS } from './sql/clicks-view';
 import { RAW_CLICK_COLUMNS } from './1763884800000-clicks';
 import { triggerFunction } from './sql/triggers';
 
@@ -195,22 +196,7 @@ export class ClickRollups1764900000000 implements MigrationInterface {
       $$`);
 
     await queryRunner.query(`
-      CREATE VIEW "clicks" AS
-      SELECT e."link_id", e."created_at",
-             referrer."value" AS "referrer", country."value" AS "country",
-             substr(city."value", strpos(city."value", ':') + 1) AS "city",
-             continent."value" AS "continent", browser."value" AS "browser", os."value" AS "operating_system",
-             device."value" AS "device", language."value" AS "language"
-        FROM "click_events" e
-        JOIN "click_profiles" p ON p."id" = e."profile_id"
-        LEFT JOIN "click_values" referrer ON referrer."id" = p."referrer"
-        LEFT JOIN "click_values" country ON country."id" = p."country"
-        LEFT JOIN "click_values" city ON city."id" = p."city"
-        LEFT JOIN "click_values" continent ON continent."id" = p."continent"
-        LEFT JOIN "click_values" browser ON browser."id" = p."browser"
-        LEFT JOIN "click_values" os ON os."id" = p."operating_system"
-        LEFT JOIN "click_values" device ON device."id" = p."device"
-        LEFT JOIN "click_values" language ON language."id" = p."language"`);
+      CREATE VIEW "clicks" AS${VIEW_COLUMNS}${VIEW_JOINS}`);
     await queryRunner.query(`
       CREATE FUNCTION "record_click"() RETURNS trigger LANGUAGE plpgsql AS $$
       DECLARE
