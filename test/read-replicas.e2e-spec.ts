@@ -231,7 +231,9 @@ const replicasHere = onRealPostgres() && canStreamReplicas();
     let burst: number[];
     let bursts = 0;
     do {
-      burst = (await Promise.all(Array.from({ length: POOL_SIZE }, () => create()))).map((answer) => answer.status);
+      burst = (await Promise.all(Array.from({ length: POOL_SIZE }, () => create()))).map(
+        (answer) => answer.status,
+      );
       statuses.push(...burst);
       bursts += 1;
     } while (bursts <= POOL_SIZE && burst.some((status) => status !== 201));
