@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { DASHBOARD_DIST } from '../src/dashboard/dashboard-ui';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
+import { clickFixtures } from './support/clicks';
 import { createLink, IP, unique } from './support/visitors';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -257,6 +258,66 @@ if (!haveChromium) {
     await context.close();
   });
 
+  it('shows a link’s visits after a visit, newest first, paged by keyboard, in light and dark, down to 320 px', async () => {
+    const link = await createLink(t, owner, { url: `${destinationUrl}/visited` });
+    // 25 earlier visits of the day, then one from the United Kingdom, as a browser sends it.
+    await clickFixtures(() => t).insertClicks(
+      link.id,
+      Array.from({ length: 25 }, (_, index) => ({
+        created_at: new Date(Date.now() - (index + 1) * 60_000).toISOString(),
+        browser: 'Firefox',
+      })),
+    );
+    const visited = await t
+      .http()
+      .get(`/${link.alias}`)
+      .set('User-Agent', PERSON)
+      .set('X-Forwarded-For', IP.gb)
+      .set('Referer', 'https://news.example.org/today');
+    expect(visited.status).toBe(302);
+
+    for (const { width, dark } of [
+      { width: 1280, dark: false },
+      { width: 320, dark: true },
+    ]) {
+      const { context, page, violations } = await session({ width, dark });
+      await signIn(page, owner.apiKey);
+      await page.goto(`${base}/app/links/${link.id}/stats`);
+      const visits = page.getByRole('region', { name: 'Visits' });
+      const newest = visits
+        .getByRole('table', { name: /^Visits of .*, newest first$/ })
+        .getByRole('row')
+        .nth(1);
+      for (const value of [
+        'United Kingdom',
+        'news.example.org',
+        'Chrome',
+        'Linux',
+        `${destinationUrl}/visited`,
+      ]) {
+        await newest.getByText(value, { exact: true }).waitFor();
+      }
+      const pages = visits.getByRole('navigation', { name: 'Pages of Visits' });
+      await pages.getByText('Page 1 of 2').waitFor();
+      await page.waitForLoadState('networkidle');
+      const serious = await seriousViolations(page);
+      axeResults.push(`visits at ${width} px${dark ? ', dark' : ''}: ${serious.length} serious or critical`);
+      expect(serious.map((violation) => [violation.id, violation.nodes.map((node) => node.target)])).toEqual(
+        [],
+      );
+      expect(await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth')).toBe(0);
+
+      // The next page by keyboard alone: the oldest visit, on the second page.
+      await pages.getByRole('button', { name: 'Next' }).focus();
+      await page.keyboard.press('Enter');
+      await pages.getByText('Page 2 of 2').waitFor();
+      await visits.getByRole('table').getByRole('row').nth(1).getByText('Firefox', { exact: true }).waitFor();
+      expect(await visits.getByRole('table').getByRole('row').count()).toBe(2);
+      expect(violations).toEqual([]);
+      await context.close();
+    }
+  });
+
   it.each([
     { width: 1280, dark: false },
     { width: 320, dark: true },
@@ -301,6 +362,9 @@ if (!haveChromium) {
         for (const screen of ['links', 'spaces', 'keys']) {
           await page.goto(`${base}/app/${screen}`);
           await page.locator('[role="search"] select').first().waitFor();
+          // A phone folds the links' filters behind a button: opened, they are measured too.
+          const fold = page.locator('.filter-fold-toggle[aria-expanded="false"]');
+          if (await fold.isVisible()) await fold.click();
           expect(`${screen} at ${width} px: ${(await cutControls(page)).join('; ')}`).toBe(
             `${screen} at ${width} px: `,
           );
@@ -340,6 +404,99 @@ if (!haveChromium) {
     await page.getByLabel('Show').selectOption('Archived links');
     await page.getByRole('button', { name: `Unarchive ${link.short_url}` }).click();
     expect(await until(async () => (await shown(link.id)).archived, 0)).toBe(0);
+    expect(violations).toEqual([]);
+    await context.close();
+  });
+
+  it('moves links picked on two pages of the list to a space in one bulk action', async () => {
+    // An account of its own: the list then holds these twelve links alone, two pages of ten.
+    const mover = await createAccount(t, 'Bulk');
+    const space = await t
+      .http()
+      .post('/api/v1/spaces')
+      .set('Authorization', mover.auth)
+      .send({ name: 'Marketing' });
+    expect(space.status).toBe(201);
+    const links = [];
+    for (let i = 0; i < 12; i += 1)
+      links.push(await createLink(t, mover, { url: `${destinationUrl}/bulk${i}` }));
+    // Newest first: the last made leads page 1, the first two made end page 2.
+    const [first, second, , , , , , , , , eleventh, twelfth] = links;
+    const { context, page, violations } = await session();
+    await signIn(page, mover.apiKey);
+    await page.goto(`${base}/app/links?per_page=10`);
+    await page.getByRole('table', { name: 'Links' }).waitFor();
+
+    await page.getByRole('checkbox', { name: `Select ${twelfth.short_url}` }).check();
+    await page.getByRole('checkbox', { name: `Select ${eleventh.short_url}` }).check();
+    await page.getByRole('button', { name: 'Next', exact: true }).click();
+    await page.getByRole('checkbox', { name: `Select ${first.short_url}` }).check();
+    const bar = page.getByRole('region', { name: 'Selected links' });
+    await bar.getByText('3 selected').waitFor();
+    expect(await page.getByRole('status').filter({ hasText: '3 selected' }).count()).toBe(1);
+    const barViolations = await seriousViolations(page);
+    axeResults.push(`links with the bulk bar: ${barViolations.length} serious or critical`);
+    expect(barViolations).toEqual([]);
+
+    await bar.getByRole('button', { name: 'Move to space' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Move to space' });
+    await dialog.getByLabel('Space').selectOption('Marketing');
+    await dialog.getByText('Move 3 links to Marketing?').waitFor();
+    await dialog.getByRole('button', { name: 'Move to space' }).click();
+    await page.getByText('3 links changed.').waitFor();
+    expect(await bar.count()).toBe(0);
+
+    const spaceOf = async (id: number) => {
+      const response = await t.http().get(`/api/v1/links/${id}`).set('Authorization', mover.auth);
+      return (response.body.data as { space: { name: string } | null }).space?.name ?? null;
+    };
+    expect(await Promise.all([first, eleventh, twelfth, second].map((link) => spaceOf(link.id)))).toEqual([
+      'Marketing',
+      'Marketing',
+      'Marketing',
+      null,
+    ]);
+    expect(violations).toEqual([]);
+    await context.close();
+  });
+
+  it('opens the shortcuts with ?, focuses the search with /, and folds the filters on a phone', async () => {
+    await createLink(t, owner, { url: `${destinationUrl}/shortcut` });
+    const { context, page, violations } = await session({ width: 320, dark: true });
+    await signIn(page, owner.apiKey);
+    await page.getByRole('table', { name: 'Links' }).waitFor();
+
+    await page.locator('body').press('?');
+    const overlay = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
+    await overlay.waitFor();
+    await overlay.getByText('Show these shortcuts').waitFor();
+    const overlayViolations = await seriousViolations(page);
+    axeResults.push(`shortcuts overlay: ${overlayViolations.length} serious or critical`);
+    expect(overlayViolations).toEqual([]);
+    await page.keyboard.press('Escape');
+    await overlay.waitFor({ state: 'detached' });
+
+    await page.keyboard.press('/');
+    expect(
+      await page
+        .getByRole('searchbox', { name: 'Search' })
+        .evaluate((field) => field === field.ownerDocument.activeElement),
+    ).toBe(true);
+
+    // At 320 px the filters wait behind their button, and nothing is wider than the screen, open or not.
+    const fold = page.getByRole('button', { name: 'Filters' });
+    expect(await fold.getAttribute('aria-expanded')).toBe('false');
+    expect(await page.getByLabel('Health').isVisible()).toBe(false);
+    const overflow = () => page.evaluate<boolean>('document.documentElement.scrollWidth > window.innerWidth');
+    expect(await overflow()).toBe(false);
+    await fold.click();
+    expect(await page.getByLabel('Health').isVisible()).toBe(true);
+    await page
+      .getByRole('checkbox', { name: /^Select http/ })
+      .first()
+      .check();
+    await page.getByRole('region', { name: 'Selected links' }).waitFor();
+    expect(await overflow()).toBe(false);
     expect(violations).toEqual([]);
     await context.close();
   });

@@ -32,6 +32,7 @@ describe('the top bar', () => {
     expect(screen.getByRole('link', { name: 'Ann Lee, your profile' })).toHaveAttribute('href', '/profile');
     expect(navEntries()).toEqual([
       'Links',
+      'Analytics',
       'Spaces',
       'Tags',
       'UTM templates',

@@ -74,7 +74,7 @@ describe('scopes', () => {
     const entries = within(nav)
       .getAllByRole('link')
       .map((entry) => entry.textContent);
-    expect(entries).toEqual(['Links', 'Tags', 'UTM templates', 'Pixels', 'Import and export']);
+    expect(entries).toEqual(['Links', 'Analytics', 'Tags', 'UTM templates', 'Pixels', 'Import and export']);
   });
 });
 

@@ -1,7 +1,9 @@
 import { existsSync, readFileSync } from 'node:fs';
 import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { DASHBOARD_DIST } from '../../src/dashboard/dashboard-ui';
 import type { TestApp } from './app';
 
 /** The browser of the dashboard's tests; where there is none, they are skipped (`apt-get install chromium`). */
@@ -28,4 +30,21 @@ export async function accessibilityProblems(page: Page): Promise<string[]> {
       .map((violation) => violation.id + ': ' + violation.nodes.map((node) => node.target).join(' '))))`,
   );
   return JSON.parse(found) as string[];
+}
+
+/**
+ * `describe` where Chromium is installed; else `describe.skip`, with a line on stderr that names what is skipped and
+ * how to install it.
+ */
+export function describeInChromium(what: string): jest.Describe {
+  if (haveChromium) return describe;
+  process.stderr.write(`${what} skipped: no Chromium at ${CHROMIUM} (apt-get install chromium)\n`);
+  return describe.skip;
+}
+
+/** Fails the set-up where the dashboard was not built: the browser would find nothing to open. */
+export function expectDashboardBuilt(): void {
+  if (!existsSync(join(DASHBOARD_DIST, 'index.html'))) {
+    throw new Error('dashboard/dist is missing: the test setup builds it (npm run build)');
+  }
 }

@@ -601,7 +601,16 @@ export const PixelTypeValues = [
   'x',
 ] as const satisfies readonly Schemas['PixelType'][];
 
+export const QrErrorCorrectionValues = [
+  'L',
+  'M',
+  'Q',
+  'H',
+] as const satisfies readonly Schemas['QrErrorCorrection'][];
+
 export const QrFormatValues = ['svg', 'png'] as const satisfies readonly Schemas['QrFormat'][];
+
+export const QrStyleValues = ['square', 'rounded'] as const satisfies readonly Schemas['QrStyle'][];
 
 export const RoleValues = [
   'owner',

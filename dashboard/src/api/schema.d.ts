@@ -24,6 +24,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/account/qr-logo': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Upload the workspace’s logo for QR codes
+     * @description The body is the image itself, as for a link’s logo: `image/png` (at most 1024 by 1024 pixels) or `image/svg+xml` (without scripts, event handlers, animations, foreign objects or references outside itself), at most 64 KB (413 beyond). Drawn with `logo=1` in the codes of links without a logo of their own. A key restricted to spaces is refused (403). Needs the scope `links.write`.
+     */
+    put: operations['putAccountQrLogo'];
+    post?: never;
+    /**
+     * Remove the workspace’s logo for QR codes
+     * @description Answers the same whether or not the workspace had a logo. A key restricted to spaces is refused (403). Needs the scope `links.write`.
+     */
+    delete: operations['deleteAccountQrLogo'];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/account/two-factor': {
     parameters: {
       query?: never;
@@ -142,6 +166,26 @@ export interface paths {
      * @description The same as PUT: fields that are absent stay as they are. Needs the scope `domains.write`.
      */
     patch: operations['patchDomain'];
+    trace?: never;
+  };
+  '/api/v1/events/stream': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Stream the events of the links the key may read
+     * @description Server-sent events (`text/event-stream`), held open: one per event of the webhooks (`link.created`, `link.updated`, `link.deleted`, `link.clicked`, `link.limit_reached`, `link.broken`, `link.recovered`) about a link the key or session may read, each as `id:` (the event id), `event:` (its type) and `data:` (the event JSON, as a webhook gets it), and a `: keep-alive` comment at least every 30 s. A key restricted to spaces gets the events of their links alone (a click event, the clicks of their links alone). `Last-Event-ID` resumes after that event for at least an hour after the client lost the stream; an older or unknown id starts at the present. At most `EVENT_STREAMS_PER_ACCOUNT` streams per account (429 past it) and `EVENT_STREAMS_PER_INSTANCE` per instance (503 with `Retry-After` past it). Needs the scope `links.read`.
+     */
+    get: operations['streamEvents'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
     trace?: never;
   };
   '/api/v1/imports': {
@@ -354,10 +398,18 @@ export interface paths {
      * @description In one transaction: all are created, or none and a 422 names the item and field. Needs the scope `links.write`.
      */
     post: operations['createLinks'];
-    delete?: never;
+    /**
+     * Delete many links at once
+     * @description The links by `ids` (up to 1000) or by `filter` (every link the list finds with it, up to 10,000). In one transaction: every link is deleted, or none and a 422 (an id that is not the caller’s, or outside its spaces, is a 422 on `ids`); their short links answer 404 at once. Each link deleted is a `link.deleted` event and an entry of the audit log, and the request one more, `link.bulk_deleted`. Needs the scope `links.write`.
+     */
+    delete: operations['deleteLinks'];
     options?: never;
     head?: never;
-    patch?: never;
+    /**
+     * Change many links at once
+     * @description The links by `ids` (up to 1000) or by `filter` (every link the list finds with it, up to 10,000), and `changes`: a space, the archive, tags added or taken off. In one transaction: every link changes, or none and a 422 (an id that is not the caller’s, or outside its spaces, is a 422 on `ids`). Each link changed is a `link.updated` event and an entry of the audit log, and the request one more, `link.bulk_updated`. Needs the scope `links.write`.
+     */
+    patch: operations['updateLinks'];
     trace?: never;
   };
   '/api/v1/links/export': {
@@ -441,12 +493,36 @@ export interface paths {
     };
     /**
      * The QR code of a link
-     * @description Needs the scope `links.read`.
+     * @description A pair of colours below 4.5 to 1 in contrast is a 422 on `fg`. With `logo=1`, the link’s logo or else the workspace’s is drawn in the middle, over at most half of what the error correction (`Q`, or `H` by default) can correct; an SVG logo in SVG codes only. Needs the scope `links.read`.
      */
     get: operations['showLinkQrCode'];
     put?: never;
     post?: never;
     delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/api/v1/links/{id}/qr-logo': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    /**
+     * Upload the logo of a link’s QR codes
+     * @description The body is the image itself, `image/png` (at most 1024 by 1024 pixels) or `image/svg+xml` (without scripts, event handlers, animations, foreign objects or references outside itself), at most 64 KB (413 beyond). Drawn with `logo=1` in place of the workspace’s. Needs the scope `links.write`.
+     */
+    put: operations['putLinkQrLogo'];
+    post?: never;
+    /**
+     * Remove the logo of a link’s QR codes
+     * @description Answers the same whether or not the link had a logo; `logo=1` then draws the workspace’s. Needs the scope `links.write`.
+     */
+    delete: operations['deleteLinkQrLogo'];
     options?: never;
     head?: never;
     patch?: never;
@@ -848,6 +924,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/api/v1/stats/{linkId}/clicks': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * A link’s clicks, newest first
+     * @description Each click of the days `from` to `to` (UTC, both included; by default from the day the link was made to today), newest first (`sort=asc`: oldest first), with what the click export writes of it and the URL it was sent to. Paged at most 10,000 clicks deep: a deeper `page` is a 422; narrow `from` and `to`, or export the clicks. Clicks dropped by `CLICK_RETENTION_DAYS` are not listed. Needs the scope `stats.read`.
+     */
+    get: operations['listLinkClicks'];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/api/v1/stats/{linkId}/export': {
     parameters: {
       query?: never;
@@ -857,7 +953,7 @@ export interface paths {
     };
     /**
      * Export a link’s clicks as CSV
-     * @description Needs the scope `stats.read`.
+     * @description Every click held, or those of the days `from` to `to` (UTC, both included), validated as the stats take them; a side left out is not bounded. Needs the scope `stats.read`.
      */
     get: operations['exportLinkClicks'];
     put?: never;
@@ -1516,6 +1612,81 @@ export interface components {
     BulkCreateLinksDto: {
       /** @description Each link as a create takes it. In a form: `links[0][url]=https://a.example`. */
       links: components['schemas']['CreateLinkDto'][];
+    };
+    BulkLinkChangesDto: {
+      /** @description One of the account's spaces, which every link moves to; 0 or empty takes them out of their space (not for a key restricted to spaces, which must name one of its own). */
+      space_id?: number | null;
+      /**
+       * @description 1 archives every link, 0 takes every link out of the archive. 0 or 1; `true` and `false` are read too.
+       * @example 1
+       */
+      archived?: (0 | 1) | boolean;
+      /**
+       * @description Tags added to every link after those it has, by name regardless of case; a name the workspace has no tag of makes one. A link may hold 20 tags in all.
+       * @example [
+       *       "spring-sale"
+       *     ]
+       */
+      tags_add?: string[];
+      /** @description Tags taken off every link that holds them, by name regardless of case; none may be in `tags_add`. */
+      tags_remove?: string[];
+    };
+    BulkLinksDto: {
+      /**
+       * @description The links, by id: 1 to 1000, each one of the caller's (within its spaces), or nothing is done and a 422 names `ids`. An id sent twice counts once. Required unless `filter` is sent.
+       * @example [
+       *       5,
+       *       7
+       *     ]
+       */
+      ids?: number[];
+      filter?: components['schemas']['LinkFiltersDto'];
+    };
+    BulkUpdateLinksDto: {
+      /**
+       * @description The links, by id: 1 to 1000, each one of the caller's (within its spaces), or nothing is done and a 422 names `ids`. An id sent twice counts once. Required unless `filter` is sent.
+       * @example [
+       *       5,
+       *       7
+       *     ]
+       */
+      ids?: number[];
+      filter?: components['schemas']['LinkFiltersDto'];
+      changes: components['schemas']['BulkLinkChangesDto'];
+    };
+    ClickResponse: {
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:05:00.000000Z
+       */
+      created_at: string;
+      /**
+       * @description The referring host; null for a visit without one.
+       * @example news.example.org
+       */
+      referrer: string | null;
+      /** @example GB */
+      country: string | null;
+      /**
+       * @description Recorded where a city database is installed.
+       * @example London
+       */
+      city: string | null;
+      /** @example EU */
+      continent: string | null;
+      /** @example Safari */
+      browser: string | null;
+      /** @example iOS */
+      operating_system: string | null;
+      /** @example Mobile */
+      device: string | null;
+      /** @example en */
+      language: string | null;
+      /**
+       * @description The URL the visit was sent to; null where it was not recorded.
+       * @example https://example.com/spring
+       */
+      target: string | null;
     };
     ClickedClick: {
       /** @example 5 */
@@ -2570,6 +2741,23 @@ export interface components {
       created_at: string;
       data: components['schemas']['LinkResponse'];
     };
+    LinkFiltersDto: {
+      /** @description Case-insensitive substring of the `search_by` column. */
+      search?: string | null;
+      search_by?: null | components['schemas']['LinkSearchBy'];
+      status?: null | components['schemas']['LinkStatusFilter'];
+      /** @description A space's links; 0 for links without a space. */
+      space_id?: number | null;
+      /** @description A domain's links. */
+      domain_id?: number | null;
+      pixel_id?: number | null;
+      /** @description Links holding any of these tags, by name regardless of case (`tag=news&tag=tech`). */
+      tag?: string[];
+      /** @description 1: the archived links alone; 0 or absent: every link but those. 0 or 1; `true` and `false` are read too. */
+      archived?: (0 | 1) | boolean;
+      /** @description The links whose last check found this: `broken` lists the broken links. */
+      health?: null | components['schemas']['LinkHealthStatus'];
+    };
     LinkHealthResponse: {
       status: components['schemas']['LinkHealthStatus'];
       /** @description The last answer's status; null when none came. */
@@ -2707,6 +2895,20 @@ export interface components {
       value: string;
       /** @description Rotations only: the share of the visits this destination gets against the others’ weights. */
       weight?: number;
+    };
+    LinksDeletedResponse: {
+      /**
+       * @description The links deleted.
+       * @example 2
+       */
+      deleted: number;
+    };
+    LinksUpdatedResponse: {
+      /**
+       * @description The links matched, every one now as asked, whether or not it was so already.
+       * @example 2
+       */
+      updated: number;
     };
     MemberResponse: {
       /**
@@ -2884,7 +3086,33 @@ export interface components {
       | 'quora'
       | 'x';
     /** @enum {string} */
+    QrErrorCorrection: 'L' | 'M' | 'Q' | 'H';
+    /** @enum {string} */
     QrFormat: 'svg' | 'png';
+    QrLogoResponse: {
+      /**
+       * @example image/png
+       * @enum {string}
+       */
+      content_type: 'image/png' | 'image/svg+xml';
+      /**
+       * @description The file’s size in bytes.
+       * @example 4096
+       */
+      bytes: number;
+      /**
+       * @description The SHA-256 of the file, in hex: the same file uploaded again has the same.
+       * @example 9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08
+       */
+      sha256: string;
+      /**
+       * Format: date-time
+       * @example 2026-11-21T10:05:00.000000Z
+       */
+      updated_at: string;
+    };
+    /** @enum {string} */
+    QrStyle: 'square' | 'rounded';
     RecoveryCodesResponse: {
       /** @description Ten codes, each good for one sign-in instead of the app’s; shown this once. */
       recovery_codes: string[];
@@ -3626,6 +3854,253 @@ export interface operations {
              * @description Always 200, even on a 201.
              * @enum {integer}
              */
+            status: 200;
+          };
+        };
+      };
+      /** @description No API key, or one that is not valid. */
+      401: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnauthenticatedError'];
+        };
+      };
+      /** @description The API key lacks the scope this route needs (or, for a domain, it is a system domain, which no account may change). */
+      403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description The body’s content type is not one the API reads. */
+      415: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description Too many requests for the API key in this minute. */
+      429: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequestsError'];
+        };
+      };
+      /** @description An unexpected error, logged with the request id. */
+      500: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerError'];
+        };
+      };
+      /** @description The database cannot be reached. */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailableError'];
+        };
+      };
+    };
+  };
+  putAccountQrLogo: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** @description The image file itself, with its media type as the Content-Type. */
+    requestBody: {
+      content: {
+        'image/png': string;
+        'image/svg+xml': string;
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['QrLogoResponse'];
+            /**
+             * @description Always 200, even on a 201.
+             * @enum {integer}
+             */
+            status: 200;
+          };
+        };
+      };
+      /** @description The body could not be read. */
+      400: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description No API key, or one that is not valid. */
+      401: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnauthenticatedError'];
+        };
+      };
+      /** @description The API key lacks the scope this route needs (or, for a domain, it is a system domain, which no account may change). */
+      403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description The body is too large. */
+      413: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PayloadTooLargeError'];
+        };
+      };
+      /** @description The body’s content type is not one the API reads. */
+      415: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description A parameter or a field is not valid. */
+      422: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Too many requests for the API key in this minute. */
+      429: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequestsError'];
+        };
+      };
+      /** @description An unexpected error, logged with the request id. */
+      500: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerError'];
+        };
+      };
+      /** @description The database cannot be reached. */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailableError'];
+        };
+      };
+    };
+  };
+  deleteAccountQrLogo: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            /** @enum {string} */
+            object: 'qr_logo';
+            /** @enum {boolean} */
+            deleted: true;
+            /** @enum {integer} */
             status: 200;
           };
         };
@@ -5044,6 +5519,104 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Too many requests for the API key in this minute. */
+      429: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequestsError'];
+        };
+      };
+      /** @description An unexpected error, logged with the request id. */
+      500: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerError'];
+        };
+      };
+      /** @description The database cannot be reached. */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailableError'];
+        };
+      };
+    };
+  };
+  streamEvents: {
+    parameters: {
+      query?: never;
+      header?: {
+        /** @description The id of the last event the client received: the stream resumes after it. */
+        'Last-Event-ID'?: string;
+      };
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description The events as they happen, until the client goes. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'text/event-stream': string;
+        };
+      };
+      /** @description No API key, or one that is not valid. */
+      401: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnauthenticatedError'];
+        };
+      };
+      /** @description The API key lacks the scope this route needs (or, for a domain, it is a system domain, which no account may change). */
+      403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description The body’s content type is not one the API reads. */
+      415: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
         };
       };
       /** @description Too many requests for the API key in this minute. */
@@ -7613,6 +8186,336 @@ export interface operations {
       };
     };
   };
+  deleteLinks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        /**
+         * @example {
+         *       "ids": [
+         *         5,
+         *         7
+         *       ]
+         *     }
+         */
+        'application/json': components['schemas']['BulkLinksDto'];
+        /**
+         * @example {
+         *       "ids": [
+         *         5,
+         *         7
+         *       ]
+         *     }
+         */
+        'application/x-www-form-urlencoded': components['schemas']['BulkLinksDto'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['LinksDeletedResponse'];
+            /**
+             * @description Always 200, even on a 201.
+             * @enum {integer}
+             */
+            status: 200;
+          };
+        };
+      };
+      /** @description The body could not be read. */
+      400: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description No API key, or one that is not valid. */
+      401: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnauthenticatedError'];
+        };
+      };
+      /** @description The API key lacks the scope this route needs (or, for a domain, it is a system domain, which no account may change). */
+      403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description The body is too large. */
+      413: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PayloadTooLargeError'];
+        };
+      };
+      /** @description The body’s content type is not one the API reads. */
+      415: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description A parameter or a field is not valid. */
+      422: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Too many requests for the API key in this minute. */
+      429: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequestsError'];
+        };
+      };
+      /** @description An unexpected error, logged with the request id. */
+      500: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerError'];
+        };
+      };
+      /** @description The database cannot be reached. */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailableError'];
+        };
+      };
+    };
+  };
+  updateLinks: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        /**
+         * @example {
+         *       "ids": [
+         *         5,
+         *         7
+         *       ],
+         *       "changes": {
+         *         "archived": 1,
+         *         "tags_add": [
+         *           "spring-sale"
+         *         ]
+         *       }
+         *     }
+         */
+        'application/json': components['schemas']['BulkUpdateLinksDto'];
+        /**
+         * @example {
+         *       "ids": [
+         *         5,
+         *         7
+         *       ],
+         *       "changes": {
+         *         "archived": 1,
+         *         "tags_add": [
+         *           "spring-sale"
+         *         ]
+         *       }
+         *     }
+         */
+        'application/x-www-form-urlencoded': components['schemas']['BulkUpdateLinksDto'];
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['LinksUpdatedResponse'];
+            /**
+             * @description Always 200, even on a 201.
+             * @enum {integer}
+             */
+            status: 200;
+          };
+        };
+      };
+      /** @description The body could not be read. */
+      400: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description No API key, or one that is not valid. */
+      401: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnauthenticatedError'];
+        };
+      };
+      /** @description The API key lacks the scope this route needs (or, for a domain, it is a system domain, which no account may change). */
+      403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description The body is too large. */
+      413: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PayloadTooLargeError'];
+        };
+      };
+      /** @description The body’s content type is not one the API reads. */
+      415: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description A parameter or a field is not valid. */
+      422: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Too many requests for the API key in this minute. */
+      429: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequestsError'];
+        };
+      };
+      /** @description An unexpected error, logged with the request id. */
+      500: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerError'];
+        };
+      };
+      /** @description The database cannot be reached. */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailableError'];
+        };
+      };
+    };
+  };
   exportLinks: {
     parameters: {
       query?: {
@@ -8465,10 +9368,28 @@ export interface operations {
         format?: components['schemas']['QrFormat'];
         /** @description The image's width and height in pixels, 64 to 2048; 256 when absent. */
         size?: number | null;
+        /** @description The dark modules’ colour, `#rrggbb` (`#` sent as `%23`; without it too); black when absent. With `fg` or `bg` given, the pair must be at least 4.5 to 1 in contrast (WCAG’s relative luminance), or the code may not scan: a 422 on `fg` otherwise. */
+        fg?: string | null;
+        /** @description The light modules’ and the quiet zone’s colour, `#rrggbb`; white when absent. */
+        bg?: string | null;
+        /**
+         * @deprecated
+         * @description The older name of `fg`, read when `fg` is absent; alone, its contrast is not checked.
+         */
         color?: string | null;
+        /**
+         * @deprecated
+         * @description The older name of `bg`, read when `bg` is absent.
+         */
         background?: string | null;
         /** @description The quiet zone around the code, in modules, 0 to 16; 4 (the standard's) when absent. */
         margin?: number | null;
+        /** @description Error correction: the share of the code that may be lost and still read, `L` 7%, `M` 15% (the default), `Q` 25%, `H` 30%. A higher level makes a denser code. With `logo=1`, `Q` or `H` (`H` when absent): the logo takes up to half of what they correct. */
+        ecc?: components['schemas']['QrErrorCorrection'];
+        /** @description `square` modules (the default), or `rounded`: corners without a dark neighbour rounded, a lone module a dot. */
+        style?: components['schemas']['QrStyle'];
+        /** @description Draws the logo uploaded for the link (`PUT /api/v1/links/{id}/qr-logo`), else the workspace’s (`PUT /api/v1/account/qr-logo`), in the middle of the code; a 422 on `logo` when there is neither, or when a PNG code is asked for with an SVG logo. 0 or 1; `true` and `false` are read too. */
+        logo?: boolean | (0 | 1);
       };
       header?: never;
       path: {
@@ -8549,6 +9470,281 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Too many requests for the API key in this minute. */
+      429: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequestsError'];
+        };
+      };
+      /** @description An unexpected error, logged with the request id. */
+      500: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerError'];
+        };
+      };
+      /** @description The database cannot be reached. */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailableError'];
+        };
+      };
+    };
+  };
+  putLinkQrLogo: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    /** @description The image file itself, with its media type as the Content-Type. */
+    requestBody: {
+      content: {
+        'image/png': string;
+        'image/svg+xml': string;
+      };
+    };
+    responses: {
+      /** @description OK. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['QrLogoResponse'];
+            /**
+             * @description Always 200, even on a 201.
+             * @enum {integer}
+             */
+            status: 200;
+          };
+        };
+      };
+      /** @description The body could not be read. */
+      400: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['BadRequestError'];
+        };
+      };
+      /** @description No API key, or one that is not valid. */
+      401: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnauthenticatedError'];
+        };
+      };
+      /** @description The API key lacks the scope this route needs (or, for a domain, it is a system domain, which no account may change). */
+      403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description No such resource, or another account’s. */
+      404: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NotFoundError'];
+        };
+      };
+      /** @description The body is too large. */
+      413: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['PayloadTooLargeError'];
+        };
+      };
+      /** @description The body’s content type is not one the API reads. */
+      415: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description A parameter or a field is not valid. */
+      422: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Too many requests for the API key in this minute. */
+      429: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequestsError'];
+        };
+      };
+      /** @description An unexpected error, logged with the request id. */
+      500: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerError'];
+        };
+      };
+      /** @description The database cannot be reached. */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailableError'];
+        };
+      };
+    };
+  };
+  deleteLinkQrLogo: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        id: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Deleted. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            id: number;
+            /** @enum {string} */
+            object: 'qr_logo';
+            /** @enum {boolean} */
+            deleted: true;
+            /** @enum {integer} */
+            status: 200;
+          };
+        };
+      };
+      /** @description No API key, or one that is not valid. */
+      401: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnauthenticatedError'];
+        };
+      };
+      /** @description The API key lacks the scope this route needs (or, for a domain, it is a system domain, which no account may change). */
+      403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description No such resource, or another account’s. */
+      404: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NotFoundError'];
+        };
+      };
+      /** @description The body’s content type is not one the API reads. */
+      415: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
         };
       };
       /** @description Too many requests for the API key in this minute. */
@@ -12404,12 +13600,12 @@ export interface operations {
         per_page?: components['schemas']['PerPage'];
         /** @description Page number, from 1. */
         page?: number | null;
-        /** @description `click` (clicks over time; `clicks` too) or a dimension; `click` when absent. */
-        name?: components['schemas']['StatsName'];
         /** @description First day, `Y-m-d` (UTC); the day the link was made when absent. */
         from?: string | null;
         /** @description Last day, included; today when absent. */
         to?: string | null;
+        /** @description `click` (clicks over time; `clicks` too) or a dimension; `click` when absent. */
+        name?: components['schemas']['StatsName'];
         /** @description Only the values that contain this, in any case. */
         search?: string | null;
         search_by?: components['schemas']['StatsSearchBy'];
@@ -12672,12 +13868,12 @@ export interface operations {
         per_page?: components['schemas']['PerPage'];
         /** @description Page number, from 1. */
         page?: number | null;
-        /** @description `click` (clicks over time; `clicks` too) or a dimension; `click` when absent. */
-        name?: components['schemas']['StatsName'];
         /** @description First day, `Y-m-d` (UTC); the day the link was made when absent. */
         from?: string | null;
         /** @description Last day, included; today when absent. */
         to?: string | null;
+        /** @description `click` (clicks over time; `clicks` too) or a dimension; `click` when absent. */
+        name?: components['schemas']['StatsName'];
         /** @description Only the values that contain this, in any case. */
         search?: string | null;
         search_by?: components['schemas']['StatsSearchBy'];
@@ -12820,9 +14016,155 @@ export interface operations {
       };
     };
   };
+  listLinkClicks: {
+    parameters: {
+      query?: {
+        /** @description Sort direction. */
+        sort?: components['schemas']['SortDirection'];
+        /** @description Results per page: 10, 25, 50 or 100. */
+        per_page?: components['schemas']['PerPage'];
+        /** @description Page number, from 1. */
+        page?: number | null;
+        /** @description First day, `Y-m-d` (UTC); the day the link was made when absent. */
+        from?: string | null;
+        /** @description Last day, included; today when absent. */
+        to?: string | null;
+      };
+      header?: never;
+      path: {
+        linkId: number;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description A page of the list. */
+      200: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': {
+            data: components['schemas']['ClickResponse'][];
+            links: components['schemas']['PageLinks'];
+            meta: components['schemas']['PageMeta'];
+            /**
+             * @description Always 200, even on a 201.
+             * @enum {integer}
+             */
+            status: 200;
+          };
+        };
+      };
+      /** @description No API key, or one that is not valid. */
+      401: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnauthenticatedError'];
+        };
+      };
+      /** @description The API key lacks the scope this route needs (or, for a domain, it is a system domain, which no account may change). */
+      403: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ForbiddenError'];
+        };
+      };
+      /** @description No such resource, or another account’s. */
+      404: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['NotFoundError'];
+        };
+      };
+      /** @description The body’s content type is not one the API reads. */
+      415: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description A parameter or a field is not valid. */
+      422: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
+        };
+      };
+      /** @description Too many requests for the API key in this minute. */
+      429: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'Retry-After': components['headers']['Retry-After'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['TooManyRequestsError'];
+        };
+      };
+      /** @description An unexpected error, logged with the request id. */
+      500: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServerError'];
+        };
+      };
+      /** @description The database cannot be reached. */
+      503: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ServiceUnavailableError'];
+        };
+      };
+    };
+  };
   exportLinkClicks: {
     parameters: {
-      query?: never;
+      query?: {
+        /** @description First day, `Y-m-d` (UTC); from the first click held when absent. */
+        from?: string | null;
+        /** @description Last day, included; up to the last click when absent. */
+        to?: string | null;
+      };
       header?: never;
       path: {
         linkId: number;
@@ -12891,6 +14233,18 @@ export interface operations {
         };
         content: {
           'application/json': components['schemas']['UnsupportedMediaTypeError'];
+        };
+      };
+      /** @description A parameter or a field is not valid. */
+      422: {
+        headers: {
+          'X-RateLimit-Limit': components['headers']['X-RateLimit-Limit'];
+          'X-RateLimit-Remaining': components['headers']['X-RateLimit-Remaining'];
+          'X-RateLimit-Reset': components['headers']['X-RateLimit-Reset'];
+          [name: string]: unknown;
+        };
+        content: {
+          'application/json': components['schemas']['ValidationErrorBody'];
         };
       };
       /** @description Too many requests for the API key in this minute. */

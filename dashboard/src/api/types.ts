@@ -28,6 +28,7 @@ export type Delivery = Schemas['DeliveryResponse'];
 export type Account = Schemas['AccountResponse'];
 export type StatsName = Schemas['StatsName'];
 export type StatsRow = Schemas['StatsRow'];
+export type ListedClick = Schemas['ClickResponse'];
 export type PageMeta = Schemas['PageMeta'];
 export type PerPage = Schemas['PerPage'];
 export type SortDirection = Schemas['SortDirection'];

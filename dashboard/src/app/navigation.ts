@@ -22,6 +22,8 @@ function screen(
 
 export const NAV_ITEMS: readonly NavItem[] = [
   screen('links', 'links.read', () => import('../features/links/LinksPage')),
+  // The workspace's clicks with its map: a chunk of its own, so the map's data never weighs on the first load.
+  screen('analytics', 'stats.read', () => import('../features/analytics/AnalyticsPage')),
   screen('spaces', 'spaces.read', () => import('../features/spaces/SpacesPage')),
   // Tags and UTM templates are the links' own metadata, under the links' scopes.
   screen('tags', 'links.read', () => import('../features/tags/TagsPage')),

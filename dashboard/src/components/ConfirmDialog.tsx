@@ -12,6 +12,10 @@ interface ConfirmDialogProps {
   onClose: () => void;
   /** Some failures in the screen's own words. */
   own?: OwnWords | undefined;
+  /** Whether the action destroys something (the default), which its button's colour says. */
+  danger?: boolean;
+  /** Whether the action cannot be confirmed yet (a choice the dialog asks for is not made). */
+  confirmDisabled?: boolean;
 }
 
 /** Asks before a destructive action. Cancel comes first, so Enter on the opened dialog does nothing harmful. */
@@ -22,6 +26,8 @@ export function ConfirmDialog({
   onConfirm,
   onClose,
   own,
+  danger = true,
+  confirmDisabled = false,
 }: ConfirmDialogProps) {
   const t = useT();
   const [busy, setBusy] = useState(false);
@@ -50,7 +56,12 @@ export function ConfirmDialog({
         <button type="button" onClick={onClose}>
           {t.common.cancel}
         </button>
-        <button type="button" className="danger" disabled={busy} onClick={() => void confirm()}>
+        <button
+          type="button"
+          className={danger ? 'danger' : 'primary'}
+          disabled={busy || confirmDisabled}
+          onClick={() => void confirm()}
+        >
           {confirmLabel}
         </button>
       </div>

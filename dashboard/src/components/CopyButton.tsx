@@ -2,7 +2,8 @@ import { useEffect, useState } from 'react';
 import { useT } from '../i18n/I18nProvider';
 import { useNotify } from './Notifications';
 
-async function writeClipboard(text: string): Promise<void> {
+/** Puts `text` on the clipboard; throws when the browser refuses. */
+export async function writeClipboard(text: string): Promise<void> {
   if (navigator.clipboard) {
     await navigator.clipboard.writeText(text);
     return;

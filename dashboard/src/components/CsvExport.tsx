@@ -21,6 +21,8 @@ export function useCsvExport(label: string, filename: string, fetchCsv: () => Pr
   };
 
   return {
+    /** Exports without the button, for another control that offers it (a selection's bar). */
+    run: () => void run(),
     button: (
       <button type="button" onClick={() => void run()}>
         {label}

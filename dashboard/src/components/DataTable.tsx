@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
 import { useT } from '../i18n/I18nProvider';
 
 /** A column of a table: its heading and what a row shows in it. The first column names the row. */
@@ -36,6 +36,10 @@ interface DataTableProps<T extends { id: number | string }> {
   className?: string;
   /** A last column of buttons, headed for screen readers only. */
   actions?: ((row: T) => ReactNode) | undefined;
+  /** A first column before the row's header, such as a selection checkbox: its heading and its cells. */
+  lead?: { header: ReactNode; cell: (row: T) => ReactNode } | undefined;
+  /** Attributes of a row's element, such as the mark of the row the keyboard is on. */
+  rowProps?: ((row: T) => ComponentProps<'tr'>) | undefined;
 }
 
 /**
@@ -44,13 +48,14 @@ interface DataTableProps<T extends { id: number | string }> {
  */
 export function DataTable<T extends { id: number | string }>(props: DataTableProps<T>) {
   const t = useT();
-  const { columns, actions } = props;
+  const { columns, actions, lead } = props;
   const [first, ...rest] = columns;
   return (
     <table className={props.className ? `table ${props.className}` : 'table'}>
       <caption className="sr-only">{props.caption}</caption>
       <thead>
         <tr>
+          {lead && <td className="row-lead">{lead.header}</td>}
           {columns.map((column) => (
             <th
               key={column.label}
@@ -69,7 +74,8 @@ export function DataTable<T extends { id: number | string }>(props: DataTablePro
       </thead>
       <tbody>
         {props.rows.map((row) => (
-          <tr key={row.id}>
+          <tr key={row.id} {...props.rowProps?.(row)}>
+            {lead && <td className="row-lead">{lead.cell(row)}</td>}
             {first && (
               <th scope="row" className={first.className} data-label={first.label}>
                 {first.cell(row)}

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import type { ComponentProps, ReactNode } from 'react';
 
 import type { ResourceList } from '../hooks/useResourceList';
 import { useT } from '../i18n/I18nProvider';
@@ -69,6 +69,13 @@ interface ResourceListPageProps<T extends Row> {
   form?: (row: T | null, onSaved: (saved: T, secret?: string) => void, onClose: () => void) => ReactNode;
   /** The removal of a row; a list whose rows are never removed (a log) has none. */
   removal?: Removal<T>;
+  /** Shown between the search and the list, such as the bar of a selection's actions. */
+  beforeList?: ReactNode;
+  /** A first column before the rows' headers (a selection checkbox), and attributes of each row. */
+  table?: {
+    lead?: { header: ReactNode; cell: (row: T) => ReactNode } | undefined;
+    rowProps?: ((row: T) => ComponentProps<'tr'>) | undefined;
+  };
   /** The page's other dialogs. */
   children?: ReactNode;
 }
@@ -131,6 +138,7 @@ export function ResourceListPage<T extends Row>(props: ResourceListPageProps<T>)
         {props.filters}
       </ListControls>
       {props.notice}
+      {props.beforeList}
       {page.error !== undefined && <LoadError error={page.error} onRetry={page.reload} />}
       {page.data === undefined && page.loading && <Loading />}
       {page.data !== undefined && (
@@ -148,6 +156,8 @@ export function ResourceListPage<T extends Row>(props: ResourceListPageProps<T>)
               columns={columns}
               rows={page.data.data}
               className={props.tableClassName}
+              lead={props.table?.lead}
+              rowProps={props.table?.rowProps}
               actions={
                 showActions
                   ? (row) => actions(row, { edit: () => list.edit(row), remove: () => list.remove(row) })

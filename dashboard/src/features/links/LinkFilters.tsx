@@ -6,6 +6,7 @@ import {
   SortDirectionValues,
 } from '../../api/enums';
 import type { paths } from '../../api/schema';
+import { FilterFold } from '../../components/FilterFold';
 import { filterSelects, labelledOptions, namedOptions } from '../../components/FilterSelect';
 import { joinValues, oneOf, positiveInt, splitValues } from '../../hooks/useListParams';
 import { useT } from '../../i18n/I18nProvider';
@@ -66,6 +67,38 @@ export function linkQuery(values: LinkListValues) {
   };
 }
 
+/** The filters of the links' own, which the narrow layout folds; the search and the order stay in sight. */
+const FOLDED: readonly FilterName[] = [
+  'archived',
+  'status',
+  'health',
+  'space_id',
+  'domain_id',
+  'pixel_id',
+  'tag',
+];
+
+/** How many of the folded filters narrow the list now, for the fold's button to say. */
+export function activeFilters(values: LinkListValues): number {
+  return FOLDED.filter((name) => values[name] !== LINK_DEFAULTS[name]).length;
+}
+
+/** What the list's filters find, as a bulk change's `filter` takes them: the list's query without order or page. */
+export function linkFilter(values: LinkListValues) {
+  const { search, search_by, status, space_id, domain_id, pixel_id, tag, health } = linkQuery(values);
+  return {
+    search,
+    search_by,
+    status,
+    space_id,
+    domain_id,
+    pixel_id,
+    tag,
+    archived: values.archived === '1' ? (1 as const) : undefined,
+    health,
+  };
+}
+
 interface LinkFiltersProps {
   values: LinkListValues;
   update: (changes: Partial<LinkListValues>) => void;
@@ -98,7 +131,7 @@ export function LinkFilters({ values, update, choices, colors }: LinkFiltersProp
   const all = { value: '', label: t.common.all };
 
   return (
-    <>
+    <FilterFold active={activeFilters(values)}>
       {either(t.links.view, 'archived', t.links.views.current, '1', t.links.views.archived)}
       {filterSelect(
         t.links.status,
@@ -122,6 +155,6 @@ export function LinkFilters({ values, update, choices, colors }: LinkFiltersProp
         onChange={(names) => update({ tag: joinValues(names) })}
         colors={colors}
       />
-    </>
+    </FilterFold>
   );
 }

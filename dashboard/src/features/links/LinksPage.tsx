@@ -4,21 +4,37 @@ import { api, call, deleteById } from '../../api/client';
 import { describeError } from '../../api/describe';
 import { LinkSearchByValues, LinkSortByValues } from '../../api/enums';
 import type { Link } from '../../api/types';
+import { writeClipboard } from '../../components/CopyButton';
 import { useCsvExport } from '../../components/CsvExport';
 import { useNotify } from '../../components/Notifications';
 import { deletion } from '../../components/RemovalDialog';
 import { ResourceListPage } from '../../components/ResourceListPage';
+import { ShortcutsDialog, type ShortcutHelp } from '../../components/ShortcutsDialog';
 import { useResourceList } from '../../hooks/useResourceList';
+import { useShortcuts } from '../../hooks/useShortcuts';
 import { useI18n } from '../../i18n/I18nProvider';
 import { useCan } from '../../session/SessionProvider';
 import { SpaceName } from '../spaces/SpaceName';
 import { TagList } from '../tags/TagChip';
 import { tagColors } from '../tags/tagNames';
 import { LinkBadges } from './LinkBadges';
-import { LINK_DEFAULTS, LinkFilters, linkQuery } from './LinkFilters';
+import { LinkBulkBar, LinkBulkDialog, sendBulk, type BulkAction } from './LinkBulk';
+import { LINK_DEFAULTS, LinkFilters, linkFilter, linkQuery } from './LinkFilters';
 import { LinkRowActions } from './LinkRowActions';
 import { LinkTagsDialog } from './LinkTagsDialog';
 import { QrDialog } from './QrDialog';
+import {
+  bulkTarget,
+  current,
+  emptySelection,
+  isSelected,
+  pageSelected,
+  selectAllMatching,
+  selectedCount,
+  toggle,
+  togglePage,
+  type Selection,
+} from './selection';
 import { linkStatus } from './status';
 import { useChoices } from './useChoices';
 
@@ -57,6 +73,102 @@ export default function LinksPage() {
     notify(archived === 1 ? t.links.archivedDone(link.short_url) : t.links.unarchivedDone(link.short_url));
   };
 
+  // The selection belongs to the filters it was made under: other filters start from none.
+  const filter = linkFilter(list.values);
+  const filterKey = JSON.stringify(filter);
+  const [selectionState, setSelection] = useState<Selection>(() => emptySelection(filterKey));
+  const selection = current(selectionState, filterKey);
+  const rows = list.page.data?.data ?? [];
+  const pageIds = rows.map((link) => link.id);
+  const total = list.page.data?.meta.total ?? 0;
+  const count = selectedCount(selection, total);
+  const [bulk, setBulk] = useState<BulkAction | null>(null);
+  const [activeId, setActiveId] = useState<number | null>(null);
+  const [help, setHelp] = useState(false);
+
+  const runBulk = async (changes: Parameters<typeof sendBulk>[2]) => {
+    if (bulk === null) return;
+    const changed = await sendBulk(bulkTarget(selection, filter), bulk, changes);
+    setBulk(null);
+    setSelection(emptySelection(filterKey));
+    list.page.reload();
+    if (bulk === 'tagsAdd') choices.reloadTags();
+    notify(
+      bulk === 'delete' ? t.bulk.deleted(changed, number(changed)) : t.bulk.updated(changed, number(changed)),
+    );
+  };
+
+  /** The link a row shortcut acts on: the row holding the focus, or else the one the keyboard marked. */
+  type Row = (typeof rows)[number];
+  const target = (): Row | undefined => {
+    const row = document.activeElement?.closest<HTMLElement>('tr[data-row-id]');
+    const id = row ? Number(row.dataset.rowId) : activeId;
+    return rows.find((link) => link.id === id);
+  };
+  const move = (step: number) => {
+    if (rows.length === 0) return;
+    const at = rows.findIndex((link) => link.id === target()?.id);
+    const next =
+      rows[at === -1 ? (step > 0 ? 0 : rows.length - 1) : Math.min(Math.max(at + step, 0), rows.length - 1)];
+    if (next === undefined) return;
+    setActiveId(next.id);
+    document.querySelector<HTMLElement>(`tr[data-row-id="${next.id}"]`)?.focus();
+  };
+  // The arrows move between rows from a row alone: elsewhere they scroll the page, as the reader expects.
+  const fromRow = (step: number) => () => {
+    if (document.activeElement?.closest('tr[data-row-id]') == null) return false;
+    move(step);
+  };
+  const onTarget = (action: (link: Row) => void) => () => {
+    const link = target();
+    if (link !== undefined) action(link);
+  };
+  const copy = async (link: Link) => {
+    try {
+      await writeClipboard(link.short_url);
+      notify(t.common.copiedWhat(link.short_url));
+    } catch {
+      notify(t.common.copyFailed);
+    }
+  };
+  const writes = {
+    n: () => navigate('/links/new'),
+    e: onTarget((link) => navigate(`/links/${link.id}/edit`)),
+    a: onTarget((link) => void archive(link)),
+    d: onTarget((link) => list.remove(link)),
+    Delete: onTarget((link) => list.remove(link)),
+  };
+  useShortcuts({
+    ...(mayWrite ? writes : {}),
+    '/': () => document.querySelector<HTMLElement>('[role="search"] input[type="search"]')?.focus(),
+    j: () => move(1),
+    ArrowDown: fromRow(1),
+    k: () => move(-1),
+    ArrowUp: fromRow(-1),
+    c: onTarget((link) => void copy(link)),
+    q: onTarget((link) => setQrFor(link)),
+    x: onTarget((link) => setSelection(toggle(selection, link.id, pageIds))),
+    '?': () => setHelp(true),
+  });
+  const s = t.shortcuts;
+  const shortcutHelp: ShortcutHelp[] = [
+    ...(mayWrite ? [{ keys: ['n'], label: s.newLink }] : []),
+    { keys: ['/'], label: s.search },
+    { keys: ['j', '↓'], label: s.next },
+    { keys: ['k', '↑'], label: s.previous },
+    { keys: ['c'], label: s.copy },
+    ...(mayWrite ? [{ keys: ['e'], label: s.edit }] : []),
+    { keys: ['q'], label: s.qr },
+    ...(mayWrite
+      ? [
+          { keys: ['a'], label: s.archive },
+          { keys: ['d', 'Delete'], label: s.delete },
+        ]
+      : []),
+    { keys: ['x'], label: s.select },
+    { keys: ['?'], label: s.help },
+  ];
+
   const csv = useCsvExport(t.links.exportCsv, 'links.csv', () => {
     const { page: _page, per_page: _perPage, ...filters } = linkQuery(list.values);
     return call(api.GET('/api/v1/links/export', { params: { query: filters }, parseAs: 'blob' }));
@@ -74,6 +186,71 @@ export default function LinksPage() {
       sortBy={LinkSortByValues}
       filters={<LinkFilters values={list.values} update={list.update} choices={choices} colors={colors} />}
       tableClassName="links-table"
+      beforeList={
+        <>
+          {/* Always in the page, so that a screen reader hears the count change. */}
+          <p role="status" className="sr-only">
+            {count > 0 ? t.bulk.selected(number(count)) : ''}
+          </p>
+          {count > 0 && (
+            <>
+              <LinkBulkBar
+                count={count}
+                all={selection.all}
+                mayWrite={mayWrite}
+                archived={list.values.archived === '1'}
+                spaces={choices.spaces}
+                onAction={setBulk}
+                onExport={csv.run}
+                onClear={() => setSelection(emptySelection(filterKey))}
+              />
+              {selection.all ? (
+                <p className="bulk-offer">{t.bulk.allSelected(number(total))}</p>
+              ) : (
+                pageSelected(selection, pageIds) &&
+                total > pageIds.length && (
+                  <p className="bulk-offer">
+                    {t.bulk.pageSelected(pageIds.length, number(pageIds.length))}{' '}
+                    <button
+                      type="button"
+                      className="link-button"
+                      onClick={() => setSelection(selectAllMatching(selection))}
+                    >
+                      {t.bulk.selectAll(number(total))}
+                    </button>
+                  </p>
+                )
+              )}
+            </>
+          )}
+        </>
+      }
+      table={{
+        lead: {
+          header: (
+            <input
+              type="checkbox"
+              aria-label={t.bulk.selectPage}
+              checked={pageSelected(selection, pageIds)}
+              onChange={() => setSelection(togglePage(selection, pageIds))}
+            />
+          ),
+          cell: (link) => (
+            <input
+              type="checkbox"
+              aria-label={t.bulk.select(link.short_url)}
+              checked={isSelected(selection, link.id)}
+              onChange={() => setSelection(toggle(selection, link.id, pageIds))}
+            />
+          ),
+        },
+        rowProps: (link) => ({
+          'data-row-id': link.id,
+          tabIndex: -1,
+          className: link.id === activeId ? 'row-active' : undefined,
+          onFocus: () => setActiveId(link.id),
+        }),
+      }}
       rowName={(link) => link.short_url}
       columns={[
         {
@@ -131,6 +308,17 @@ export default function LinksPage() {
       )}
       removal={deletion(t, t.links, deleteById('/api/v1/links/{id}'))}
     >
+      {bulk !== null && (
+        <LinkBulkDialog
+          action={bulk}
+          count={count}
+          spaces={choices.spaces}
+          colors={colors}
+          onConfirm={runBulk}
+          onClose={() => setBulk(null)}
+        />
+      )}
+      {help && <ShortcutsDialog shortcuts={shortcutHelp} onClose={() => setHelp(false)} />}
       {qrFor !== null && <QrDialog link={qrFor} onClose={() => setQrFor(null)} />}
       {tagsFor !== null && (
         <LinkTagsDialog

@@ -3,7 +3,6 @@ import { Link as RouteLink } from 'wouter';
 import { api, call } from '../../api/client';
 import { saveBlob } from '../../download';
 import { describeError } from '../../api/describe';
-import { BarChart } from '../../components/BarChart';
 import { Field } from '../../components/Field';
 import { LoadError, Loading } from '../../components/LoadState';
 import { PageTitle } from '../../components/PageTitle';
@@ -12,6 +11,9 @@ import { useI18n } from '../../i18n/I18nProvider';
 import { useCan } from '../../session/SessionProvider';
 import { clickBars, daysBefore, utcDay } from './buckets';
 import { DIMENSIONS, displayValue, type Dimension } from './dimensions';
+import { usePeriodPage } from './usePeriodPage';
+import { VisitsTable } from './VisitsTable';
+import { ClicksOverTime } from './ClicksOverTime';
 
 const RANGES = ['today', '7d', '30d', '12m', 'all', 'custom'] as const;
 type Range = (typeof RANGES)[number];
@@ -41,7 +43,7 @@ function periodOf(range: Range, today: string, custom: Period): Period {
 
 /** /links/:id/stats: clicks over time for a range, and each dimension the API records as a ranked list. */
 export default function StatsPage({ id }: { id: number }) {
-  const { t, number } = useI18n();
+  const { t } = useI18n();
   const can = useCan();
   const [today] = useState(() => utcDay(new Date()));
   const [range, setRange] = useState<Range>('30d');
@@ -152,23 +154,7 @@ export default function StatsPage({ id }: { id: number }) {
         {clicks.error !== undefined && <LoadError error={clicks.error} onRetry={clicks.reload} />}
         {clicks.loading && clicks.data === undefined && <Loading />}
         {clicks.data !== undefined && (
-          <>
-            <p className="total" aria-live="polite">
-              {t.stats.total(total, number(total))}
-            </p>
-            {bars.length === 0 ? (
-              <p className="empty">{t.stats.noClicks}</p>
-            ) : (
-              <BarChart
-                title={t.stats.chartTitle(name)}
-                bars={bars}
-                labelHeading={t.stats.when}
-                valueHeading={t.stats.clicks}
-                showTable={t.stats.showTable}
-                formatNumber={number}
-              />
-            )}
-          </>
+          <ClicksOverTime title={t.stats.chartTitle(name)} bars={bars} total={total} />
         )}
       </section>
 
@@ -177,6 +163,8 @@ export default function StatsPage({ id }: { id: number }) {
           <DimensionList key={dimension} linkId={id} dimension={dimension} period={period} total={total} />
         ))}
       </div>
+
+      <VisitsTable linkId={id} from={period.from} to={period.to} name={name} />
     </section>
   );
 }
@@ -194,14 +182,8 @@ interface DimensionListProps {
 function DimensionList({ linkId, dimension, period, total }: DimensionListProps) {
   const { t, number, language } = useI18n();
   const headingId = useId();
-  const [page, setPage] = useState(1);
   const key = `${linkId}:${dimension}:${period.from ?? ''}:${period.to}`;
-  const [pageKey, setPageKey] = useState(key);
-  // A new period starts again from the first page.
-  if (pageKey !== key) {
-    setPageKey(key);
-    setPage(1);
-  }
+  const [page, setPage] = usePeriodPage(key);
   const rows = useLoad(`${key}:${page}`, (signal) =>
     call(
       api.GET('/api/v1/stats/{linkId}', {
