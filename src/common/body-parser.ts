@@ -13,7 +13,7 @@ import type { Request, Response } from 'express';
 import { performance } from 'node:perf_hooks';
 import { from, switchMap, type Observable } from 'rxjs';
 import { ValidationFailedException } from './exceptions';
-import { REQUEST_BODY_TYPES } from './openapi';
+import { IMAGE_BODY_TYPES, REQUEST_BODY_TYPES } from './openapi';
 
 /** Large enough for a link with 100 targets of 2048-character URLs. */
 export const BODY_LIMIT = '1mb';
@@ -215,6 +215,16 @@ function csvParser(limit: string): Parser {
 const bulkParsers = parsersOf(BULK, [csvParser(BULK_BODY_LIMIT)]);
 const parsers = parsersOf(BODY, []);
 
+/** The largest image a route reads as its body: a QR code's logo (contract §14); past it, 413 before it is read. */
+export const IMAGE_BODY_LIMIT = '64kb';
+
+/** A route that reads an image reads nothing else, as bytes: its checks are the route's own. */
+const imageParsers: Parser[] = [raw({ type: [...IMAGE_BODY_TYPES], limit: IMAGE_BODY_LIMIT })];
+
+function readsImages(types: readonly string[] | undefined): boolean {
+  return types !== undefined && types.some((type) => (IMAGE_BODY_TYPES as readonly string[]).includes(type));
+}
+
 /**
  * Reads a request's body once the route is known and the request allowed: after the guards (the API key, the rate
  * limits), so that a client without a key, or past its limit, never makes the service read and hold what it sent,
@@ -234,7 +244,9 @@ export class BodyParserInterceptor implements NestInterceptor {
     if (request.method === 'GET' || request.method === 'HEAD') return next.handle();
     const types = this.reflector.get<readonly string[] | undefined>(REQUEST_BODY_TYPES, context.getHandler());
     if (types?.length === 0) return next.handle();
-    return from(readBody(request, http.getResponse<Response>())).pipe(switchMap(() => next.handle()));
+    return from(readBody(request, http.getResponse<Response>(), readsImages(types))).pipe(
+      switchMap(() => next.handle()),
+    );
   }
 }
 
@@ -284,11 +296,11 @@ function pace(request: Request, rate: ByteRate): void {
   });
 }
 
-async function readBody(request: Request, response: Response): Promise<void> {
+async function readBody(request: Request, response: Response, image: boolean): Promise<void> {
   const path = (request.originalUrl ?? request.url).split('?')[0];
   const bulk = BULK_PATHS.has(path);
   let paced = false;
-  for (const parser of bulk ? bulkParsers : parsers) {
+  for (const parser of image ? imageParsers : bulk ? bulkParsers : parsers) {
     await new Promise<void>((resolve, reject) => {
       parser(request, response, (error?: unknown) =>
         error === undefined ? resolve() : reject(toHttp(error)),

@@ -178,6 +178,9 @@ export const FORM_BODY_TYPES = ['application/json', 'application/x-www-form-urle
 /** The media types of a CSV file sent as the body itself (an import). */
 export const CSV_BODY_TYPES = ['text/csv', 'application/csv'] as const;
 
+/** The media types of an image sent as the body itself (a QR code's logo). */
+export const IMAGE_BODY_TYPES = ['image/png', 'image/svg+xml'] as const;
+
 /**
  * The metadata key of the media types of the body a route reads, which `ApiEndpoint` also documents; a route with
  * none reads no body. The media-type check refuses any other body with 415 (`MediaTypeInterceptor`), so the

@@ -5,7 +5,8 @@ import { ClickWriter } from '../clicks/click-writer';
 import { toDomainSummary } from '../domains/domain.mapper';
 import { DomainsService } from '../domains/domains.service';
 import { TagsService } from '../tags/tags.service';
-import type { LinkListQueryDto } from './dto/link-list-query.dto';
+import type { LinkFilters, LinkListQueryDto } from './dto/link-list-query.dto';
+import type { Transaction } from '../database/transactions';
 import type { LinkExportRow } from './link-csv';
 import { LinkListRepository, type LinkListFilter, type LinkListOrder } from './link-list.repository';
 import { LinkResponses } from './link-responses';
@@ -13,31 +14,27 @@ import { LinkStatus } from './status/link-status';
 import { CHECK_STATUS_NAMES, checkStatusOf } from './health/link-check.entity';
 import type { LinkResponse } from './link.mapper';
 
-/** What a list query asks for, as the list's SQL takes it, its tags named by id (`tagIds`). */
-function listOf(
-  owner: Owner,
-  query: LinkListQueryDto,
-  tagIds: number[] | null,
-): { filter: LinkListFilter; order: LinkListOrder } {
+/** What a list query's filters ask for, as the list's SQL takes it, its tags named by id (`tagIds`). */
+function filterOf(owner: Owner, query: LinkFilters, tagIds: number[] | null): LinkListFilter {
   return {
-    filter: {
-      accountId: owner.accountId,
-      reach: owner.spaceIds,
-      search:
-        query.search === undefined || query.search === null
-          ? null
-          : { by: query.search_by ?? 'title', term: query.search },
-      status: query.status === undefined || query.status === null || query.status === 0 ? null : query.status,
-      spaceId: query.space_id ?? null,
-      domainId: query.domain_id ?? null,
-      pixelId: query.pixel_id ?? null,
-      tagIds,
-      archived: query.archived ?? false,
-      health: query.health === undefined || query.health === null ? null : checkStatusOf(query.health),
-    },
-    order: { by: query.sort_by ?? 'id', direction: query.direction() },
+    accountId: owner.accountId,
+    reach: owner.spaceIds,
+    search:
+      query.search === undefined || query.search === null
+        ? null
+        : { by: query.search_by ?? 'title', term: query.search },
+    status: query.status === undefined || query.status === null || query.status === 0 ? null : query.status,
+    spaceId: query.space_id ?? null,
+    domainId: query.domain_id ?? null,
+    pixelId: query.pixel_id ?? null,
+    tagIds,
+    archived: query.archived ?? false,
+    health: query.health === undefined || query.health === null ? null : checkStatusOf(query.health),
   };
 }
+
+/** The order a bulk change finds its links in. */
+const BY_ID: LinkListOrder = { by: 'id', direction: 'ASC' };
 
 /** Links read for an export at a time: one statement each, beside the cursor that finds them. */
 const EXPORT_CHUNK = 1000;
@@ -54,16 +51,42 @@ export class LinkListService {
   ) {}
 
   /** What a list query asks for, its tags looked up by name. */
-  private async listOf(owner: Owner, query: LinkListQueryDto) {
+  private async listOf(
+    owner: Owner,
+    query: LinkListQueryDto,
+  ): Promise<{ filter: LinkListFilter; order: LinkListOrder }> {
+    return {
+      filter: await this.filterOf(owner, query),
+      order: { by: query.sort_by ?? 'id', direction: query.direction() },
+    };
+  }
+
+  /** What the filters of a list (or of a bulk change) ask for, its tags looked up by name. */
+  private async filterOf(owner: Owner, filters: LinkFilters): Promise<LinkListFilter> {
     const tagIds =
-      query.tag === undefined || query.tag.length === 0
+      filters.tag === undefined || filters.tag.length === 0
         ? null
-        : await this.tags.idsByNames(owner.accountId, query.tag);
-    const list = listOf(owner, query, tagIds);
+        : await this.tags.idsByNames(owner.accountId, filters.tag);
+    const filter = filterOf(owner, filters, tagIds);
     // Most accounts never archive: their lists then leave nothing out (one look at the archive's index).
-    if (!list.filter.archived)
-      list.filter.noneArchived = !(await this.repository.hasArchived(owner.accountId));
-    return list;
+    if (!filter.archived) filter.noneArchived = !(await this.repository.hasArchived(owner.accountId));
+    return filter;
+  }
+
+  /**
+   * What a bulk change's filter asks for, as a list with it would find its links: its tags looked up, and every
+   * visit counted in the listed clicks its status reads.
+   */
+  async changeFilter(owner: Owner, filters: LinkFilters): Promise<LinkListFilter> {
+    await this.clicks.settle();
+    const filter = await this.filterOf(owner, filters);
+    await this.repository.catchUp(filter, BY_ID);
+    return filter;
+  }
+
+  /** The ids of the links `filter` finds, every page, in id order, up to `limit` of them: read in `tx`. */
+  foundIds(tx: Transaction, filter: LinkListFilter, limit: number): Promise<number[]> {
+    return this.repository.foundIds(tx, filter, BY_ID, limit);
   }
 
   async list(owner: Owner, query: LinkListQueryDto): Promise<Page<LinkResponse>> {

@@ -267,3 +267,19 @@ export function toLinkResponse(link: Link, relations: LinkRelations): LinkRespon
     health: toHealthResponse(relations.health),
   };
 }
+
+/** What a bulk change answers: how many links it matched, each changed as asked (`PATCH /api/v1/links/bulk`). */
+export class LinksUpdatedResponse {
+  @ApiInteger({
+    minimum: 0,
+    example: 2,
+    description: 'The links matched, every one now as asked, whether or not it was so already.',
+  })
+  updated!: number;
+}
+
+/** What a bulk delete answers (`DELETE /api/v1/links/bulk`). */
+export class LinksDeletedResponse {
+  @ApiInteger({ minimum: 0, example: 2, description: 'The links deleted.' })
+  deleted!: number;
+}

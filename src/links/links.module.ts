@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { TypeOrmModule } from '@nestjs/typeorm';
+import { AuditModule } from '../audit/audit.module';
 import { ClicksModule } from '../clicks/clicks.module';
 import { CsvExportModule } from '../common/csv-stream';
 import { Transactions } from '../database/transactions';
@@ -9,6 +10,8 @@ import { QrModule } from '../qr/qr.module';
 import { SpacesModule } from '../spaces/spaces.module';
 import { TagsModule } from '../tags/tags.module';
 import { AliasAllocator } from './alias-allocator';
+import { LinkBulkRepository } from './link-bulk.repository';
+import { LinkBulkService } from './link-bulk.service';
 import { LinkCache } from './link-cache';
 import { LinkCounter } from './link-counter.entity';
 import { LinkListRepository } from './link-list.repository';
@@ -42,10 +45,13 @@ import { LinkHealthRepository } from './health/link-health.repository';
     ClicksModule,
     QrModule,
     CsvExportModule,
+    AuditModule,
   ],
   controllers: [LinksController],
   providers: [
     LinksService,
+    LinkBulkService,
+    LinkBulkRepository,
     LinkListService,
     LinkListRepository,
     LinkPixels,

@@ -453,7 +453,7 @@ function checkSecretCount(dtos: CreateLinkDto[], itemPrefix: (index: number) => 
  * The space a link is filed under (null for none: absent or 0); one the owner does not own (or cannot reach) is an
  * error, and so is none for a key restricted to spaces, which could not see the link.
  */
-function checkSpace(
+export function checkSpace(
   owned: ReadonlySet<number>,
   required: boolean,
   spaceId: number | null,

@@ -6,7 +6,7 @@ import { Public } from '../auth/public.decorator';
 import { dataEnvelope } from '../common/envelope';
 import { ResourceNotFoundException, ValidationFailedException } from '../common/exceptions';
 import { PUBLIC_QR_MAX_SIZE, publicQrQuery, QrCodes } from '../qr/qr-code';
-import { QR_MIN_SIZE, QrQueryDto } from '../qr/qr-query.dto';
+import { QR_MIN_SIZE } from '../qr/qr-query.dto';
 import type { ResolvedLink } from '../links/resolved-link';
 import { chosenRange, StatsPageService, statsPath, type StatsVisit } from './stats-page/stats-page.service';
 import { statsPage } from './stats-page/stats-view';
@@ -129,9 +129,13 @@ export class VisitorController {
   /** The QR code of a short link that can be visited (as its stats page, a disabled link has none). */
   @Get(':alias/qr')
   async qr(@Req() request: Request, @Res() response: Response, @Param('alias') alias: string): Promise<void> {
-    let query: QrQueryDto;
     try {
-      query = await publicQrQuery(request.query);
+      const query = await publicQrQuery(request.query);
+      const found = await this.pipeline.resolve(request.headers.host, alias);
+      const shortUrl = this.pipeline.shortUrlOf(found);
+      if (shortUrl === null || found.link === null)
+        this.writer.write(request, response, { kind: 'not-found' });
+      else await this.qrCodes.send(response, { text: shortUrl, linkId: found.link.id }, query);
     } catch (error) {
       // A person who opened the address is shown a page in their language; an image tag or a script, the 422.
       if (!(error instanceof ValidationFailedException) || !asksForHtml(request)) throw error;
@@ -141,11 +145,7 @@ export class VisitorController {
         maxSize: PUBLIC_QR_MAX_SIZE,
       };
       this.pages.write(request, response, 422, (t) => views.qrRefused(t, refused));
-      return;
     }
-    const shortUrl = this.pipeline.shortUrlOf(await this.pipeline.resolve(request.headers.host, alias));
-    if (shortUrl === null) this.writer.write(request, response, { kind: 'not-found' });
-    else await this.qrCodes.send(response, shortUrl, query);
   }
 
   /** A refusal (unknown link, private, password) reaches the error filter, which answers as the page or JSON. */

@@ -172,7 +172,8 @@ export class ResponseValidator {
     if (!(type in declared.content)) {
       return `${name} accepted a body as ${type || 'no content type'}, which the document does not declare`;
     }
-    let body: unknown = sent.data;
+    // A file sent as its bytes (a logo) is, to its schema, a string of them (`format: binary`).
+    let body: unknown = Buffer.isBuffer(sent.data) ? sent.data.toString('latin1') : sent.data;
     let ajv = this.ajv;
     if (type === 'application/json') {
       body = typeof body === 'string' ? JSON.parse(body) : structuredClone(body);

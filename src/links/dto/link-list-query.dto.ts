@@ -1,3 +1,4 @@
+import { PickType } from '@nestjs/swagger';
 import { ListQueryDto } from '../../common/list-query.dto';
 import {
   FormBool,
@@ -59,3 +60,22 @@ export class LinkListQueryDto extends ListQueryDto {
   @FormEnum(LINK_SORT_BY, 'LinkSortBy', { description: '`id` orders by creation.' })
   sort_by?: (typeof LINK_SORT_BY)[number] | null;
 }
+
+/** The list's filters, which a bulk change also names its links by: each validated as the list validates it. */
+export const LINK_FILTER_FIELDS = [
+  'search',
+  'search_by',
+  'status',
+  'space_id',
+  'domain_id',
+  'pixel_id',
+  'tag',
+  'archived',
+  'health',
+] as const;
+
+/** The list's filters alone, without its order and pages: what a bulk change's `filter` takes. */
+export class LinkFiltersDto extends PickType(LinkListQueryDto, LINK_FILTER_FIELDS) {}
+
+/** A list query, or the filters alone: what finds links. */
+export type LinkFilters = Pick<LinkListQueryDto, (typeof LINK_FILTER_FIELDS)[number]>;
