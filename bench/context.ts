@@ -37,6 +37,8 @@ export interface BenchContext {
   pressureAliases: string[];
   /** Seeded aliases of plain links with UTM parameters, for the UTM scenario. */
   utmAliases: string[];
+  /** Seeded aliases of plain links visited while event streams are open on their account. */
+  liveAliases: string[];
 }
 
 /**

@@ -1,6 +1,12 @@
 import { connect, type Channel, type ChannelModel } from 'amqplib';
 import Redis from 'ioredis';
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /** The names the contract gives the streams (§10). */
@@ -185,5 +191,74 @@ export class RedisTap {
 
   async close(): Promise<void> {
     await this.redis.quit();
+  }
+}
+
+/**
+ * A client of the API's event stream (`GET /api/v1/events/stream`), as a dashboard holds one open: it counts the
+ * clicks of `linkIds` in the `link.clicked` events it gets, by event id (an event twice is counted once, and
+ * reported). Each frame costs it a scan for its id and its links' ids, not a parse.
+ */
+export class EventStreamTap {
+  clicks = 0;
+  events = 0;
+  duplicates = 0;
+  private readonly seen = new Set<string>();
+  private buffer = '';
+
+  private constructor(
+    private readonly response: IncomingMessage,
+    private readonly linkIds: ReadonlySet<number>,
+  ) {
+    response.setEncoding('utf8');
+    response.on('data', (chunk: string) => this.read(chunk));
+  }
+
+  /** Opens a stream of the key's account; fails unless it is answered 200 with an event stream. */
+  static open(origin: string, apiKey: string, linkIds: ReadonlySet<number>): Promise<EventStreamTap> {
+    const url = new URL('/api/v1/events/stream', origin);
+    return new Promise((resolve, reject) => {
+      const outgoing = httpRequest(url, { headers: { Authorization: `Bearer ${apiKey}` } }, (response) => {
+        if (
+          response.statusCode !== 200 ||
+          !String(response.headers['content-type']).startsWith('text/event-stream')
+        ) {
+          response.resume();
+          reject(new Error(`The event stream answered ${response.statusCode}`));
+          return;
+        }
+        resolve(new EventStreamTap(response, linkIds));
+      });
+      outgoing.on('error', reject);
+      outgoing.end();
+    });
+  }
+
+  /** Whether the service has ended the stream. */
+  get ended(): boolean {
+    return this.response.destroyed || this.response.readableEnded;
+  }
+
+  close(): void {
+    this.response.destroy();
+  }
+
+  private read(chunk: string): void {
+    this.buffer += chunk;
+    for (let end = this.buffer.indexOf('\n\n'); end !== -1; end = this.buffer.indexOf('\n\n')) {
+      const frame = this.buffer.slice(0, end);
+      this.buffer = this.buffer.slice(end + 2);
+      if (!frame.includes('\nevent: link.clicked\n')) continue;
+      const id = /^id: (.+)$/m.exec(frame)?.[1] ?? '';
+      if (this.seen.has(id)) {
+        this.duplicates += 1;
+        continue;
+      }
+      this.seen.add(id);
+      this.events += 1;
+      for (const match of frame.matchAll(/"link_id":(\d+)/g)) {
+        if (this.linkIds.has(Number(match[1]))) this.clicks += 1;
+      }
+    }
   }
 }

@@ -11,6 +11,7 @@ export const SCENARIOS = [
   'pressure',
   'events',
   'utm',
+  'live',
   'create',
   'lists',
   'stats',

@@ -15,6 +15,7 @@ import { eventsScenario, eventStreams } from './scenarios/events';
 import { importsWorkload } from './scenarios/imports';
 import { healthChecks } from './scenarios/health';
 import { limitedRedirects } from './scenarios/limited';
+import { liveRedirects } from './scenarios/live';
 import { qrPressure } from './scenarios/qr-pressure';
 import { listScenarios } from './scenarios/lists';
 import { pressureRedirects } from './scenarios/pressure';
@@ -39,11 +40,12 @@ const SCENARIOS: Record<
   rotating: rotatingRedirects,
   'qr-pressure': qrPressure,
   utm: utmRedirects,
+  live: liveRedirects,
   pressure: pressureRedirects,
   create: createLinks,
 };
 
-/** Aliases of each of the plain, bot, pressure and UTM scenarios, as in the issue's measurements. */
+/** Aliases of each of the plain, bot, pressure, UTM and live scenarios, as in the issue's measurements. */
 const ALIASES_PER_SCENARIO = 2000;
 
 const LEGEND = [
@@ -68,6 +70,10 @@ const LEGEND = [
   'once; after a kill -9 with webhook deliveries in flight, at least once (what came twice is counted).',
   "redirect with UTM: plain links with three UTM parameters (contract §13), each added to the target's own query;",
   "its req/s must also be within 10% of the plain links' measured right after it (the share in its check).",
+  "redirect plain, 5 event streams open: plain links of their own visited while five clients hold the API's event",
+  'stream (contract §14) open on their account, so that every click batch writes a link.clicked event each stream',
+  "gets; its check holds every recorded click at each stream exactly once, and the share of the same links' req/s",
+  'with no stream ever opened, measured just before in the same process.',
   'import rows: a phpShort import (contract §12) from a second instance on a database of its own on the same server,',
   "its links and rollups seeded in SQL; req/s is links per second from POST to done, the target the issue's 180 s",
   'for 100,000 links with 1,000,000 click-days (the same rate at other sizes); its CPU: seconds of each process over',
@@ -291,11 +297,12 @@ async function bench(
   const candidates = shuffled(
     Array.from({ length: options.redirectLinks }, (_, index) => index + 1).filter(isPlainSeed),
   );
-  const perScenario = Math.min(ALIASES_PER_SCENARIO, Math.floor(candidates.length / 4));
+  const perScenario = Math.min(ALIASES_PER_SCENARIO, Math.floor(candidates.length / 5));
   const plain = candidates.slice(0, perScenario);
   const bot = candidates.slice(perScenario, 2 * perScenario);
   const pressure = candidates.slice(2 * perScenario, 3 * perScenario);
   const utm = candidates.slice(3 * perScenario, 4 * perScenario);
+  const live = candidates.slice(4 * perScenario, 5 * perScenario);
   await withUtm(database.db, utm.map(seedAlias));
 
   let baseline: Baseline | null = null;
@@ -306,7 +313,7 @@ async function bench(
     baseline = new Baseline();
     const special = [fixtures.country, fixtures.device, fixtures.limited, fixtures.rotating];
     await baseline.start([
-      ...[...plain, ...bot, ...pressure, ...utm].map((n) => [seedAlias(n), seedUrl(n)] as const),
+      ...[...plain, ...bot, ...pressure, ...utm, ...live].map((n) => [seedAlias(n), seedUrl(n)] as const),
       ...special.map((link) => [link.alias, link.url] as const),
     ]);
   }
@@ -323,6 +330,7 @@ async function bench(
     botAliases: bot.map(seedAlias),
     pressureAliases: pressure.map(seedAlias),
     utmAliases: utm.map(seedAlias),
+    liveAliases: live.map(seedAlias),
   };
   const layouts = await makeLayouts(options, database, scratch, held, service, serviceFor);
   const sessions = (units: Unit[]) => runSessions(context, layouts, units, rows);

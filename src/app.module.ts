@@ -19,6 +19,7 @@ import { DatabaseModule } from './database/database.module';
 import { PreparedStatementsModule } from './database/prepared-statements';
 import { DomainsModule } from './domains/domains.module';
 import { EventsModule } from './events/events.module';
+import { EventStreamModule } from './events/stream/event-stream.module';
 import { HealthModule } from './health/health.module';
 import { KeysModule } from './keys/keys.module';
 import { ActorScopeInterceptor } from './common/actor';
@@ -74,6 +75,7 @@ import { WebhooksModule } from './events/webhooks/webhooks.module';
     ImportsModule,
     WebhooksModule,
     EventsModule,
+    EventStreamModule,
     // Last: its /:alias routes must not shadow any other route.
     VisitsModule,
   ],

@@ -170,6 +170,42 @@ describe('shutdown', () => {
     expect(exit).toEqual({ code: 0, signal: null });
   });
 
+  it('on SIGTERM ends every open event stream at once, so that none holds the drain, and exits 0', async () => {
+    const env = childEnv({ LOG_LEVEL: 'warn' });
+    const { apiKey } = await cliAccount('Streaming', env);
+
+    const server = await startServer({ env });
+    const streams = await Promise.all(
+      [1, 2].map(
+        () =>
+          new Promise<{ status: number; ended: Promise<string> }>((resolve, reject) => {
+            const request = httpRequest({
+              host: '127.0.0.1',
+              port: server.port,
+              path: '/api/v1/events/stream',
+              headers: { Authorization: `Bearer ${apiKey}`, Accept: 'text/event-stream' },
+            });
+            request.on('response', (response: IncomingMessage) => {
+              let text = '';
+              response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+              const ended = new Promise<string>((done) => response.on('close', () => done(text)));
+              resolve({ status: response.statusCode ?? 0, ended });
+            });
+            request.on('error', reject);
+            request.end();
+          }),
+      ),
+    );
+    expect(streams.map((stream) => stream.status)).toEqual([200, 200]);
+    const signalled = Date.now();
+    server.child.kill('SIGTERM');
+    for (const stream of streams) expect(await stream.ended).toMatch(/^retry: \d+\n\n/);
+    const exit = await server.waitExit(10_000);
+    expect(exit).toEqual({ code: 0, signal: null });
+    // Far within the drain's timeout, which a stream left open would have held it to.
+    expect(Date.now() - signalled).toBeLessThan(5_000);
+  });
+
   it('a second SIGTERM a second or more after the first exits 1 at once; the same one relayed at once does not', async () => {
     const env = childEnv({ LOG_LEVEL: 'warn' });
     const { apiKey } = await cliAccount('Impatient', env);

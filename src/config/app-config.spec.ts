@@ -104,6 +104,8 @@ describe('loadConfig', () => {
       eventsRedisMaxlen: 1_000_000,
       eventsAmqpUrl: undefined,
       eventsStreamBacklogMax: 1_000_000,
+      eventStreamsPerAccount: 10,
+      eventStreamsPerInstance: 1000,
     });
   });
 
@@ -166,6 +168,8 @@ describe('loadConfig', () => {
         WEBHOOK_BACKLOG_MAX: '500',
         EVENTS_STREAM_BACKLOG_MAX: '2000',
         EVENT_RETENTION_DAYS: '30',
+        EVENT_STREAMS_PER_ACCOUNT: '3',
+        EVENT_STREAMS_PER_INSTANCE: '50',
         TITLE_FETCH_CONCURRENCY: '0',
         TITLE_FETCH_PER_HOST: '4',
         TITLE_FETCH_QUEUE: '0',
@@ -256,6 +260,8 @@ describe('loadConfig', () => {
       eventsRedisMaxlen: 1000,
       eventsAmqpUrl: 'amqps://user:pw@mq/events',
       eventsStreamBacklogMax: 2000,
+      eventStreamsPerAccount: 3,
+      eventStreamsPerInstance: 50,
     });
   });
 
@@ -344,6 +350,9 @@ describe('loadConfig', () => {
     ['EVENTS_STREAM_BACKLOG_MAX', '99'],
     ['EVENTS_STREAM_BACKLOG_MAX', '1000000001'],
     ['EVENT_RETENTION_DAYS', '0'],
+    ['EVENT_STREAMS_PER_ACCOUNT', '0'],
+    ['EVENT_STREAMS_PER_INSTANCE', '0'],
+    ['EVENT_STREAMS_PER_INSTANCE', '1000001'],
     ['MAX_WEBHOOKS_PER_ACCOUNT', 'x'],
     ['WEBHOOK_ALLOW_PRIVATE_ADDRESSES', 'yes'],
     ['EVENTS_REDIS_URL', 'http://cache:6379'],
@@ -439,6 +448,8 @@ describe('the event broker URLs', () => {
       eventsRedisMaxlen: 1_000_000,
       eventsAmqpUrl: undefined,
       eventsStreamBacklogMax: 1_000_000,
+      eventStreamsPerAccount: 10,
+      eventStreamsPerInstance: 1000,
       redisCluster: false,
     });
     expect(eventsConfig.from({ REDIS_SENTINELS: 's1:26379', REDIS_SENTINEL_PASSWORD: 'pw' })).toMatchObject({

@@ -197,9 +197,13 @@ export const webhooksConfig = settings('webhooks', (env) => ({
 }));
 export type WebhooksConfig = ConfigType<typeof webhooksConfig>;
 
-/** Event streams for pipelines (contract §10): each broker gets every event when its URL is set. */
+/**
+ * Event streams for pipelines (contract §10): each broker gets every event when its URL is set; and the bounds of
+ * the event streams of the API (contract §14).
+ */
 export const eventsConfig = settings('events', (env) => ({
   ...settingsNamed(env, 'EVENTS_'),
+  ...settingsNamed(env, 'EVENT_STREAMS_'),
   // The stream's Redis may be under Sentinel or a cluster, as the limits' is.
   ...settingsOf(env, ['REDIS_SENTINELS', 'REDIS_SENTINEL_PASSWORD', 'REDIS_CLUSTER']),
 }));

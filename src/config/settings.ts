@@ -621,6 +621,16 @@ export const SETTINGS = {
       'deliveries one stream (Redis, RabbitMQ) may have waiting while its broker is down; past it the oldest are ' +
       'dropped, counted and logged',
   }),
+  EVENT_STREAMS_PER_ACCOUNT: integer(10, 1, 100_000, {
+    meaning:
+      'event streams (`GET /api/v1/events/stream`) one account may have open at once, on every instance together; ' +
+      'past it a new one is a 429 with `Retry-After`',
+  }),
+  EVENT_STREAMS_PER_INSTANCE: integer(1000, 1, 1_000_000, {
+    meaning:
+      'event streams open at once on one instance, each a connection held open; past it a new one is a 503 with ' +
+      '`Retry-After`',
+  }),
   IMPORT_ALLOW_PRIVATE_ADDRESSES: flag(false, {
     meaning:
       '`true`: import sources (`url`, `database_url`) may be on private, loopback and link-local addresses',

@@ -32,7 +32,9 @@ export class EventPayloads {
    * soon as it is sent; a change's data is its own request's, unless a crash came between). A link deleted since
    * is `{"id": ...}` alone.
    */
-  async dataOf(rows: readonly EventRow[]): Promise<{ id: string; data: unknown }[]> {
+  async dataOf(
+    rows: readonly Pick<EventRow, 'id' | 'account_id' | 'link_id'>[],
+  ): Promise<{ id: string; data: unknown }[]> {
     const byAccount = new Map<number, number[]>();
     for (const row of rows) {
       if (row.link_id === null) continue;

@@ -8,7 +8,10 @@ import { EVENT_SINKS, EVENT_WORKER_OPTIONS, EventWorker, type EventWorkerOptions
 import { EventsRepository } from './events.repository';
 import { eventSinks } from './sinks/sinks';
 
-/** The outbox's read side: the worker that sends events to webhooks and streams. */
+/**
+ * The outbox's read side: the worker that sends events to webhooks and streams, and the bodies of events, which the
+ * event streams of the API (`stream/`) read too.
+ */
 @Module({
   imports: [LinksModule, WebhooksModule],
   providers: [
@@ -33,6 +36,6 @@ import { eventSinks } from './sinks/sinks';
       }),
     },
   ],
-  exports: [EventWorker],
+  exports: [EventWorker, EventPayloads, EventsRepository],
 })
 export class EventsModule {}

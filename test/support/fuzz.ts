@@ -584,6 +584,20 @@ export function send(
       outgoing.destroy(new Error(`no answer within ${timeoutMs} ms`));
     }, timeoutMs);
     outgoing.on('response', (response) => {
+      // An event stream never ends: its answer is its head and its first frame, and then the client goes.
+      if (String(response.headers['content-type']).startsWith('text/event-stream')) {
+        response.once('data', (chunk: Buffer) => {
+          clearTimeout(timer);
+          resolve({
+            status: response.statusCode ?? 0,
+            headers: response.headers,
+            body: chunk.toString('utf8'),
+            ms: performance.now() - started,
+          });
+          outgoing.destroy();
+        });
+        return;
+      }
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
       response.on('end', () => {

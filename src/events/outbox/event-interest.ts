@@ -1,25 +1,51 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ChangeFeed, EVERYTHING } from '../../database/change-feed';
 import type { EventType } from './event';
-import { OutboxRepository } from './outbox.repository';
+import { OutboxRepository, type Takers } from './outbox.repository';
 
 /** What the change feed says when an account's webhooks changed (the trigger of the webhooks table). */
 export const WEBHOOKS_CHANGED = 'webhooks';
 
+/**
+ * What the change feed says when an account's events began to be held for its event streams (`events/stream/`):
+ * the first stream of an account, or the first since its hold ran out.
+ */
+export const STREAMS_CHANGED = 'event_streams';
+
 /** Whether event streams are on (`EVENTS_REDIS_URL` or `EVENTS_AMQP_URL`): then every event is wanted. */
 export const EVENT_STREAMS = Symbol('EVENT_STREAMS');
 
+/** An answer kept in memory, and until when (Date.now() time) it holds without a change heard. */
+interface Kept<T> {
+  value: T;
+  until: number;
+}
+
+/**
+ * Until when an answer holds: while no change is heard, except one that counted an API event stream's hold, which
+ * runs out by itself (no notice says so).
+ */
+function keptUntil(takers: Takers<unknown>): number {
+  return held(takers) ? Date.now() + takers.streamMs! : Number.POSITIVE_INFINITY;
+}
+
+/** Whether an API event stream holds events now. */
+function held(takers: Takers<unknown>): boolean {
+  return takers.streamMs !== null && takers.streamMs > 0;
+}
+
 /**
  * Who takes which events, so that a change or a click batch writes an event only when someone will read it: the
- * streams take everything; otherwise an account's enabled webhooks say. Kept in memory while the change feed is
- * heard, so a link create asks nothing more of the database; a new webhook is heard by every instance within the
- * feed's second, and from then on every change of its account writes the events it takes.
+ * brokers' streams (Redis, RabbitMQ) take everything; otherwise an account's enabled webhooks say, and the API's
+ * event streams of the account (`events/stream/`, open or closed within the hold) take every type. Kept in memory while the change feed is heard, so a link create asks
+ * nothing more of the database; a new webhook or an account's first event stream is heard by every instance within
+ * the feed's second, and from then on every change of its account writes the events it takes.
  */
 @Injectable()
 export class EventInterest {
-  private readonly byAccount = new Map<number, ReadonlySet<string>>();
-  private clickTakers: boolean | null = null;
-  private webhooks: boolean | null = null;
+  private readonly byAccount = new Map<number, Kept<ReadonlySet<string> | 'all'>>();
+  private clickTakers: Kept<boolean> | null = null;
+  private webhooks: Kept<boolean> | null = null;
   private changes = 0;
 
   constructor(
@@ -28,7 +54,7 @@ export class EventInterest {
     @Inject(EVENT_STREAMS) readonly streams: boolean,
   ) {
     feed.subscribe((change) => {
-      if (change !== EVERYTHING && change !== WEBHOOKS_CHANGED) return;
+      if (change !== EVERYTHING && change !== WEBHOOKS_CHANGED && change !== STREAMS_CHANGED) return;
       this.changes += 1;
       this.byAccount.clear();
       this.clickTakers = null;
@@ -40,14 +66,16 @@ export class EventInterest {
   async wants(accountId: number, type: EventType): Promise<boolean> {
     if (this.streams) return true;
     const cached = this.feed.fresh ? this.byAccount.get(accountId) : undefined;
-    if (cached !== undefined) return cached.has(type);
+    if (cached !== undefined && Date.now() < cached.until)
+      return cached.value === 'all' || cached.value.has(type);
     const before = this.changes;
-    const types = new Set(await this.repository.eventsTakenBy(accountId));
+    const takers = await this.repository.eventsTakenBy(accountId);
+    const types = held(takers) ? 'all' : new Set(takers.webhooks);
     if (this.feed.listening && this.changes === before) {
       if (this.byAccount.size >= 100_000) this.byAccount.clear();
-      this.byAccount.set(accountId, types);
+      this.byAccount.set(accountId, { value: types, until: keptUntil(takers) });
     }
-    return types.has(type);
+    return types === 'all' || types.has(type);
   }
 
   /**
@@ -56,23 +84,32 @@ export class EventInterest {
    */
   async clicksWanted(): Promise<boolean> {
     if (this.streams) return true;
-    if (this.clickTakers !== null && this.feed.fresh) return this.clickTakers;
+    if (this.clickTakers !== null && this.feed.fresh && Date.now() < this.clickTakers.until) {
+      return this.clickTakers.value;
+    }
     const before = this.changes;
-    const taken = await this.repository.clicksTaken();
-    if (this.feed.listening && this.changes === before) this.clickTakers = taken;
+    const takers = await this.repository.clicksTaken();
+    const taken = takers.webhooks || held(takers);
+    if (this.feed.listening && this.changes === before) {
+      this.clickTakers = { value: taken, until: keptUntil(takers) };
+    }
     return taken;
   }
 
   /**
-   * Whether there is anything to send: the streams are on, or some webhook is enabled. A service without either
-   * does not poll the outbox at all.
+   * Whether there is anything to send or to complete: the streams are on, some webhook is enabled, or an event
+   * stream holds events (whose events the worker completes, marks dispatched and in time removes). A service with
+   * none of them does not poll the outbox at all.
    */
   async anyTakers(): Promise<boolean> {
     if (this.streams) return true;
-    if (this.webhooks !== null && this.feed.fresh) return this.webhooks;
+    if (this.webhooks !== null && this.feed.fresh && Date.now() < this.webhooks.until)
+      return this.webhooks.value;
     const before = this.changes;
-    const any = await this.repository.anyWebhookEnabled();
-    if (this.feed.listening && this.changes === before) this.webhooks = any;
+    const takers = await this.repository.anyTaker();
+    const any = takers.webhooks || held(takers);
+    if (this.feed.listening && this.changes === before)
+      this.webhooks = { value: any, until: keptUntil(takers) };
     return any;
   }
 

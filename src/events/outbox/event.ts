@@ -37,3 +37,20 @@ export interface OutgoingEvent {
   /** The JSON of its {@link EventEnvelope}. */
   body: string;
 }
+
+/**
+ * How long an event stream's client may resume with `Last-Event-ID` after it lost its connection (contract §14:
+ * at least an hour): an account's events are written while one of its streams is open and this long after.
+ */
+export const STREAM_HOLD_MS = 3_600_000;
+/** How often an open stream says it is still open: its row's `seen_at`, shared by every instance. */
+export const STREAM_REFRESH_MS = 30_000;
+/** A stream not heard of for this long is taken for gone (its instance crashed): three refreshes missed. */
+export const STREAM_LEASE_MS = 3 * STREAM_REFRESH_MS;
+/** An account's events are written while one of its streams was seen within this: the hold after its lease. */
+export const STREAM_INTEREST_MS = STREAM_HOLD_MS + STREAM_LEASE_MS;
+
+/** The SQL condition that the stream row `alias` holds its account's events now. */
+export function streamHeldSql(alias: string): string {
+  return `${alias}.seen_at > now() - interval '${STREAM_INTEREST_MS} milliseconds'`;
+}

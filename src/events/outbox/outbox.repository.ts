@@ -2,19 +2,41 @@ import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource } from 'typeorm';
 import type { Transaction } from '../../database/transactions';
-import type { LinkEventType } from './event';
+import { STREAM_INTEREST_MS, streamHeldSql, type LinkEventType } from './event';
 
 /** Events written with a change, to be given their data once it is committed: by event id, the link's id. */
 export type PendingEvents = { id: string; link_id: number }[];
 
 /**
- * The rule that decides whether an event is written, in SQL, for every statement that writes events: the streams
- * take every event (`streams`, a boolean parameter), and otherwise an enabled webhook of the account that takes its
- * type. `account` and `type` are SQL expressions (a column, a parameter, a quoted literal).
+ * The rule that decides whether an event is written, in SQL, for every statement that writes events: the brokers'
+ * streams take every event (`streams`, a boolean parameter); otherwise an enabled webhook of the account that takes
+ * its type, or an API event stream of the account open now or within the hold (`events/stream/`), which takes
+ * every type.
+ * `account` and `type` are SQL expressions (a column, a parameter, a quoted literal). Both lookups are by the
+ * account's index, and the second finds no row for an account that never opened a stream.
  */
 export function takenSql(streams: string, account: string, type: string): string {
   return `(${streams}::boolean OR EXISTS (SELECT 1 FROM webhooks w WHERE w.account_id = ${account} AND w.enabled
-                                            AND ${type} = ANY (w.events)))`;
+                                            AND ${type} = ANY (w.events))
+          OR EXISTS (SELECT 1 FROM event_streams s WHERE s.account_id = ${account} AND ${streamHeldSql('s')}))`;
+}
+
+/**
+ * For how many more milliseconds the API's event streams hold events (of the account `account`, an SQL expression,
+ * or of any account without one): null or not above 0 when none does.
+ */
+function streamHeldMsSql(account?: string): string {
+  const where = account === undefined ? '' : ` WHERE s.account_id = ${account}`;
+  return `(SELECT (extract(epoch FROM max(s.seen_at) - now()) * 1000)::float8 + ${STREAM_INTEREST_MS}
+             FROM event_streams s${where})`;
+}
+
+/** Who takes events, as the outbox asks: what webhooks take, and how long streams still hold events. */
+export interface Takers<T> {
+  /** What the enabled webhooks take. */
+  webhooks: T;
+  /** Milliseconds for which an API event stream still holds events; null (or not above 0) when none does. */
+  streamMs: number | null;
 }
 
 /** The outbox's writes with the changes to links, and who takes which events. */
@@ -22,30 +44,32 @@ export function takenSql(streams: string, account: string, type: string): string
 export class OutboxRepository {
   constructor(@InjectDataSource() private readonly dataSource: DataSource) {}
 
-  /** The event types the account's enabled webhooks take (each once per webhook). */
-  async eventsTakenBy(accountId: number): Promise<string[]> {
-    const rows = await this.dataSource.query<{ events: string[] }[]>(
-      'SELECT events FROM webhooks WHERE account_id = $1 AND enabled',
+  /** The event types the account's enabled webhooks take (each once per webhook), and its streams' hold. */
+  async eventsTakenBy(accountId: number): Promise<Takers<string[]>> {
+    const [row] = await this.dataSource.query<{ events: string[]; stream_ms: number | null }[]>(
+      `SELECT ARRAY(SELECT unnest(events) FROM webhooks WHERE account_id = $1 AND enabled) AS events,
+              ${streamHeldMsSql('$1')} AS stream_ms`,
       [accountId],
     );
-    return rows.flatMap((row) => row.events);
+    return { webhooks: row.events, streamMs: row.stream_ms };
   }
 
-  /** Whether any enabled webhook takes click events. */
-  async clicksTaken(): Promise<boolean> {
-    const [row] = await this.dataSource.query<{ taken: boolean }[]>(
+  /** Whether any enabled webhook takes click events, and the streams' hold. */
+  async clicksTaken(): Promise<Takers<boolean>> {
+    const [row] = await this.dataSource.query<{ taken: boolean; stream_ms: number | null }[]>(
       `SELECT EXISTS (SELECT 1 FROM webhooks WHERE enabled
-                        AND events && ARRAY['link.clicked', 'link.limit_reached']::text[]) AS taken`,
+                        AND events && ARRAY['link.clicked', 'link.limit_reached']::text[]) AS taken,
+              ${streamHeldMsSql()} AS stream_ms`,
     );
-    return row.taken;
+    return { webhooks: row.taken, streamMs: row.stream_ms };
   }
 
-  /** Whether any webhook is enabled. */
-  async anyWebhookEnabled(): Promise<boolean> {
-    const [row] = await this.dataSource.query<{ any: boolean }[]>(
-      'SELECT EXISTS (SELECT 1 FROM webhooks WHERE enabled) AS any',
+  /** Whether any webhook is enabled, and the streams' hold. */
+  async anyTaker(): Promise<Takers<boolean>> {
+    const [row] = await this.dataSource.query<{ any: boolean; stream_ms: number | null }[]>(
+      `SELECT EXISTS (SELECT 1 FROM webhooks WHERE enabled) AS any, ${streamHeldMsSql()} AS stream_ms`,
     );
-    return row.any;
+    return { webhooks: row.any, streamMs: row.stream_ms };
   }
 
   /**
