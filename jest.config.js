@@ -58,6 +58,8 @@ const common = {
     `/node_modules/(?!(?:@nestjs/(?:${NEST_ESM.join('|')})|${OTHER_ESM.join('|')})/)`,
   ],
   moduleFileExtensions: ['ts', 'js', 'json'],
+  // The map's projection ships ES modules (which Node requires as they are) beside a CommonJS build, which Jest takes.
+  moduleNameMapper: { '^d3-(geo|array)$': '<rootDir>/node_modules/d3-$1/dist/d3-$1.js' },
   // The dashboard is a project of its own, with its own tests (vitest) and its own packages.
   modulePathIgnorePatterns: ['<rootDir>/dashboard/'],
 };

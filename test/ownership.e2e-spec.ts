@@ -1,4 +1,5 @@
 import { parse } from 'csv-parse/sync';
+import { PNG } from 'pngjs';
 import { MAX_ID } from '../src/common/validation';
 import { MembersService } from '../src/people/members.service';
 import { UsersService } from '../src/people/users.service';
@@ -59,6 +60,8 @@ const FIELD_KINDS: Record<string, Kind> = {
   pixel_ids: 'pixels',
   link_id: 'links',
   link_ids: 'links',
+  // The links a bulk change or delete names.
+  ids: 'links',
   // The audit log's filter by what an entry is about: B's log has nothing about A's link.
   target_id: 'links',
 };
@@ -66,6 +69,15 @@ const FIELD_KINDS: Record<string, Kind> = {
 /** Whether a body or query field names another resource. */
 function isReference(field: string): boolean {
   return /(^|_)ids?$/.test(field) || field === 'domain';
+}
+
+/**
+ * What a bulk change or delete of links sends beside the links it names (`ids`): a change that shows nothing to
+ * visitors, or nothing; undefined for any other route.
+ */
+function bulkBody(route: NestRoute): Record<string, unknown> | undefined {
+  if (route.path !== '/api/v1/links/bulk' || route.method === 'POST') return undefined;
+  return route.method === 'PATCH' ? { changes: { archived: 0 } } : {};
 }
 
 /** A body that the route accepts for a resource of the caller's own: a new name each time, where names are unique. */
@@ -102,6 +114,9 @@ function validBody(kind: Kind, method: string): Record<string, unknown> {
 }
 
 type Resources = Record<Kind, number>;
+
+/** A QR code's logo, as its upload sends it. */
+const LOGO = PNG.sync.write(new PNG({ width: 8, height: 8 }));
 
 describe('ownership matrix', () => {
   let t: TestApp;
@@ -249,6 +264,10 @@ describe('ownership matrix', () => {
       const body = ['post', 'put', 'patch'].includes(verb) ? validBody(kind, route.method) : undefined;
       const send = (account: TestAccount, id: number) => {
         const path = route.path.replace(/:\w+/, String(id));
+        // A logo is the image itself, not a JSON body.
+        if (route.path.endsWith('/qr-logo') && verb === 'put') {
+          return call(account, verb, path).type('image/png').send(LOGO);
+        }
         return body === undefined ? call(account, verb, path) : json(account, verb as 'put', path, body);
       };
 
@@ -276,7 +295,8 @@ describe('ownership matrix', () => {
         const kind = FIELD_KINDS[field];
         const own = await resources(b);
         const path = route.path.replace(/:\w+/, String(own[pathKind]));
-        const value = (id: number) => (field.endsWith('_ids') ? [id] : id);
+        const value = (id: number) => (field.endsWith('_ids') || field === 'ids' ? [id] : id);
+        const base = bulkBody(route) ?? validBody(pathKind, route.method);
         const ownBefore = (
           await call(b, 'get', `/api/v1/${pathKind}/${own[pathKind]}`).set('Host', 'localhost:3000')
         ).body as unknown;
@@ -285,13 +305,11 @@ describe('ownership matrix', () => {
         const totalBefore = await total();
 
         const before = await snapshotOfA();
-        const answer = await json(b, verb, path, {
-          ...validBody(pathKind, route.method),
-          [field]: value(aOwns[kind]),
-        });
+        const answer = await json(b, verb, path, { ...base, [field]: value(aOwns[kind]) });
         const messages = (answer.body as { message?: Record<string, unknown> }).message ?? {};
         expect(`${route.route} ${field}=A's: ${answer.status} ${Object.keys(messages).join(',')}`).toBe(
-          // An array's entries are named by index, as the contract names nested fields: `pixel_ids.0`.
+          // An array's entries are named by index, as the contract names nested fields: `pixel_ids.0`; a bulk
+          // request's links are all or nothing, refused on `ids` itself.
           `${route.route} ${field}=A's: 422 ${field.endsWith('_ids') ? `${field}.0` : field}`,
         );
         expect(await snapshotOfA()).toEqual(before);
@@ -302,10 +320,7 @@ describe('ownership matrix', () => {
         expect(await total()).toBe(totalBefore);
 
         // Control: the same body naming B's own resource is accepted.
-        const control = await json(b, verb, path, {
-          ...validBody(pathKind, route.method),
-          [field]: value(own[kind]),
-        });
+        const control = await json(b, verb, path, { ...base, [field]: value(own[kind]) });
         expect(`${route.route} ${field}=B's: ${control.status}`).toBe(
           `${route.route} ${field}=B's: ${verb === 'post' ? 201 : 200}`,
         );

@@ -47,6 +47,9 @@ describe('database schema', () => {
     const applied = await runMigrations(dataSource);
     expect(applied.map((migration) => migration.name)).toEqual(migrations.map((migration) => migration.name));
     expect(await tables(dataSource)).toEqual([
+      'account_click_days',
+      'account_click_hours',
+      'account_qr_logos',
       'accounts',
       'api_keys',
       'api_sessions',
@@ -63,6 +66,7 @@ describe('database schema', () => {
       'clicks',
       'domains',
       'event_deliveries',
+      'event_streams',
       'events',
       'imported_links',
       'imports',
@@ -73,6 +77,7 @@ describe('database schema', () => {
       'link_counters',
       'link_counts',
       'link_pixels',
+      'link_qr_logos',
       'link_tags',
       'links',
       'memberships',

@@ -1,3 +1,5 @@
+import type { IncomingMessage } from 'node:http';
+import { PNG } from 'pngjs';
 import { AccountsService } from '../src/auth/accounts.service';
 import { Account } from '../src/auth/account.entity';
 import { isScope, SCOPES, type Scope } from '../src/auth/scopes';
@@ -45,6 +47,9 @@ const PATH_KINDS: Record<string, Kind> = {
   'utm-templates': 'utm-templates',
   tags: 'tags',
 };
+
+/** A QR code's logo, sent as the image itself. */
+const LOGO = PNG.sync.write(new PNG({ width: 8, height: 8 }));
 
 /** An import whose database is on loopback, which imports may not reach: it fails at once. */
 const IMPORT_BODY = { source: 'yourls', database_url: 'mysql://127.0.0.1:9/none' };
@@ -170,6 +175,7 @@ describe('scopes on every route', () => {
       return { type: 'text/csv', body: `url,alias\nhttps://example.com/imported,${unique('imported')}\n` };
     }
     if (route.path === '/api/v1/imports') return { type: 'json', body: IMPORT_BODY };
+    if (route.path.endsWith('/qr-logo')) return { type: 'image/png', body: LOGO };
     if (route.path === '/api/v1/links/bulk') {
       return { type: 'json', body: { links: [{ url: 'https://example.com/bulk', alias: unique('bulk') }] } };
     }
@@ -207,15 +213,38 @@ describe('scopes on every route', () => {
     }
   }
 
-  /** The route's request, its path ids filled with fresh resources. */
+  /** A bulk change or delete of links: it names a fresh link by id (and changes nothing visitors see). */
+  function bulkChange(route: NestRoute): boolean {
+    return route.path === '/api/v1/links/bulk' && route.method !== 'POST';
+  }
+
+  /** The route's request, its path ids (or a bulk change's ids) filled with fresh resources. */
   async function request(route: NestRoute, account: TestAccount) {
     const kind = PATH_KINDS[route.path.split('/')[3]];
     let path = route.path;
     // An id of no resource of the account's (a person's own session) is any id: it is refused before it is read.
     if (/:\w+/.test(path)) path = path.replace(/:\w+/, kind === undefined ? '1' : String(await fresh(kind)));
     const verb = route.method.toLowerCase() as Verb;
-    const body = bodyFor(route, kind);
+    const ids = bulkChange(route) ? [await fresh('links')] : [];
+    const body = bulkChange(route)
+      ? { type: 'json', body: route.method === 'PATCH' ? { ids, changes: { archived: 0 } } : { ids } }
+      : bodyFor(route, kind);
     const test = call(account, verb, path);
+    // An event stream never ends: its head and first frame are its answer, and then the client goes.
+    if (route.path === '/api/v1/events/stream') {
+      return test.buffer(false).parse((response, done) => {
+        if (String(response.headers['content-type']).startsWith('text/event-stream')) {
+          response.once('data', () => {
+            done(null, '');
+            (response as unknown as IncomingMessage).destroy();
+          });
+          return;
+        }
+        let text = '';
+        response.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
+        response.on('end', () => done(null, JSON.parse(text)));
+      });
+    }
     return body === undefined ? test : test.type(body.type).send(body.body as object);
   }
 
@@ -264,8 +293,12 @@ describe('scopes on every route', () => {
     expect(scopeOf('DELETE /api/v1/links/:id')).toBe('links.write');
     expect(scopeOf('GET /api/v1/links/export')).toBe('links.read');
     expect(scopeOf('GET /api/v1/links/:id/qr')).toBe('links.read');
+    expect(scopeOf('PUT /api/v1/links/:id/qr-logo')).toBe('links.write');
+    expect(scopeOf('DELETE /api/v1/account/qr-logo')).toBe('links.write');
     expect(scopeOf('POST /api/v1/links/import')).toBe('links.write');
     expect(scopeOf('POST /api/v1/links/bulk')).toBe('links.write');
+    expect(scopeOf('PATCH /api/v1/links/bulk')).toBe('links.write');
+    expect(scopeOf('DELETE /api/v1/links/bulk')).toBe('links.write');
     expect(scopeOf('GET /api/v1/stats/:linkId')).toBe('stats.read');
     expect(scopeOf('GET /api/v1/stats/:linkId/export')).toBe('stats.read');
     expect(scopeOf('GET /api/v1/account')).toBe('account.read');
@@ -307,7 +340,7 @@ describe('scopes on every route', () => {
       // The refused request made nothing: the totals are as before, but for what `request` itself made.
       const after = await totals();
       const kind = PATH_KINDS[route.path.split('/')[3]];
-      if (/:\w+/.test(route.path) && kind in after) after[kind] -= 1;
+      if ((/:\w+/.test(route.path) || bulkChange(route)) && kind in after) after[kind] -= 1;
       expect(`${route.route}: ${JSON.stringify(after)}`).toBe(`${route.route}: ${JSON.stringify(before)}`);
 
       const served = await request(route, await keyWith([scope]));

@@ -5,6 +5,7 @@ import { STATS_DIMENSIONS, type StatsDimension } from '../src/stats/dto/stats-qu
 import { COUNTRY_NAMES } from '../src/targeting/allowed-values';
 import type { VisitorProfile } from '../src/targeting/visitor';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
+import { workspaceRollups } from './support/clicks';
 import { createLink, showLink } from './support/visitors';
 
 /** A fixed sequence of pseudo-random numbers in [0, 1), so that a failure can be replayed. */
@@ -290,6 +291,9 @@ describe('stats exactness', () => {
     expect(new Map([...(await stats(rotating.id, 'target'))].sort())).toEqual(new Map([...told].sort()));
     expect(told.size).toBe(2);
     expect(granted).toBeLessThanOrEqual(40);
+    // The workspace's own rollups are its links' sums: deleted links' taken out, no batch counted twice.
+    const workspace = await workspaceRollups(first.dataSource, account.id);
+    expect(workspace.stored).toEqual(workspace.summed);
 
     // Counted again from the raw clicks, the rollups are the same rows.
     const store = first.app.get(ClickStore);
@@ -298,5 +302,6 @@ describe('stats exactness', () => {
       await expect(store.rebuild(link)).resolves.toEqual({ links: 1, clicks: raws.get(link)!.length });
       expect(await rollups(link)).toEqual(before);
     }
+    expect((await workspaceRollups(first.dataSource, account.id)).stored).toEqual(workspace.stored);
   });
 });

@@ -45,7 +45,8 @@ function written(offset = 0): string {
 
 /** The rows of the chart's table: its first column and its count. */
 function tableRows(html: string): [string, number][] {
-  return [...html.matchAll(/<tr><th scope="row">([^<]*)<\/th><td>([\d,.]+)<\/td><\/tr>/g)].map((match) => [
+  const chart = /aria-labelledby="chart-heading">[\s\S]*?<\/section>/.exec(html)?.[0] ?? '';
+  return [...chart.matchAll(/<tr><th scope="row">([^<]*)<\/th><td>([\d,.]+)<\/td><\/tr>/g)].map((match) => [
     match[1],
     Number(match[2].replace(/[,.]/g, '')),
   ]);
@@ -302,6 +303,35 @@ describe('The public stats page, /{alias}/stats', () => {
       expect(html).toContain('<span class="bar-count">3 <span class="muted">75%</span></span>');
       expect(html).toContain('<rect width="75.00" height="4" />');
       expect(html).not.toContain('>GB<');
+    });
+
+    it('draws the countries on a world map of inline SVG, a shape titled with each count, the counts in a table beside it', async () => {
+      const account = await createAccount(t);
+      const created = await link(account);
+      await insertClicks(created.id, [{ country: 'GB' }, { country: 'GB' }, { country: 'DE' }, {}]);
+      const response = await page(`/${created.alias}/stats`);
+      const html = expectStatsPage(response, created.alias);
+      expect(response.headers['content-security-policy']).toContain("script-src 'none'");
+
+      const map =
+        /<svg class="map" viewBox="0 0 960 470" role="img" aria-labelledby="map-heading"[^>]*>(.*?)<\/svg>/s.exec(
+          html,
+        );
+      expect(map).not.toBeNull();
+      expect(map![1]).toContain('class="map-step-4"><title>United Kingdom: 2 clicks</title></path>');
+      expect(map![1]).toContain('class="map-step-2"><title>Germany: 1 click</title></path>');
+      expect(map![1].match(/<path d="M[^"]+" class="map-step-0"\/>/g)!.length).toBeGreaterThan(150);
+      expect(html).toContain('<h2 id="map-heading">Visits by country</h2>');
+      const table = /<table id="map-table">.*?<\/table>/s.exec(html)![0];
+      expect(
+        [...table.matchAll(/<tr><th scope="row">([^<]+)<\/th><td>(\d+)<\/td><\/tr>/g)].map((row) => [
+          row[1],
+          Number(row[2]),
+        ]),
+      ).toEqual([
+        ['United Kingdom', 2],
+        ['Germany', 1],
+      ]);
     });
 
     it('speaks the visitor’s language, names included', async () => {

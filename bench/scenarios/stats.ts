@@ -7,10 +7,12 @@ import { verdict } from './common';
 
 /**
  * Stats at scale (issue 22): one link with the run's clicks (10,000,000 by default) over its last 90 days, one
- * with a tenth of them over the same days with the same visitors, and 50 links sharing a fifth of them. The links
- * are made through the API; their clicks, rollups and counters in SQL, set-based, then VACUUM ANALYZE. Every stats
- * name is asked for each link's whole life, the last 7 days and one day, with and without a search, and the
- * public stats page for every range it offers. Every sum is held against the raw clicks.
+ * with a tenth of them over the same days with the same visitors, and 50 links sharing a fifth of them in a space
+ * of their own, all in the bench's workspace (dated as far back as its links). The links are made through the API;
+ * their clicks, rollups and counters in SQL, set-based, then VACUUM ANALYZE. Every stats name is asked for each
+ * link's whole life, the last 7 days and one day, with and without a search, and the public stats page for every
+ * range it offers; then the same of the workspace (`GET /api/v1/stats`): whole, its space of 50 links, and five
+ * links compared (`link_ids[]`). Every sum is held against the raw clicks.
  */
 
 const DAY_MS = 86_400_000;
@@ -28,6 +30,10 @@ const NOISE_MS = 5;
 const MAX_BYTES_PER_CLICK = 80;
 /** Values per page when a dimension is read whole, to add up. */
 const PER_PAGE = 100;
+/** Timed calls of one question stop at `--stats-calls` or after this long, whichever comes first. */
+const QUESTION_SECONDS = 10;
+/** The links a comparison counts together: the most `link_ids[]` takes. */
+const COMPARED_LINKS = 5;
 
 const NAMES = [
   'click',
@@ -116,12 +122,29 @@ const ROLLUP_SQL = [
     ORDER BY p.day, p.link_id, pd.dimension, pd.value`,
 ];
 
-/** Raw clicks of one link per UTC day, and those of them whose visitor's city is known. */
+/**
+ * The rollups of the workspace as a whole, where the schema keeps them, from those of its links: what the click
+ * batches would have added to them, written in day (hour) order as the links' are. A target's own url (code 0) is
+ * kept per link there, as the negated link id.
+ */
+const ACCOUNT_ROLLUP_SQL = [
+  `INSERT INTO account_click_hours (account_id, hour, clicks)
+   SELECT $2::int, hour, sum(clicks) FROM click_hours WHERE link_id = ANY($1::int[]) GROUP BY 2
+    ORDER BY 2
+   ON CONFLICT (account_id, hour) DO UPDATE SET clicks = account_click_hours.clicks + excluded.clicks`,
+  `INSERT INTO account_click_days (account_id, dimension, day, value, clicks)
+   SELECT $2::int, dimension, day, CASE WHEN dimension = 9 AND value = 0 THEN -link_id ELSE value END, sum(clicks)
+     FROM click_days WHERE link_id = ANY($1::int[]) GROUP BY 2, 3, 4
+    ORDER BY 3, 2, 4
+   ON CONFLICT (account_id, dimension, day, value) DO UPDATE SET clicks = account_click_days.clicks + excluded.clicks`,
+];
+
+/** Raw clicks of some links per UTC day, and those of them whose visitor's city is known. */
 const RAW_DAYS_SQL = `
   SELECT to_char(x.day, 'YYYY-MM-DD') AS day, sum(x.n)::int AS clicks,
          (sum(x.n) FILTER (WHERE p.city <> 0))::int AS cities
     FROM (SELECT (created_at AT TIME ZONE 'UTC')::date AS day, profile_id, count(*) AS n
-            FROM click_events WHERE link_id = $1 GROUP BY 1, 2) x
+            FROM click_events WHERE link_id = ANY($1::int[]) GROUP BY 1, 2) x
     JOIN click_profiles p ON p.id = x.profile_id
    GROUP BY 1`;
 
@@ -137,11 +160,31 @@ interface SeededLink {
   clicks: number;
 }
 
-interface MeasuredLink extends SeededLink {
-  /** `big` or `tenth`, as rows name them. */
+/** What questions are asked of: a link, or the links of the workspace that filters keep. */
+interface Subject {
+  /** As rows name it: `big` and `tenth` (links); `workspace`, `space` and `compared`. */
   label: string;
+  /** The stats route, and the filters every call of it carries. */
+  path: string;
+  filters: [string, string][];
   /** Raw clicks per UTC day (`Y-m-d`). */
   rawDays: Map<string, RawDay>;
+}
+
+type MeasuredLink = SeededLink & Subject;
+
+/** A link as a subject, before its raw clicks are counted. */
+function linkSubject(link: SeededLink, label = link.alias): Subject {
+  return { label, path: `/api/v1/stats/${link.id}`, filters: [], rawDays: new Map() };
+}
+
+/** Raw clicks of some links per UTC day. */
+async function rawDaysOf(context: BenchContext, ids: readonly number[]): Promise<Map<string, RawDay>> {
+  const { rows } = await context.database.db.query<{ day: string; clicks: number; cities: number }>(
+    RAW_DAYS_SQL,
+    [ids],
+  );
+  return new Map(rows.map((row) => [row.day, { clicks: row.clicks, cities: row.cities }]));
 }
 
 export interface StatsWorkload {
@@ -162,31 +205,38 @@ function seconds(since: number): string {
 }
 
 /** Raw clicks of the days `from`..`to` (`Y-m-d`, both included), all or with a known city. */
-function rawIn(link: MeasuredLink, from: string, to: string, cities = false): number {
+function rawIn(subject: Subject, from: string, to: string, cities = false): number {
   let sum = 0;
-  for (const [day, counted] of link.rawDays) {
+  for (const [day, counted] of subject.rawDays) {
     if (day >= from && day <= to) sum += cities ? counted.cities : counted.clicks;
   }
   return sum;
 }
 
-/** Makes the links through the API, on a service started for it alone. */
-async function makeLinks(context: BenchContext, counts: number[]): Promise<SeededLink[]> {
+/** Makes the links through the API, on a service started for it alone: the small ones in a space of their own. */
+async function makeLinks(
+  context: BenchContext,
+  counts: number[],
+): Promise<{ links: SeededLink[]; spaceId: number }> {
   const { service, apiKey } = context;
   const aliases = ['bench-stats-big', 'bench-stats-tenth'];
   for (let index = 1; index <= SMALL_LINKS; index += 1) aliases.push(`bench-stats-${index}`);
   await service.start();
   try {
+    const post = (path: string, body: unknown) =>
+      api<{ data: { id: number } }>(service.origin, apiKey, { method: 'POST', path, body });
+    const spaceId = (await post('/api/v1/spaces', { name: 'Bench stats space' })).data.id;
     const links: SeededLink[] = [];
     for (const [index, alias] of aliases.entries()) {
-      const created = await api<{ data: { id: number } }>(service.origin, apiKey, {
-        method: 'POST',
-        path: '/api/v1/links',
-        body: { url: `https://example.com/${alias}`, alias, title: `Bench ${alias}` },
+      const created = await post('/api/v1/links', {
+        url: `https://example.com/${alias}`,
+        alias,
+        title: `Bench ${alias}`,
+        ...(index >= 2 ? { space_id: spaceId } : {}),
       });
       links.push({ id: created.data.id, alias, clicks: counts[index] });
     }
-    return links;
+    return { links, spaceId };
   } finally {
     await service.stop();
   }
@@ -224,8 +274,9 @@ export async function statsWorkload(context: BenchContext): Promise<StatsWorkloa
     Math.round(total / 10),
     ...Array.from({ length: SMALL_LINKS }, (_, k) => Math.ceil((shared - k) / SMALL_LINKS)),
   ];
-  const links = await makeLinks(context, counts);
+  const { links, spaceId } = await makeLinks(context, counts);
   const ids = links.map((link) => link.id);
+  const { accountId } = context.fixtures;
   const notes: string[] = [];
 
   // One connection of its own: its settings and the seed of random() hold for every statement of the seed.
@@ -239,6 +290,11 @@ export async function statsWorkload(context: BenchContext): Promise<StatsWorkloa
     await client.query(`UPDATE links SET created_at = $1 WHERE id = ANY($2::int[])`, [
       new Date(start).toISOString(),
       ids,
+    ]);
+    // The workspace's stats start on the day it was made, by default: made when its links were.
+    await client.query(`UPDATE accounts SET created_at = LEAST(created_at, $1) WHERE id = $2`, [
+      new Date(start).toISOString(),
+      accountId,
     ]);
     // A partition for each month the clicks span, as the service makes them ahead of time.
     await client.query(
@@ -255,6 +311,11 @@ export async function statsWorkload(context: BenchContext): Promise<StatsWorkloa
     started = performance.now();
     await client.query('ANALYZE click_events');
     for (const sql of ROLLUP_SQL) await client.query(sql, [ids]);
+    const { rows: kept } = await client.query<{ account: boolean }>(
+      `SELECT to_regclass('account_click_hours') IS NOT NULL AS account`,
+    );
+    const accountRollups = kept[0].account;
+    if (accountRollups) for (const sql of ACCOUNT_ROLLUP_SQL) await client.query(sql, [ids, accountId]);
     const counterColumns = ['clicks', 'listed_clicks'].filter(
       (column) => schema.counterColumns?.has(column) === true,
     );
@@ -268,7 +329,8 @@ export async function statsWorkload(context: BenchContext): Promise<StatsWorkloa
     started = performance.now();
     // Fresh statistics and a current visibility map, as a long-lived database has.
     await client.query(
-      'VACUUM ANALYZE click_events, click_hours, click_days, click_values, click_profiles, links, link_counters',
+      'VACUUM ANALYZE click_events, click_hours, click_days, click_values, click_profiles, links, link_counters' +
+        (accountRollups ? ', account_click_hours, account_click_days' : ''),
     );
     // The seed's dirty pages written now, not by a checkpoint in the middle of the timed calls.
     await client.query('CHECKPOINT').catch(() => undefined);
@@ -280,15 +342,28 @@ export async function statsWorkload(context: BenchContext): Promise<StatsWorkloa
 
   const measured: MeasuredLink[] = [];
   for (const [index, label] of ['big', 'tenth'].entries()) {
-    const { rows } = await database.db.query<{ day: string; clicks: number; cities: number }>(RAW_DAYS_SQL, [
-      links[index].id,
-    ]);
-    const rawDays = new Map(rows.map((row) => [row.day, { clicks: row.clicks, cities: row.cities }]));
-    measured.push({ ...links[index], label, rawDays });
+    const rawDays = await rawDaysOf(context, [links[index].id]);
+    measured.push({ ...links[index], ...linkSubject(links[index], label), rawDays });
+  }
+  // The workspace: whole (every link of the account, the redirect scenarios' too), its space of small links, and
+  // the measured links compared with three small ones.
+  const { rows: all } = await database.db.query<{ id: number }>(
+    'SELECT id FROM links WHERE account_id = $1',
+    [accountId],
+  );
+  const compared = [...links.slice(0, 2), ...links.slice(2, COMPARED_LINKS)].map((link) => link.id);
+  const scopes: { label: string; ids: number[]; filters: [string, string][] }[] = [
+    { label: 'workspace', ids: all.map((row) => row.id), filters: [] },
+    { label: 'space', ids: ids.slice(2), filters: [['space_id', String(spaceId)]] },
+    { label: 'compared', ids: compared, filters: compared.map((id) => ['link_ids[]', String(id)]) },
+  ];
+  const workspace: Subject[] = [];
+  for (const { label, ids: kept, filters } of scopes) {
+    workspace.push({ label, path: '/api/v1/stats', filters, rawDays: await rawDaysOf(context, kept) });
   }
   return {
     notes,
-    unit: { name: 'stats', scenario: statsScenario(measured, links.slice(2)) },
+    unit: { name: 'stats', scenario: statsScenario(measured, links.slice(2), workspace) },
   };
 }
 
@@ -318,9 +393,10 @@ interface Timed {
   latenciesMs: number[];
 }
 
-function statsCall(context: BenchContext, link: SeededLink, params: Record<string, string>): Call {
+function statsCall(context: BenchContext, subject: Subject, params: Record<string, string>): Call {
+  const query = new URLSearchParams([...subject.filters, ...Object.entries(params)]);
   return {
-    path: `/api/v1/stats/${link.id}?${new URLSearchParams(params).toString()}`,
+    path: `${subject.path}?${query.toString()}`,
     headers: { Authorization: `Bearer ${context.apiKey}`, Accept: 'application/json' },
   };
 }
@@ -349,12 +425,12 @@ function sameItems(actual: Item[], expected: Item[]): boolean {
 /** Every value of a name in a period, all pages followed; null when an answer failed. */
 async function wholeList(
   context: BenchContext,
-  link: SeededLink,
+  link: Subject,
   name: StatsName,
   period: Period,
   problems: Set<string>,
 ): Promise<Item[] | null> {
-  const what = `${link.alias} ${name} ${period.label}`;
+  const what = `${link.label} ${name} ${period.label}`;
   if (name === 'click') {
     const answer = await send(
       context.service.origin,
@@ -381,13 +457,13 @@ async function wholeList(
 }
 
 /**
- * One name, one period, at one link: the whole list added up against the raw clicks; then, without and with the
+ * One name, one period, at one subject: the whole list added up against the raw clicks; then, without and with the
  * search, a first answer held against that list (the search keeps exactly the values that contain the term, the
  * first page is its head) and the timed calls.
  */
 async function measureCase(
   context: BenchContext,
-  link: MeasuredLink,
+  link: Subject,
   name: StatsName,
   period: Period & { first: string; last: string },
   searchTerm: string,
@@ -428,7 +504,11 @@ async function measureCase(
       if (search !== null && kept.length === 0) problems.add(`${label}: the term matches nothing`);
     }
     const latenciesMs: number[] = [];
-    while (latenciesMs.length < context.options.statsCalls) {
+    const deadline = performance.now() + QUESTION_SECONDS * 1000;
+    while (
+      latenciesMs.length < context.options.statsCalls &&
+      (latenciesMs.length === 0 || performance.now() < deadline)
+    ) {
       const answer = await send(context.service.origin, call);
       latenciesMs.push(answer.ms);
       if (answer.status !== 200) problems.add(`${label} answered ${answer.status}`);
@@ -527,7 +607,7 @@ async function checkSmallLinks(
     const counted = raw.get(link.id);
     const items = await wholeList(
       context,
-      link,
+      linkSubject(link),
       'click',
       { label: 'whole life', from: null, to: null },
       problems,
@@ -617,7 +697,7 @@ function described(one: Timed): string {
   return `${one.period}${one.search === null ? '' : ` "${one.search}"`}`;
 }
 
-function statsScenario(measured: MeasuredLink[], small: SeededLink[]): Scenario {
+function statsScenario(measured: MeasuredLink[], small: SeededLink[], workspace: Subject[]): Scenario {
   return {
     async run(context) {
       const today = utcToday();
@@ -638,6 +718,18 @@ function statsScenario(measured: MeasuredLink[], small: SeededLink[]): Scenario 
           for (const link of measured) {
             timed.push(...(await measureCase(context, link, name, period, term, problems.get(name)!)));
           }
+        }
+      }
+      // Problems of the workspace's rows, by `<scope> <name>`.
+      const scopeProblems = new Map<string, Set<string>>();
+      for (const scope of workspace) {
+        for (const name of NAMES) {
+          const term = name === 'click' ? yesterday.slice(0, 7) : SEARCH_TERMS[name];
+          const found = new Set<string>();
+          for (const period of periods) {
+            timed.push(...(await measureCase(context, scope, name, period, term, found)));
+          }
+          scopeProblems.set(`${scope.label} ${name}`, found);
         }
       }
       const pageProblems = new Map<string, Set<string>>();
@@ -676,6 +768,23 @@ function statsScenario(measured: MeasuredLink[], small: SeededLink[]): Scenario 
             ...verdict([...problems.get(name)!, ...stopped], facts),
           };
         });
+        for (const scope of workspace) {
+          for (const name of NAMES) {
+            const { one, p95 } = slowest(timed, name, scope.label);
+            rows.push({
+              scenario: `stats ${scope.label} ${name}`,
+              p50Ms: quantile(one.latenciesMs, 0.5),
+              p95Ms: p95,
+              p99Ms: quantile(one.latenciesMs, 0.99),
+              target: quick ? '' : `p95≤${MAX_P95_MS}`,
+              met: quick ? null : p95 <= MAX_P95_MS,
+              ...verdict(
+                [...scopeProblems.get(`${scope.label} ${name}`)!, ...stopped],
+                `slowest ${described(one)} (${one.latenciesMs.length} calls); sums = raw clicks in 3 periods`,
+              ),
+            });
+          }
+        }
         const landing = [...(pageProblems.get('') ?? [])];
         if (pages.length === 0) {
           rows.push({

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { ROLL_UP } from './click.repository';
+import { accountValue, rollUp } from './click.repository';
 
 /** The lock that one instance at a time holds while it changes the partitions of raw clicks. */
 const PARTITIONS_LOCK = 'click_partitions';
@@ -68,7 +68,8 @@ export class ClickStore {
    * Recomputes the rollups of links from the raw clicks still held: those of one link, or of every link in steps of
    * {@link REBUILD_STEP} links a transaction. Each step takes its links' counter row locks first, as click batches
    * do, so that no batch of those links commits between the reading and the writing; visits go on, and only the
-   * batches of those links wait. The rollups of hours and days before the raw clicks held are kept.
+   * batches of those links wait. The rollups of hours and days before the raw clicks held are kept. Their accounts'
+   * rollups are then counted again from their links' ({@link recountAccounts}).
    */
   async rebuild(linkId: number | null): Promise<{ links: number; clicks: number }> {
     const since = await this.heldSince();
@@ -96,7 +97,31 @@ export class ClickStore {
       after = step.ids[step.ids.length - 1];
       if (linkId !== null) break;
     }
+    await this.recountAccounts(linkId);
     return { links, clicks };
+  }
+
+  /**
+   * The rollups of the link's account (of every account for null) counted again from its links', an account a
+   * transaction: they follow whatever a rebuild changed, and are made whole again wherever they went wrong.
+   */
+  private async recountAccounts(linkId: number | null): Promise<void> {
+    let after = 0;
+    for (;;) {
+      const done = await this.dataSource.transaction(async (manager) => {
+        const [account] = await manager.query<{ id: number }[]>(
+          linkId === null
+            ? 'SELECT id FROM accounts WHERE id > $1 ORDER BY id LIMIT 1'
+            : 'SELECT account_id AS id FROM link_counters WHERE link_id = $1',
+          [linkId ?? after],
+        );
+        if (account === undefined) return null;
+        for (const statement of RECOUNT_ACCOUNT) await manager.query(statement, [account.id]);
+        return account.id;
+      });
+      if (done === null || linkId !== null) return;
+      after = done;
+    }
   }
 
   /**
@@ -164,11 +189,29 @@ const CLEAR_ROLLUPS = `
 
 /**
  * The rollups of links ($1) counted from their raw clicks at or after $2, by the click statements' own rollup
- * (nothing conflicts: {@link CLEAR_ROLLUPS} ran first).
+ * (nothing conflicts: {@link CLEAR_ROLLUPS} ran first); their accounts' are counted again afterwards.
  */
 const COUNT_AGAIN = `
   WITH kept AS MATERIALIZED (
     SELECT link_id, created_at, profile_id AS profile, target_id AS target FROM click_events
      WHERE link_id = ANY($1::int[]) AND ($2::timestamptz IS NULL OR created_at >= $2::timestamptz)
-  ), ${ROLL_UP}
+  ), ${rollUp(null)}
   SELECT count(*)::int AS clicks FROM kept`;
+
+/**
+ * An account's rollups ($1) counted again as the sums of its links': the counter rows of all its links locked
+ * first, in link order as click batches lock them, so that no click of the account commits between the reading and
+ * the writing; then its hours, then its days, replaced.
+ */
+const RECOUNT_ACCOUNT = [
+  'SELECT link_id FROM link_counters WHERE account_id = $1 ORDER BY link_id FOR NO KEY UPDATE',
+  'DELETE FROM account_click_hours WHERE account_id = $1',
+  `INSERT INTO account_click_hours (account_id, hour, clicks)
+   SELECT $1::int, h.hour, sum(h.clicks) FROM click_hours h JOIN link_counters c ON c.link_id = h.link_id
+    WHERE c.account_id = $1 GROUP BY 2`,
+  'DELETE FROM account_click_days WHERE account_id = $1',
+  `INSERT INTO account_click_days (account_id, dimension, day, value, clicks)
+   SELECT $1::int, d.dimension, d.day, ${accountValue('d')}, sum(d.clicks)
+     FROM click_days d JOIN link_counters c ON c.link_id = d.link_id
+    WHERE c.account_id = $1 GROUP BY 2, 3, 4`,
+];

@@ -59,17 +59,70 @@ const CLICK_ROWS = `
     FROM unnest($2::int[], $3::int[], $4::int[], $6::int[]) WITH ORDINALITY AS r(link_id, profile, ms, target, ord)`;
 
 /**
+ * A destination's code (`code`, of the link `link`) as its account's rollups keep it: the link's own url (0) is
+ * each link's url as it is now, so it stays the link's own there, as the negated link id (`click_values` ids are
+ * positive).
+ */
+function accountTarget(link: string, code: string): string {
+  return `CASE WHEN ${code} = ${OWN_URL} THEN -${link} ELSE ${code} END`;
+}
+
+/** A `click_days` row's value (of the row aliased `row`) as its account's rollups key it ({@link accountTarget}). */
+export function accountValue(row: string): string {
+  return `CASE WHEN ${row}.dimension = ${TARGET_DIMENSION} THEN ${accountTarget(`${row}.link_id`, `${row}.value`)} ELSE ${row}.value END`;
+}
+
+/**
+ * The sums per account of the link rollups in the CTE `hourly` (link_id, hour, clicks) and of `dayRows` (a query
+ * of account_id, dimension, day, value and clicks), added to `account_click_hours` and `account_click_days` as
+ * data-modifying CTEs. `owners` is a CTE or table of (link_id, account_id) holding every link of them, read where
+ * their counter rows are locked (a batch's `counted` names the account its lock saw). Every writer of an account's
+ * rows writes its hours first (the days' one-time filter waits for what the hours wrote), each in key order, so
+ * that the batches of an account's links, which share these rows, lock them in the same order.
+ */
+export function accountRollUp(owners: string, dayRows: string): string {
+  return `
+  account_hours AS (
+    INSERT INTO account_click_hours AS a (account_id, hour, clicks)
+    SELECT o.account_id, x.hour, sum(x.clicks) FROM hourly x JOIN ${owners} o ON o.link_id = x.link_id
+     GROUP BY 1, 2 ORDER BY 1, 2
+    ON CONFLICT (account_id, hour) DO UPDATE SET clicks = a.clicks + excluded.clicks
+    RETURNING 1
+  ), account_days AS (
+    INSERT INTO account_click_days AS a (account_id, dimension, day, value, clicks)
+    SELECT account_id, dimension, day, value, sum(clicks) FROM (${dayRows}) v
+     WHERE (SELECT count(*) FROM account_hours) >= 0
+     GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+    ON CONFLICT (account_id, dimension, day, value) DO UPDATE SET clicks = a.clicks + excluded.clicks
+  )`;
+}
+
+/**
  * The rollups of the click rows in `kept` (link_id, created_at, profile, target), as data-modifying CTEs: clicks
  * per link and hour, and per link, dimension, day and value: the eight of the profile, and the target (dimension
  * 9) where it was recorded (not null). Each key once (ON CONFLICT may touch a row once a statement), in key order,
  * so that statements writing the same rows take their locks in the same order. The rows of a link are written only
- * under its counter's row lock, which every writer of clicks takes first.
+ * under its counter's row lock, which every writer of clicks takes first. With `owners`, their accounts' rollups
+ * too ({@link accountRollUp}): a visitor's clicks summed per account before its profile is spread over the eight
+ * dimensions (a few rows per profile, where the links' days are rows per link); null for a rebuild, which counts
+ * its accounts again afterwards.
  */
-export const ROLL_UP = `
-  hours AS (
+export function rollUp(owners: string | null): string {
+  const accounts = `
+    SELECT p.account_id, pd.dimension, p.day, pd.value, p.clicks
+      FROM (SELECT o.account_id, x.day, x.profile, sum(x.clicks) AS clicks
+              FROM profiled x JOIN ${owners} o ON o.link_id = x.link_id GROUP BY 1, 2, 3) p
+      JOIN click_profile_dimensions pd ON pd.profile_id = p.profile
+     UNION ALL
+    SELECT o.account_id, ${TARGET_DIMENSION}::smallint, x.day, ${accountTarget('x.link_id', 'x.target')}, x.clicks
+      FROM profiled x JOIN ${owners} o ON o.link_id = x.link_id WHERE x.target IS NOT NULL`;
+  return `
+  hourly AS (
+    SELECT link_id, date_bin('1 hour', created_at, '2000-01-01 00:00:00+00') AS hour, count(*)::int AS clicks
+      FROM kept GROUP BY 1, 2
+  ), hours AS (
     INSERT INTO click_hours AS h (link_id, hour, clicks)
-    SELECT link_id, date_bin('1 hour', created_at, '2000-01-01 00:00:00+00'), count(*)
-      FROM kept GROUP BY 1, 2 ORDER BY 1, 2
+    SELECT link_id, hour, clicks FROM hourly ORDER BY 1, 2
     ON CONFLICT (link_id, hour) DO UPDATE SET clicks = h.clicks + excluded.clicks
   ), profiled AS (
     SELECT link_id, (created_at AT TIME ZONE 'UTC')::date AS day, profile, target, count(*) AS clicks
@@ -83,15 +136,17 @@ export const ROLL_UP = `
             SELECT link_id, ${TARGET_DIMENSION}::smallint, day, target, clicks FROM profiled WHERE target IS NOT NULL) v
      GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
     ON CONFLICT (link_id, dimension, day, value) DO UPDATE SET clicks = d.clicks + excluded.clicks
-  )`;
+  )${owners === null ? '' : `,${accountRollUp(owners, accounts)}`}`;
+}
 
 /**
  * A batch of clicks of links without a limit or rotation, in one statement: the batch id first (a retried batch
  * that was in fact written is refused by its primary key), then the counters of the links that still exist (a
  * deleted link's counter row went with it), updated in link order so that two instances' batches take their row
- * locks in the same order, then the click rows of those links in arrival order, and their rollups. The counter's
- * row lock stands for the link: a link deleted meanwhile waits for this commit, and its delete trigger then
- * removes these clicks and rollups too.
+ * locks in the same order, then the click rows of those links in arrival order, and their rollups and their
+ * accounts' (the account each counter row names once locked). The counter's row lock stands for the link: a link
+ * deleted meanwhile waits for this commit, and its delete trigger then removes these clicks and rollups too (and
+ * takes them out of its account's).
  */
 function writeBatch(events: boolean): string {
   return `
@@ -109,7 +164,7 @@ function writeBatch(events: boolean): string {
     INSERT INTO click_events (created_at, link_id, profile_id, target_id)
     SELECT created_at, link_id, profile, target FROM kept ORDER BY ord
     RETURNING link_id
-  ), ${ROLL_UP}${events ? `, takers AS (SELECT link_id, account_id FROM counted WHERE ${taken('$7', 'account_id', 'link.clicked')}), ${CLICKED}` : ''}
+  ), ${rollUp('counted')}${events ? `, takers AS (SELECT link_id, account_id FROM counted WHERE ${taken('$7', 'account_id', 'link.clicked')}), ${CLICKED}` : ''}
   SELECT (SELECT count(*) FROM recorded)::int AS recorded, (SELECT count(*) FROM counted)::int AS links`;
 }
 
@@ -185,7 +240,7 @@ function claim(events: boolean): string {
   ), recorded AS (
     INSERT INTO click_events (created_at, link_id, profile_id, target_id)
     SELECT created_at, link_id, profile, target FROM kept ORDER BY ord
-  ), ${ROLL_UP}${events ? `, takers AS (SELECT link_id, account_id FROM current WHERE ${taken('$9', 'account_id', 'link.clicked')}), ${CLICKED}, ${REACHED}` : ''}
+  ), ${rollUp('current')}${events ? `, takers AS (SELECT link_id, account_id FROM current WHERE ${taken('$9', 'account_id', 'link.clicked')}), ${CLICKED}, ${REACHED}` : ''}
   SELECT granted, last_rotation, slots, rotates FROM plan`;
 }
 

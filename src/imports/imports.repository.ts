@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError, Repository, type EntityManager } from 'typeorm';
-import { ROLL_UP } from '../clicks/click.repository';
+import { accountRollUp, accountValue, rollUp } from '../clicks/click.repository';
 import type { Page, PageRequest } from '../common/pagination';
 import type { Transaction } from '../database/transactions';
 import { DIMENSION_CODES } from '../clicks/click-dimensions';
@@ -96,31 +96,38 @@ const INSERT_RAW_CLICKS = `
       FROM unnest($1::int[], $2::timestamptz[], $3::int[]) AS r(link_id, created_at, profile)
   ), recorded AS (
     INSERT INTO click_events (created_at, link_id, profile_id) SELECT created_at, link_id, profile FROM kept
-  ), ${ROLL_UP}
+  ), ${rollUp('link_counters')}
   SELECT count(*)::int AS clicks FROM kept`;
 
 /**
- * Rollups as a source counted them: per hour, and per dimension, day and value, added to any already there. Each
- * distinct value of the page is numbered once (`$4`, `$5`: its dimension and text, in order of first use); a day row
- * names its value by its place in that list (`$9`, 0 for unknown), so `click_value_id` runs per value, not per row.
+ * Rollups as a source counted them: per hour, and per dimension, day and value, added to any already there, and to
+ * their accounts' (read from the counter rows the page locked). Each distinct value of the page is numbered once
+ * (`$4`, `$5`: its dimension and text, in order of first use); a day row names its value by its place in that list
+ * (`$9`, 0 for unknown), so `click_value_id` runs per value, not per row.
  */
 const INSERT_ROLLUPS = `
-  WITH hours AS (
-    INSERT INTO click_hours AS h (link_id, hour, clicks)
-    SELECT link_id, date_bin('1 hour', hour, '2000-01-01 00:00:00+00'), sum(clicks)::int
+  WITH hourly AS (
+    SELECT link_id, date_bin('1 hour', hour, '2000-01-01 00:00:00+00') AS hour, sum(clicks)::int AS clicks
       FROM unnest($1::int[], $2::timestamptz[], $3::int[]) AS r(link_id, hour, clicks)
-     GROUP BY 1, 2 ORDER BY 1, 2
+     GROUP BY 1, 2
+  ), hours AS (
+    INSERT INTO click_hours AS h (link_id, hour, clicks)
+    SELECT link_id, hour, clicks FROM hourly ORDER BY 1, 2
     ON CONFLICT (link_id, hour) DO UPDATE SET clicks = h.clicks + excluded.clicks
   ), coded AS MATERIALIZED (
     SELECT place, click_value_id(dimension, value) AS value
       FROM unnest($4::smallint[], $5::text[]) WITH ORDINALITY AS v(dimension, value, place)
-  )
-  INSERT INTO click_days AS d (link_id, dimension, day, value, clicks)
-  SELECT r.link_id, r.dimension, r.day, COALESCE(c.value, 0), sum(r.clicks)::int
-    FROM unnest($6::int[], $7::smallint[], $8::date[], $9::int[], $10::int[]) AS r(link_id, dimension, day, place, clicks)
-    LEFT JOIN coded c ON c.place = r.place
-   GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
-  ON CONFLICT (link_id, dimension, day, value) DO UPDATE SET clicks = d.clicks + excluded.clicks`;
+  ), daily AS (
+    SELECT r.link_id, r.dimension, r.day, COALESCE(c.value, 0) AS value, sum(r.clicks)::int AS clicks
+      FROM unnest($6::int[], $7::smallint[], $8::date[], $9::int[], $10::int[]) AS r(link_id, dimension, day, place, clicks)
+      LEFT JOIN coded c ON c.place = r.place
+     GROUP BY 1, 2, 3, 4
+  ), days AS (
+    INSERT INTO click_days AS d (link_id, dimension, day, value, clicks)
+    SELECT link_id, dimension, day, value, clicks FROM daily ORDER BY 1, 2, 3, 4
+    ON CONFLICT (link_id, dimension, day, value) DO UPDATE SET clicks = d.clicks + excluded.clicks
+  ), ${accountRollUp('link_counters', `SELECT o.account_id, x.dimension, x.day, ${accountValue('x')} AS value, x.clicks FROM daily x JOIN link_counters o ON o.link_id = x.link_id`)}
+  SELECT 1`;
 
 /** Every query of imports: the jobs, their leases and progress, the record of imported links, and their clicks. */
 @Injectable()

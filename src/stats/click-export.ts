@@ -1,4 +1,4 @@
-import { Controller, Get, Injectable, Param, Res } from '@nestjs/common';
+import { Controller, Get, Injectable, Param, Query, Res } from '@nestjs/common';
 import { ApiTags } from '@nestjs/swagger';
 import type { Response } from 'express';
 import { CurrentOwner } from '../auth/current-account.decorator';
@@ -11,7 +11,9 @@ import { isoDate } from '../common/dates';
 import { IdPipe } from '../common/id.pipe';
 import { ApiFileResponse } from '../common/openapi';
 import { LinksService } from '../links/links.service';
-import { CLICK_COLUMNS, StatsRepository, type ClickRow } from './stats.repository';
+import { ClickExportQueryDto } from './dto/stats-query.dto';
+import { CLICK_COLUMNS, StatsRepository, type ClickBounds, type ClickRow } from './stats.repository';
+import { dayOf, exportBounds } from './stats.service';
 import { ScopedRoute } from '../auth/resource-route';
 
 const CHUNK = 1000;
@@ -26,10 +28,10 @@ export class ClickExport {
     private readonly clicks: ClickWriter,
   ) {}
 
-  /** A link's clicks, oldest first, a chunk at a time through a database cursor. */
-  async *rows(linkId: number): AsyncGenerator<ClickRow[]> {
+  /** A link's clicks within the bounds, oldest first, a chunk at a time through a database cursor. */
+  async *rows(linkId: number, bounds: ClickBounds): AsyncGenerator<ClickRow[]> {
     await this.clicks.settle([linkId]);
-    yield* this.repository.clickRows(linkId, CHUNK);
+    yield* this.repository.clickRows(linkId, bounds, CHUNK);
   }
 }
 
@@ -54,11 +56,14 @@ export class ClickExportController {
     private readonly store: ClickStore,
   ) {}
 
-  /** Every recorded click of the link, oldest first, as CSV: streamed, whatever their number. */
+  /** Every recorded click of the link (of the days asked), oldest first, as CSV: streamed, whatever their number. */
   @ScopedRoute('stats.read', Get(':linkId/export'), {
     operationId: 'exportLinkClicks',
     summary: 'Export a link’s clicks as CSV',
-    errors: [404],
+    description:
+      'Every click held, or those of the days `from` to `to` (UTC, both included), validated as the stats take ' +
+      'them; a side left out is not bounded.',
+    errors: [404, 422],
   })
   @ApiFileResponse(
     'Every recorded click still held, oldest first, one per line after a header.',
@@ -75,16 +80,18 @@ export class ClickExportController {
   async export(
     @CurrentOwner() owner: Owner,
     @Param('linkId', IdPipe) linkId: number,
+    @Query() query: ClickExportQueryDto,
     @Res() response: Response,
   ): Promise<void> {
     const link = await this.links.find(owner, linkId);
+    const bounds = exportBounds(query.from, query.to, dayOf(link.createdAt));
     const dropped = await this.store.heldSince();
     const since = dropped !== null && dropped > link.createdAt ? dropped : link.createdAt;
     response.setHeader(HELD_SINCE_HEADER, isoDate(since));
     await this.exports.send(response, owner.accountId, {
       filename: `clicks-${link.id}.csv`,
       header: csvLines([[...CLICK_COLUMNS]]),
-      chunks: this.clicks.rows(link.id),
+      chunks: this.clicks.rows(link.id, bounds),
       lines,
     });
   }

@@ -6,17 +6,27 @@ import { CurrentAccount, CurrentOwner } from '../auth/current-account.decorator'
 import type { Owner } from '../auth/owner';
 import { dataEnvelope } from '../common/envelope';
 import { IdPipe } from '../common/id.pipe';
-import { ApiDataResponse, ApiWholeOrPagedListResponse } from '../common/openapi';
-import { paginatedEnvelope } from '../common/pagination';
+import { ApiDataResponse, ApiListResponse, ApiWholeOrPagedListResponse } from '../common/openapi';
+import { mapPage, paginatedEnvelope } from '../common/pagination';
 import { LinksService } from '../links/links.service';
+import { ClickResponse, clickResponse } from './click.mapper';
 import {
   isClicksOverTime,
+  PeriodListQueryDto,
   RollupsQueryDto,
   StatsQueryDto,
   WorkspaceStatsQueryDto,
 } from './dto/stats-query.dto';
 import type { StatsScope } from './stats.repository';
-import { dayOf, defaultOrder, LinkRollups, statsRange, StatsRow, StatsService } from './stats.service';
+import {
+  dayOf,
+  defaultOrder,
+  LinkRollups,
+  MAX_LISTED_CLICKS,
+  statsRange,
+  StatsRow,
+  StatsService,
+} from './stats.service';
 import { ScopedRoute } from '../auth/resource-route';
 
 @ApiTags('stats')
@@ -104,6 +114,31 @@ export class StatsController {
   ) {
     const link = await this.links.find(owner, linkId);
     return this.answer({ linkId: link.id }, query, dayOf(link.createdAt), request);
+  }
+
+  /** The link's clicks themselves, a page at a time: the visits behind its stats. */
+  @ScopedRoute('stats.read', Get(':linkId/clicks'), {
+    operationId: 'listLinkClicks',
+    summary: 'A link’s clicks, newest first',
+    description:
+      'Each click of the days `from` to `to` (UTC, both included; by default from the day the link was made to ' +
+      'today), newest first (`sort=asc`: oldest first), with what the click export writes of it and the URL it ' +
+      `was sent to. Paged at most ${MAX_LISTED_CLICKS.toLocaleString('en')} clicks deep: a deeper \`page\` is a ` +
+      '422; narrow `from` and `to`, or export the clicks. Clicks dropped by `CLICK_RETENTION_DAYS` are not listed.',
+    errors: [404, 422],
+  })
+  @ApiListResponse(ClickResponse)
+  async clicks(
+    @CurrentOwner() owner: Owner,
+    @Param('linkId', IdPipe) linkId: number,
+    @Query() query: PeriodListQueryDto,
+    @Req() request: Request,
+  ) {
+    const link = await this.links.find(owner, linkId);
+    const page = query.pageRequest();
+    const range = statsRange(query.from, query.to, dayOf(link.createdAt));
+    const clicks = await this.stats.listClicks(link.id, range, page, query.sort ?? 'desc');
+    return paginatedEnvelope(request, page, mapPage(clicks, clickResponse));
   }
 
   /** A report of the scope's clicks as asked, from `firstDay` unless `from` says otherwise. */

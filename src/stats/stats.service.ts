@@ -16,8 +16,10 @@ import {
 } from './dto/stats-query.dto';
 import {
   StatsRepository,
+  type ClickBounds,
   type ClickBucket,
   type DayRange,
+  type ListedClick,
   type ReportOrder,
   type StatsScope,
 } from './stats.repository';
@@ -138,6 +140,29 @@ export function statsRange(
   return { from: first, to: last };
 }
 
+/**
+ * The clicks an export writes: the days of `from` and `to` where given, validated as the stats validate them (see
+ * {@link statsRange}), and no bound on a side left out, so that an export without them writes every click held.
+ */
+export function exportBounds(
+  from: Date | null | undefined,
+  to: Date | null | undefined,
+  firstDay: Date,
+): ClickBounds {
+  const range = statsRange(from, to, firstDay);
+  return {
+    from: from == null ? null : range.from,
+    until: to == null ? null : new Date(range.to.getTime() + DAY_MS),
+  };
+}
+
+/**
+ * How deep a link's clicks are listed: `page` times `per_page` at most. A page is cut from the clicks' index by
+ * reading every click before it, so a page 10,000 deep costs a few milliseconds and one a million deep would not;
+ * what lies deeper is reached by narrowing `from` and `to`, or by the export, which streams every click.
+ */
+export const MAX_LISTED_CLICKS = 10_000;
+
 /** phpShort's buckets: hours for one day, days under 90 days, months under 730, years beyond. */
 export function clickBucket(range: StatsRange): ClickBucket {
   const days = Math.round((range.to.getTime() - range.from.getTime()) / DAY_MS);
@@ -226,6 +251,32 @@ export class StatsService {
       { knownOnly: false, search: null, order: 'page' },
       page,
     );
+  }
+
+  /**
+   * A page of a link's clicks in the range, newest first by default, with how many the range holds; refused past
+   * {@link MAX_LISTED_CLICKS} deep.
+   */
+  async listClicks(
+    linkId: number,
+    range: StatsRange,
+    page: PageRequest,
+    direction: SortDirection,
+  ): Promise<Page<ListedClick>> {
+    if (page.page * page.perPage > MAX_LISTED_CLICKS) {
+      const deepest = Math.floor(MAX_LISTED_CLICKS / page.perPage);
+      throw ValidationFailedException.of(
+        'page',
+        `The page field must not be greater than ${deepest} with per_page ${page.perPage}: narrow from and to, ` +
+          'or export the clicks.',
+      );
+    }
+    await this.clicks.settle([linkId]);
+    const [items, total] = await Promise.all([
+      this.repository.clickPage(linkId, range, page, direction),
+      this.repository.clickTotal(linkId, range),
+    ]);
+    return { items, total };
   }
 
   /** Total clicks of a link in a range. */

@@ -1,4 +1,5 @@
 import { parse } from 'csv-parse/sync';
+import type { DataSource } from 'typeorm';
 import type { TestAccount, TestApp } from './app';
 import type { ClickRow } from './visitors';
 
@@ -82,4 +83,32 @@ export async function exportedClicks(
         header.map((name, index) => [name, line[index] === '' ? null : line[index]]),
       ) as ExportedClick,
   );
+}
+
+/**
+ * A workspace's own rollups as stored, and the sums of its links' rollups in the same shape (a target's own url
+ * kept per link, as the negated link id): the two are equal whatever wrote the clicks.
+ */
+export async function workspaceRollups(
+  dataSource: DataSource,
+  accountId: number,
+): Promise<{ stored: unknown[]; summed: unknown[] }> {
+  const stored = await dataSource.query<unknown[]>(
+    `SELECT 0 AS dimension, hour::text AS at, 0 AS value, clicks::int FROM account_click_hours WHERE account_id = $1
+     UNION ALL
+     SELECT dimension, day::text, value, clicks::int FROM account_click_days WHERE account_id = $1
+     ORDER BY 1, 2, 3`,
+    [accountId],
+  );
+  const summed = await dataSource.query<unknown[]>(
+    `SELECT 0 AS dimension, h.hour::text AS at, 0 AS value, sum(h.clicks)::int AS clicks
+       FROM click_hours h JOIN links l ON l.id = h.link_id WHERE l.account_id = $1 GROUP BY 2
+     UNION ALL
+     SELECT d.dimension, d.day::text, CASE WHEN d.dimension = 9 AND d.value = 0 THEN -d.link_id ELSE d.value END,
+            sum(d.clicks)::int
+       FROM click_days d JOIN links l ON l.id = d.link_id WHERE l.account_id = $1 GROUP BY 1, 2, 3
+     ORDER BY 1, 2, 3`,
+    [accountId],
+  );
+  return { stored, summed };
 }

@@ -23,17 +23,8 @@ export const STATS_SEARCH_BY = ['value'] as const;
 export const STATS_SORT_BY = ['count', 'value'] as const;
 export type StatsSortBy = (typeof STATS_SORT_BY)[number];
 
-/**
- * phpShort's stats parameters: a list's `sort`, `per_page` and `page`, which a dimension's answer is paged by and
- * clicks over time, one whole list, does not read; and what the values are searched and sorted by.
- */
-export class StatsQueryDto extends ListQueryDto {
-  @Nullable()
-  @FormEnum(STATS_NAMES, 'StatsName', {
-    description: '`click` (clicks over time; `clicks` too) or a dimension; `click` when absent.',
-  })
-  name?: StatsName | null;
-
+/** A list's `sort`, `per_page` and `page` over the clicks of some days: a link's clicks, and its stats. */
+export class PeriodListQueryDto extends ListQueryDto {
   @Nullable()
   @FormDay('First day, `Y-m-d` (UTC); the day the link was made when absent.')
   from?: Date | null;
@@ -41,6 +32,18 @@ export class StatsQueryDto extends ListQueryDto {
   @Nullable()
   @FormDay('Last day, included; today when absent.')
   to?: Date | null;
+}
+
+/**
+ * phpShort's stats parameters: a list's `sort`, `per_page` and `page`, which a dimension's answer is paged by and
+ * clicks over time, one whole list, does not read; and what the values are searched and sorted by.
+ */
+export class StatsQueryDto extends PeriodListQueryDto {
+  @Nullable()
+  @FormEnum(STATS_NAMES, 'StatsName', {
+    description: '`click` (clicks over time; `clicks` too) or a dimension; `click` when absent.',
+  })
+  name?: StatsName | null;
 
   @Nullable()
   @FormString({ max: 255, description: 'Only the values that contain this, in any case.' })
@@ -55,6 +58,17 @@ export class StatsQueryDto extends ListQueryDto {
     description: '`count` by default, with `sort` `desc`; `value` for clicks over time, with `sort` `asc`.',
   })
   sort_by?: StatsSortBy | null;
+}
+
+/** The days of an export of clicks, as the stats take them; a side left out is not bounded. */
+export class ClickExportQueryDto {
+  @Nullable()
+  @FormDay('First day, `Y-m-d` (UTC); from the first click held when absent.')
+  from?: Date | null;
+
+  @Nullable()
+  @FormDay('Last day, included; up to the last click when absent.')
+  to?: Date | null;
 }
 
 /** The links whose stored rollups are read: up to 100. */

@@ -149,6 +149,7 @@ const SAMPLES: Record<Sampled, (t: Translator) => Page> = {
         { name: 'device', rows: [{ value: 'Mobile', count: 3 }] },
         { name: 'language', rows: [] },
       ],
+      countries: [],
     }),
 };
 

@@ -33,6 +33,8 @@ import { DEFAULT_STATS_RANGE, STATS_RANGES, type StatsPageData, type StatsRangeC
 const DAY_MS = 86_400_000;
 /** Values of each dimension on the page. */
 const TOP = 10;
+/** Countries on the map: more than there are, so every one with clicks is drawn. */
+const MAP_COUNTRIES = 300;
 /** "All time" reaches back ten years at most, as far as a per-day series of the stats API goes. */
 const MAX_DAYS = 3660;
 
@@ -179,10 +181,11 @@ export class StatsPageService {
   async dashboard(found: ResolvedLink, choice: StatsRangeChoice | null): Promise<StatsPageData> {
     const { link, domain } = found;
     const range = periodOf(choice ?? DEFAULT_STATS_RANGE, link.createdAt);
-    const [series, total, lists] = await Promise.all([
+    const [series, total, lists, countries] = await Promise.all([
       this.series.of(link.id, range),
       this.stats.total(link.id, range),
       this.dimensions(link, range),
+      this.stats.pageReport(link.id, 'country', range, { page: 1, perPage: MAP_COUNTRIES }),
     ]);
     return {
       name: link.title ?? link.alias,
@@ -194,6 +197,7 @@ export class StatsPageService {
       total,
       series,
       dimensions: PAGE_DIMENSIONS.map((name, index) => ({ name, rows: lists[index] })),
+      countries: countries.items,
     };
   }
 

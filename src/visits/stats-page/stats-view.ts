@@ -4,6 +4,7 @@ import { html, type Html } from '../../common/html';
 import type { MessageKey } from '../pages/messages';
 import type { Page } from '../pages/page';
 import type { Translator } from '../pages/translator';
+import { worldMap } from './world-map';
 
 /** The periods the stats page offers, as its `range` parameter names them. */
 export const STATS_RANGES = ['7', '30', '90', 'all'] as const;
@@ -40,6 +41,8 @@ export interface StatsPageData {
   total: number;
   series: ClickSeriesResult;
   dimensions: { name: PageDimension; rows: DimensionRow[] }[];
+  /** Every country with clicks in the period, for the map. */
+  countries: DimensionRow[];
 }
 
 /** Width of one bar in the chart's own units; its height is 100. */
@@ -158,6 +161,7 @@ export function statsPage(t: Translator, data: StatsPageData): Page {
       <p class="total">${total}</p>
       <div class="dashboard">
         ${chart(t, data)}
+        ${worldMap(t, data.countries)}
         ${data.dimensions.map((dimension) => rankedList(t, dimension.name, dimension.rows, data.total))}
       </div>
       <p class="muted">${t.html('geoCredit', { source: html`<a href="https://db-ip.com">DB-IP</a>` })}</p>`,
