@@ -157,6 +157,7 @@ if (!haveChromium) {
     const nav = viewer.page.getByRole('navigation', { name: 'Main' }).getByRole('list');
     expect(await nav.getByRole('link').allTextContents()).toEqual([
       'Links',
+      'Analytics',
       'Spaces',
       'Tags',
       'UTM templates',
