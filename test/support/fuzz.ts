@@ -586,16 +586,19 @@ export function send(
     outgoing.on('response', (response) => {
       // An event stream never ends: its answer is its head and its first frame, and then the client goes.
       if (String(response.headers['content-type']).startsWith('text/event-stream')) {
-        response.once('data', (chunk: Buffer) => {
+        // A HEAD request's stream, or one closed at once, ends without a frame: its head is the answer then.
+        const settle = (body: string) => {
           clearTimeout(timer);
           resolve({
             status: response.statusCode ?? 0,
             headers: response.headers,
-            body: chunk.toString('utf8'),
+            body,
             ms: performance.now() - started,
           });
           outgoing.destroy();
-        });
+        };
+        response.once('data', (chunk: Buffer) => settle(chunk.toString('utf8')));
+        response.once('end', () => settle(''));
         return;
       }
       const chunks: Buffer[] = [];
