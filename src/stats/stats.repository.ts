@@ -232,9 +232,10 @@ function endOf(range: DayRange): string {
 }
 
 /**
- * The stats queries. Every one reads the rollups that click batches keep (`click_hours`, `click_days`), never the
- * raw clicks, so that its cost follows the number of hours, days and distinct values in the period, not the
- * number of clicks. Both are read through their primary keys: (link, hour) and (link, dimension, day, value).
+ * The stats queries. Every one reads the rollups that click batches keep (`click_hours`, `click_days`, and a whole
+ * workspace's own, {@link rollupsOf}), never the raw clicks, so that its cost follows the number of hours, days and
+ * distinct values in the period, not the number of clicks. All are read through their primary keys: (link, hour)
+ * and (link, dimension, day, value), or the same keyed by account.
  * Only the export and the list of a link's clicks read the raw clicks. All are read from a replica when one is
  * recent enough ({@link ReadReplicas}): clicks are counted a moment after their visits in any case.
  */
