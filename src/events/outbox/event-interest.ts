@@ -37,9 +37,10 @@ function held(takers: Takers<unknown>): boolean {
 /**
  * Who takes which events, so that a change or a click batch writes an event only when someone will read it: the
  * brokers' streams (Redis, RabbitMQ) take everything; otherwise an account's enabled webhooks say, and the API's
- * event streams of the account (`events/stream/`, open or closed within the hold) take every type. Kept in memory while the change feed is heard, so a link create asks
- * nothing more of the database; a new webhook or an account's first event stream is heard by every instance within
- * the feed's second, and from then on every change of its account writes the events it takes.
+ * event streams of the account (`events/stream/`, open or closed within the hold) take every type. Kept in memory
+ * while the change feed is heard, so a link create asks nothing more of the database; a new webhook or an
+ * account's first event stream is heard by every instance within the feed's second, and from then on every change
+ * of its account writes the events it takes.
  */
 @Injectable()
 export class EventInterest {
@@ -65,16 +66,15 @@ export class EventInterest {
   /** Whether the account's changes of this type are taken by anyone. */
   async wants(accountId: number, type: EventType): Promise<boolean> {
     if (this.streams) return true;
-    const cached = this.feed.fresh ? this.byAccount.get(accountId) : undefined;
-    if (cached !== undefined && Date.now() < cached.until)
-      return cached.value === 'all' || cached.value.has(type);
-    const before = this.changes;
-    const takers = await this.repository.eventsTakenBy(accountId);
-    const types = held(takers) ? 'all' : new Set(takers.webhooks);
-    if (this.feed.listening && this.changes === before) {
-      if (this.byAccount.size >= 100_000) this.byAccount.clear();
-      this.byAccount.set(accountId, { value: types, until: keptUntil(takers) });
-    }
+    const types = await this.keptOr(
+      this.byAccount.get(accountId),
+      () => this.repository.eventsTakenBy(accountId),
+      (takers) => (held(takers) ? 'all' : new Set(takers.webhooks)),
+      (kept) => {
+        if (this.byAccount.size >= 100_000) this.byAccount.clear();
+        this.byAccount.set(accountId, kept);
+      },
+    );
     return types === 'all' || types.has(type);
   }
 
@@ -84,16 +84,12 @@ export class EventInterest {
    */
   async clicksWanted(): Promise<boolean> {
     if (this.streams) return true;
-    if (this.clickTakers !== null && this.feed.fresh && Date.now() < this.clickTakers.until) {
-      return this.clickTakers.value;
-    }
-    const before = this.changes;
-    const takers = await this.repository.clicksTaken();
-    const taken = takers.webhooks || held(takers);
-    if (this.feed.listening && this.changes === before) {
-      this.clickTakers = { value: taken, until: keptUntil(takers) };
-    }
-    return taken;
+    return this.keptOr(
+      this.clickTakers,
+      () => this.repository.clicksTaken(),
+      (takers) => takers.webhooks || held(takers),
+      (kept) => (this.clickTakers = kept),
+    );
   }
 
   /**
@@ -103,14 +99,30 @@ export class EventInterest {
    */
   async anyTakers(): Promise<boolean> {
     if (this.streams) return true;
-    if (this.webhooks !== null && this.feed.fresh && Date.now() < this.webhooks.until)
-      return this.webhooks.value;
+    return this.keptOr(
+      this.webhooks,
+      () => this.repository.anyTaker(),
+      (takers) => takers.webhooks || held(takers),
+      (kept) => (this.webhooks = kept),
+    );
+  }
+
+  /**
+   * The answer kept, while the feed is heard and its hold lasts; otherwise read anew, and kept unless a change was
+   * heard during the read (it may have missed it).
+   */
+  private async keptOr<T, V>(
+    kept: Kept<V> | null | undefined,
+    read: () => Promise<Takers<T>>,
+    answer: (takers: Takers<T>) => V,
+    keep: (kept: Kept<V>) => void,
+  ): Promise<V> {
+    if (kept != null && this.feed.fresh && Date.now() < kept.until) return kept.value;
     const before = this.changes;
-    const takers = await this.repository.anyTaker();
-    const any = takers.webhooks || held(takers);
-    if (this.feed.listening && this.changes === before)
-      this.webhooks = { value: any, until: keptUntil(takers) };
-    return any;
+    const takers = await read();
+    const value = answer(takers);
+    if (this.feed.listening && this.changes === before) keep({ value, until: keptUntil(takers) });
+    return value;
   }
 
   /** This instance's own change to webhooks, heard at once (the trigger's notice follows). */
