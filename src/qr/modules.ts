@@ -17,7 +17,12 @@ export interface LogoBox {
 }
 
 /** The space left between a logo and the modules around its box, in modules. */
-export const LOGO_PADDING = 0.5;
+const LOGO_PADDING = 0.5;
+
+/** The square a logo is drawn in: inside its box less the padding, in modules from the code's first module. */
+export function logoSquare(box: LogoBox): { start: number; side: number } {
+  return { start: box.start + LOGO_PADDING, side: box.modules - LOGO_PADDING * 2 };
+}
 
 /** Whether the module at (row, column) is dark; outside the code, light. */
 export function isDark({ size, data }: QrModules, row: number, column: number): boolean {

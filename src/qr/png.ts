@@ -3,7 +3,7 @@ import { deflate } from 'node:zlib';
 import {
   BOTTOM_LEFT,
   BOTTOM_RIGHT,
-  LOGO_PADDING,
+  logoSquare,
   roundedCorners,
   TOP_LEFT,
   TOP_RIGHT,
@@ -239,8 +239,9 @@ function withLogo(bits: Buffer, grid: Grid, drawing: PngDrawing, logo: PngLogo):
       raw[at + 2] = colour[2];
     }
   }
-  const start = Math.round(scaledMargin + (logo.box.start + LOGO_PADDING) * scale);
-  const side = Math.round((logo.box.modules - LOGO_PADDING * 2) * scale);
+  const square = logoSquare(logo.box);
+  const start = Math.round(scaledMargin + square.start * scale);
+  const side = Math.round(square.side * scale);
   paintLogo(raw, stride, start, side, logo.image, light);
   return raw;
 }

@@ -2,7 +2,7 @@ import {
   BOTTOM_LEFT,
   BOTTOM_RIGHT,
   isDark,
-  LOGO_PADDING,
+  logoSquare,
   roundedCorners,
   TOP_LEFT,
   TOP_RIGHT,
@@ -97,8 +97,8 @@ function roundedPath(modules: QrModules, margin: number): string {
 
 /** The logo as an image inside its box, less the padding, scaled to fit whatever its proportions. */
 function logoImage(logo: SvgLogo, margin: number): string {
-  const at = margin + logo.box.start + LOGO_PADDING;
-  const side = logo.box.modules - LOGO_PADDING * 2;
+  const { start, side } = logoSquare(logo.box);
+  const at = margin + start;
   // Embedded as an image, never inline: an SVG image runs no script and loads nothing, whatever it holds.
   return (
     `<image x="${at}" y="${at}" width="${side}" height="${side}" preserveAspectRatio="xMidYMid meet" ` +
