@@ -1,4 +1,5 @@
-import type { BenchContext } from '../context';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { recordedClicks, type BenchContext } from '../context';
 import { type Answer, type BurstResult } from '../http';
 import { measureCpu, type CpuPerRequest } from '../cpu';
 import { runLoad, type LoadResult, type LoadSpec } from '../load';
@@ -228,4 +229,45 @@ export function clickProblems(
 export function clickFacts(tally: Tally, recorded: number): string {
   const other = tally.othersText();
   return `3xx ${grouped(tally.redirects)}, recorded ${grouped(recorded)}${other === '' ? '' : `, other ${other}`}`;
+}
+
+/** Waits until `done`, asking again every `everyMs`; past `timeoutMs`, fails naming `what`. */
+export async function poll(
+  what: string,
+  done: () => Promise<boolean> | boolean,
+  timeoutMs: number,
+  everyMs = 100,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await done())) {
+    if (Date.now() > deadline) throw new Error(`${what} not within ${timeoutMs / 1000} s`);
+    await sleep(everyMs);
+  }
+}
+
+/**
+ * The clicks of `ids` recorded since `since` (a count of {@link recordedClicks}), once at least `answered` are and
+ * two readings `everyMs` apart agree: none is still coming.
+ */
+export async function clicksSettled(
+  context: BenchContext,
+  ids: number[],
+  since: number,
+  answered: number,
+  timeoutMs: number,
+  everyMs: number,
+): Promise<number> {
+  let recorded = -1;
+  await poll(
+    'the clicks written',
+    async () => {
+      const now = (await recordedClicks(context, ids)) - since;
+      const stable = now === recorded && now >= answered;
+      recorded = now;
+      return stable;
+    },
+    timeoutMs,
+    everyMs,
+  );
+  return recorded;
 }

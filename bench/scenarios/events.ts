@@ -5,7 +5,16 @@ import { BROWSER_UA, linkIds, recordedClicks, type BenchContext, type Scenario }
 import { AmqpTap, BenchReceiver, RedisTap, type EventTally } from '../event-taps';
 import { api, burst } from '../http';
 import { grouped } from '../report';
-import { clickFacts, clickProblems, compare, Tally, timedRow, verdict } from './common';
+import {
+  clickFacts,
+  clicksSettled,
+  clickProblems,
+  compare,
+  poll as pollFor,
+  Tally,
+  timedRow,
+  verdict,
+} from './common';
 
 /** The streams the events scenario turns on: the URLs it reached, or why one is off. */
 export interface EventStreams {
@@ -20,6 +29,11 @@ export interface EventStreams {
 const WEBHOOK_TIMEOUT_MS = 2000;
 /** The longest the outbox may take to deliver what a run made, a restart's leases included. */
 const DRAIN_TIMEOUT_MS = 90_000;
+
+/** Waits until `done`, within the drain's time. */
+function poll(what: string, done: () => Promise<boolean>): Promise<void> {
+  return pollFor(what, done, DRAIN_TIMEOUT_MS);
+}
 /** Visits of the run that ends in a `kill -9`. */
 const KILL_VISITS = { quick: 1000, full: 5000 };
 
@@ -70,14 +84,6 @@ interface Sinks {
   amqp: EventTally | null;
 }
 
-async function poll(what: string, done: () => Promise<boolean>, timeoutMs = DRAIN_TIMEOUT_MS): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`${what} not within ${timeoutMs / 1000} s`);
-    await sleep(100);
-  }
-}
-
 /** Events not yet fanned out, and deliveries not yet ended, in the whole outbox. */
 async function undelivered(context: BenchContext): Promise<number> {
   const { rows } = await context.database.db.query<{ pending: number }>(
@@ -94,14 +100,7 @@ async function settle(
   since: number,
   answered: number,
 ): Promise<number> {
-  let recorded = -1;
-  await poll('the clicks written', async () => {
-    const now = (await recordedClicks(context, ids)) - since;
-    const stable = now === recorded && now >= answered;
-    recorded = now;
-    if (!stable) await sleep(400);
-    return stable;
-  });
+  const recorded = await clicksSettled(context, ids, since, answered, DRAIN_TIMEOUT_MS, 400);
   await poll('the outbox delivered', async () => (await undelivered(context)) === 0);
   return recorded;
 }

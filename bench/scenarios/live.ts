@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import {
   BROWSER_UA,
   countedClicks,
@@ -11,7 +10,17 @@ import { EventStreamTap } from '../event-taps';
 import { burst } from '../http';
 import { runLoad, type LoadResult } from '../load';
 import { grouped, type Row } from '../report';
-import { clickFacts, clickProblems, compare, Tally, timedRow, verdict, type Comparison } from './common';
+import {
+  clickFacts,
+  clicksSettled,
+  clickProblems,
+  compare,
+  poll,
+  Tally,
+  timedRow,
+  verdict,
+  type Comparison,
+} from './common';
 
 /** Dashboards with the event stream open on the account whose links are visited, as the issue measures it. */
 const STREAMS = 5;
@@ -19,30 +28,9 @@ const QUICK_REQUESTS = 400;
 /** The longest the clicks of a run may take to be written, then to reach every stream. */
 const SETTLE_TIMEOUT_MS = 60_000;
 
-async function poll(what: string, done: () => Promise<boolean> | boolean): Promise<void> {
-  const deadline = Date.now() + SETTLE_TIMEOUT_MS;
-  while (!(await done())) {
-    if (Date.now() > deadline) throw new Error(`${what} not within ${SETTLE_TIMEOUT_MS / 1000} s`);
-    await sleep(200);
-  }
-}
-
-/** The clicks of `ids` recorded since `since`, once no more are coming (at least `answered` of them). */
-async function settled(
-  context: BenchContext,
-  ids: number[],
-  since: number,
-  answered: number,
-): Promise<number> {
-  let recorded = -1;
-  await poll('the clicks written', async () => {
-    const now = (await recordedClicks(context, ids)) - since;
-    const stable = now === recorded && now >= answered;
-    recorded = now;
-    if (!stable) await sleep(300);
-    return stable;
-  });
-  return recorded;
+/** The clicks of `ids` written since `since`, once no more are coming (at least `answered` of them). */
+function settled(context: BenchContext, ids: number[], since: number, answered: number): Promise<number> {
+  return clicksSettled(context, ids, since, answered, SETTLE_TIMEOUT_MS, 300);
 }
 
 /**
@@ -102,8 +90,11 @@ export const liveRedirects: Scenario = {
         comparison = await compare(context, spec, tally);
       }
       streamed = await settled(context, ids, before, tally.redirects);
-      await poll('every click on every stream', () =>
-        taps.every((tap) => tap.clicks >= streamed || tap.ended),
+      await poll(
+        'every click on every stream',
+        () => taps.every((tap) => tap.clicks >= streamed || tap.ended),
+        SETTLE_TIMEOUT_MS,
+        200,
       );
     } finally {
       for (const tap of taps) tap.close();
