@@ -7,30 +7,26 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * names the logo in the cache of drawn codes, read without the image. Not audited: the audit log would copy the
  * image into every entry.
  */
+/** A table of logos, one per row of `owners`, keyed and removed with it. */
+function logoTable(table: string, key: string, owners: string, owner: string): string {
+  return `
+      CREATE TABLE "${table}" (
+        "${key}" integer NOT NULL,
+        "content_type" character varying(13) NOT NULL,
+        "image" bytea NOT NULL,
+        "digest" character varying(64) NOT NULL,
+        "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
+        CONSTRAINT "PK_${table}" PRIMARY KEY ("${key}"),
+        CONSTRAINT "FK_${table}_${owner}" FOREIGN KEY ("${key}") REFERENCES "${owners}"("id") ON DELETE CASCADE
+      )`;
+}
+
 export class QrLogos1766230000000 implements MigrationInterface {
   name = 'QrLogos1766230000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`
-      CREATE TABLE "link_qr_logos" (
-        "link_id" integer NOT NULL,
-        "content_type" character varying(13) NOT NULL,
-        "image" bytea NOT NULL,
-        "digest" character varying(64) NOT NULL,
-        "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
-        CONSTRAINT "PK_link_qr_logos" PRIMARY KEY ("link_id"),
-        CONSTRAINT "FK_link_qr_logos_link" FOREIGN KEY ("link_id") REFERENCES "links"("id") ON DELETE CASCADE
-      )`);
-    await queryRunner.query(`
-      CREATE TABLE "account_qr_logos" (
-        "account_id" integer NOT NULL,
-        "content_type" character varying(13) NOT NULL,
-        "image" bytea NOT NULL,
-        "digest" character varying(64) NOT NULL,
-        "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
-        CONSTRAINT "PK_account_qr_logos" PRIMARY KEY ("account_id"),
-        CONSTRAINT "FK_account_qr_logos_account" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE
-      )`);
+    await queryRunner.query(logoTable('link_qr_logos', 'link_id', 'links', 'link'));
+    await queryRunner.query(logoTable('account_qr_logos', 'account_id', 'accounts', 'account'));
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
