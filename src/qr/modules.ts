@@ -30,10 +30,7 @@ export function isDark({ size, data }: QrModules, row: number, column: number): 
 }
 
 /** Corners of a module, as bits of {@link roundedCorners}. */
-export const TOP_LEFT = 1;
-export const TOP_RIGHT = 2;
-export const BOTTOM_RIGHT = 4;
-export const BOTTOM_LEFT = 8;
+export const CORNER = { topLeft: 1, topRight: 2, bottomRight: 4, bottomLeft: 8 } as const;
 
 /**
  * Which corners of a dark data module are rounded: those where both the modules beside it on that corner's sides
@@ -48,10 +45,10 @@ export function roundedCorners(modules: QrModules, row: number, column: number):
   const left = isDark(modules, row, column - 1);
   const right = isDark(modules, row, column + 1);
   return (
-    (!up && !left ? TOP_LEFT : 0) |
-    (!up && !right ? TOP_RIGHT : 0) |
-    (!down && !right ? BOTTOM_RIGHT : 0) |
-    (!down && !left ? BOTTOM_LEFT : 0)
+    (!up && !left ? CORNER.topLeft : 0) |
+    (!up && !right ? CORNER.topRight : 0) |
+    (!down && !right ? CORNER.bottomRight : 0) |
+    (!down && !left ? CORNER.bottomLeft : 0)
   );
 }
 

@@ -1,16 +1,6 @@
 import { promisify } from 'node:util';
 import { deflate } from 'node:zlib';
-import {
-  BOTTOM_LEFT,
-  BOTTOM_RIGHT,
-  logoSquare,
-  roundedCorners,
-  TOP_LEFT,
-  TOP_RIGHT,
-  type LogoBox,
-  type QrModules,
-  type QrStyle,
-} from './modules';
+import { CORNER, logoSquare, roundedCorners, type LogoBox, type QrModules, type QrStyle } from './modules';
 
 const deflated = promisify(deflate);
 
@@ -136,7 +126,8 @@ function roundedBits(modules: QrModules, grid: Grid): Buffer {
     if (rounded.length === 0) continue;
     for (let y = spanStart[moduleRow]; y < spanStart[moduleRow + 1]; y += 1) {
       const inRow = Math.min(Math.max(within(y, moduleRow), 0), 1);
-      const [left, right] = inRow < 0.5 ? [TOP_LEFT, TOP_RIGHT] : [BOTTOM_LEFT, BOTTOM_RIGHT];
+      const [left, right] =
+        inRow < 0.5 ? [CORNER.topLeft, CORNER.topRight] : [CORNER.bottomLeft, CORNER.bottomRight];
       const rowOffset = (inRow - 0.5) ** 2;
       for (const { column, corners } of rounded) {
         if (!(corners & (left | right))) continue;

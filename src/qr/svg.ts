@@ -1,11 +1,8 @@
 import {
-  BOTTOM_LEFT,
-  BOTTOM_RIGHT,
+  CORNER,
   isDark,
   logoSquare,
   roundedCorners,
-  TOP_LEFT,
-  TOP_RIGHT,
   type LogoBox,
   type QrModules,
   type QrStyle,
@@ -78,10 +75,10 @@ function roundedPath(modules: QrModules, margin: number): string {
       const length = last - first + 1;
       const start = roundedCorners(modules, row, first);
       const end = roundedCorners(modules, row, last);
-      const topLeft = start & TOP_LEFT ? 0.5 : 0;
-      const bottomLeft = start & BOTTOM_LEFT ? 0.5 : 0;
-      const topRight = end & TOP_RIGHT ? 0.5 : 0;
-      const bottomRight = end & BOTTOM_RIGHT ? 0.5 : 0;
+      const topLeft = start & CORNER.topLeft ? 0.5 : 0;
+      const bottomLeft = start & CORNER.bottomLeft ? 0.5 : 0;
+      const topRight = end & CORNER.topRight ? 0.5 : 0;
+      const bottomRight = end & CORNER.bottomRight ? 0.5 : 0;
       parts.push(
         `M${first + margin + topLeft} ${row + margin}` +
           `${line('h', length - topLeft - topRight)}${arc(topRight, 1, 1)}` +

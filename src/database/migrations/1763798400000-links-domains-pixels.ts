@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { namedResourceTable } from './sql/tables';
+import { addColumns, createTable, namedResourceTable, numberedTable } from './sql/tables';
 
 export class LinksDomainsPixels1763798400000 implements MigrationInterface {
   name = 'LinksDomainsPixels1763798400000';
@@ -8,18 +8,20 @@ export class LinksDomainsPixels1763798400000 implements MigrationInterface {
     // Substring search on titles, aliases and URLs stays fast on large tables with trigram indexes.
     await queryRunner.query(`CREATE EXTENSION IF NOT EXISTS pg_trgm`);
 
-    await queryRunner.query(`
-      CREATE TABLE "domains" (
-        "id" SERIAL NOT NULL,
-        "account_id" integer,
-        "name" character varying(255) NOT NULL,
-        "index_page" character varying(2048),
-        "not_found_page" character varying(2048),
-        "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
-        "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
-        CONSTRAINT "PK_domains" PRIMARY KEY ("id"),
-        CONSTRAINT "FK_domains_account" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE
-      )`);
+    await queryRunner.query(
+      numberedTable(
+        'domains',
+        [
+          '"account_id" integer',
+          '"name" character varying(255) NOT NULL',
+          '"index_page" character varying(2048)',
+          '"not_found_page" character varying(2048)',
+          '"created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now()',
+          '"updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now()',
+        ],
+        { account_id: 'accounts' },
+      ),
+    );
     await queryRunner.query(`CREATE UNIQUE INDEX "UQ_domains_name" ON "domains" ("name")`);
     await queryRunner.query(`CREATE INDEX "IDX_domains_account_id" ON "domains" ("account_id", "id")`);
 
@@ -29,23 +31,25 @@ export class LinksDomainsPixels1763798400000 implements MigrationInterface {
     }
 
     // No link could be made before this migration, so the new NOT NULL column needs no backfill.
-    await queryRunner.query(`
-      ALTER TABLE "links"
-        ADD "domain_id" integer NOT NULL,
-        ADD "title" character varying(255),
-        ADD "targets_type" character varying(32),
-        ADD "targets" jsonb,
-        ADD "last_rotation" integer,
-        ADD "sensitive_content" boolean NOT NULL DEFAULT false,
-        ADD "privacy" smallint NOT NULL DEFAULT 0,
-        ADD "password_hash" character varying(255),
-        ADD "redirect_password_hash" character varying(255),
-        ADD "active_period_start_at" TIMESTAMP WITH TIME ZONE,
-        ADD "active_period_end_at" TIMESTAMP WITH TIME ZONE,
-        ADD "clicks_limit" integer,
-        ADD "expiration_url" character varying(2048),
-        ADD "disabled" boolean NOT NULL DEFAULT false,
-        ADD CONSTRAINT "FK_links_domain" FOREIGN KEY ("domain_id") REFERENCES "domains"("id") ON DELETE NO ACTION`);
+    await queryRunner.query(
+      addColumns('links', [
+        '"domain_id" integer NOT NULL',
+        '"title" character varying(255)',
+        '"targets_type" character varying(32)',
+        '"targets" jsonb',
+        '"last_rotation" integer',
+        '"sensitive_content" boolean NOT NULL DEFAULT false',
+        '"privacy" smallint NOT NULL DEFAULT 0',
+        '"password_hash" character varying(255)',
+        '"redirect_password_hash" character varying(255)',
+        '"active_period_start_at" TIMESTAMP WITH TIME ZONE',
+        '"active_period_end_at" TIMESTAMP WITH TIME ZONE',
+        '"clicks_limit" integer',
+        '"expiration_url" character varying(2048)',
+        '"disabled" boolean NOT NULL DEFAULT false',
+        'CONSTRAINT "FK_links_domain" FOREIGN KEY ("domain_id") REFERENCES "domains"("id") ON DELETE NO ACTION',
+      ]),
+    );
     await queryRunner.query(
       `CREATE UNIQUE INDEX "UQ_links_domain_alias" ON "links" ("domain_id", lower("alias"))`,
     );
@@ -59,14 +63,14 @@ export class LinksDomainsPixels1763798400000 implements MigrationInterface {
     );
     await queryRunner.query(`CREATE INDEX "IDX_links_url_trgm" ON "links" USING gin ("url" gin_trgm_ops)`);
 
-    await queryRunner.query(`
-      CREATE TABLE "link_pixels" (
-        "link_id" integer NOT NULL,
-        "pixel_id" integer NOT NULL,
-        CONSTRAINT "PK_link_pixels" PRIMARY KEY ("link_id", "pixel_id"),
-        CONSTRAINT "FK_link_pixels_link" FOREIGN KEY ("link_id") REFERENCES "links"("id") ON DELETE CASCADE,
-        CONSTRAINT "FK_link_pixels_pixel" FOREIGN KEY ("pixel_id") REFERENCES "pixels"("id") ON DELETE CASCADE
-      )`);
+    await queryRunner.query(
+      createTable(
+        'link_pixels',
+        ['"link_id" integer NOT NULL', '"pixel_id" integer NOT NULL'],
+        ['link_id', 'pixel_id'],
+        { link_id: 'links', pixel_id: 'pixels' },
+      ),
+    );
     await queryRunner.query(`CREATE INDEX "IDX_link_pixels_pixel" ON "link_pixels" ("pixel_id")`);
   }
 

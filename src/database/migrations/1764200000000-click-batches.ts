@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { createTable } from './sql/tables';
 import {
   announceChanges,
   linkStatementTrigger,
@@ -17,12 +18,13 @@ export class ClickBatches1764200000000 implements MigrationInterface {
   name = 'ClickBatches1764200000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`
-      CREATE TABLE "click_batches" (
-        "id" uuid NOT NULL,
-        "written_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
-        CONSTRAINT "PK_click_batches" PRIMARY KEY ("id")
-      )`);
+    await queryRunner.query(
+      createTable(
+        'click_batches',
+        ['"id" uuid NOT NULL', '"written_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now()'],
+        ['id'],
+      ),
+    );
     await queryRunner.query(`CREATE INDEX "IDX_click_batches_written_at" ON "click_batches" ("written_at")`);
 
     await queryRunner.query(`ALTER TABLE "clicks" DROP CONSTRAINT "FK_clicks_link"`);

@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { addColumns } from './sql/tables';
 import { triggerFunction } from './sql/triggers';
 
 /**
@@ -16,10 +17,12 @@ export class ClickWritePath1764600000000 implements MigrationInterface {
   name = 'ClickWritePath1764600000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`
-      ALTER TABLE "link_counters"
-        ADD "listed_clicks" integer NOT NULL DEFAULT 0,
-        ADD "listed_behind" boolean NOT NULL DEFAULT false`);
+    await queryRunner.query(
+      addColumns('link_counters', [
+        '"listed_clicks" integer NOT NULL DEFAULT 0',
+        '"listed_behind" boolean NOT NULL DEFAULT false',
+      ]),
+    );
     await queryRunner.query(`UPDATE "link_counters" SET "listed_clicks" = "clicks" WHERE "clicks" <> 0`);
     await queryRunner.query(`DROP INDEX "IDX_link_counters_account_clicks"`);
     await queryRunner.query(`DROP INDEX "IDX_link_counters_limit_reached"`);

@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { addColumns } from './sql/tables';
 
 /** Every scope there is when this runs: the keys made before scopes could do everything, and keep doing it. */
 export const ALL_SCOPES = (
@@ -14,15 +15,17 @@ export class KeyScopes1765000000000 implements MigrationInterface {
   name = 'KeyScopes1765000000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`
-      ALTER TABLE "api_keys"
-        ADD "name" character varying(100),
-        ADD "prefix" character varying(8),
-        ADD "scopes" text array,
-        ADD "space_ids" integer array,
-        ADD "expires_at" TIMESTAMP WITH TIME ZONE,
-        ADD "last_used_at" TIMESTAMP WITH TIME ZONE,
-        ADD "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now()`);
+    await queryRunner.query(
+      addColumns('api_keys', [
+        '"name" character varying(100)',
+        '"prefix" character varying(8)',
+        '"scopes" text array',
+        '"space_ids" integer array',
+        '"expires_at" TIMESTAMP WITH TIME ZONE',
+        '"last_used_at" TIMESTAMP WITH TIME ZONE',
+        '"updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now()',
+      ]),
+    );
     await queryRunner.query(`UPDATE "api_keys" SET "name" = 'Key ' || "id", "scopes" = $1`, [ALL_SCOPES]);
     await queryRunner.query(`
       ALTER TABLE "api_keys"

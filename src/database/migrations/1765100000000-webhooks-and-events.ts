@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { createTable, numberedTable } from './sql/tables';
 import { announceChanges } from './sql/triggers';
 
 /**
@@ -17,47 +18,53 @@ export class WebhooksAndEvents1765100000000 implements MigrationInterface {
   name = 'WebhooksAndEvents1765100000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`
-      CREATE TABLE "webhooks" (
-        "id" SERIAL NOT NULL,
-        "account_id" integer NOT NULL,
-        "name" character varying(255) NOT NULL,
-        "url" character varying(2048) NOT NULL,
-        "events" text array NOT NULL,
-        "secret" character varying(100) NOT NULL,
-        "enabled" boolean NOT NULL DEFAULT true,
-        "failures" integer NOT NULL DEFAULT 0,
-        "failing_since" TIMESTAMP WITH TIME ZONE,
-        "last_status" smallint,
-        "last_delivery_at" TIMESTAMP WITH TIME ZONE,
-        "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
-        "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
-        CONSTRAINT "PK_webhooks" PRIMARY KEY ("id"),
-        CONSTRAINT "FK_webhooks_account" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE
-      )`);
+    await queryRunner.query(
+      numberedTable(
+        'webhooks',
+        [
+          '"account_id" integer NOT NULL',
+          '"name" character varying(255) NOT NULL',
+          '"url" character varying(2048) NOT NULL',
+          '"events" text array NOT NULL',
+          '"secret" character varying(100) NOT NULL',
+          '"enabled" boolean NOT NULL DEFAULT true',
+          '"failures" integer NOT NULL DEFAULT 0',
+          '"failing_since" TIMESTAMP WITH TIME ZONE',
+          '"last_status" smallint',
+          '"last_delivery_at" TIMESTAMP WITH TIME ZONE',
+          '"created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now()',
+          '"updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now()',
+        ],
+        { account_id: 'accounts' },
+      ),
+    );
     await queryRunner.query(`CREATE INDEX "IDX_webhooks_account" ON "webhooks" ("account_id", "id")`);
     // Every instance keeps in memory which accounts take which events: a change to webhooks is announced.
     for (const statement of announceChanges('webhooks', 'announce_webhook_changes')) {
       await queryRunner.query(statement);
     }
 
-    await queryRunner.query(`
-      CREATE TABLE "events" (
-        "id" bigint GENERATED ALWAYS AS IDENTITY,
-        "public_id" character varying(36) NOT NULL DEFAULT 'evt_' || replace(gen_random_uuid()::text, '-', ''),
-        "account_id" integer NOT NULL,
-        "type" character varying(32) NOT NULL,
-        "link_id" integer,
-        "data" jsonb,
-        "click_links" integer array,
-        "click_times" TIMESTAMP WITH TIME ZONE array,
-        "click_profiles" integer array,
-        "ready" boolean NOT NULL DEFAULT true,
-        "dispatched" boolean NOT NULL DEFAULT false,
-        "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
-        CONSTRAINT "PK_events" PRIMARY KEY ("id"),
-        CONSTRAINT "FK_events_account" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE
-      )`);
+    await queryRunner.query(
+      createTable(
+        'events',
+        [
+          '"id" bigint GENERATED ALWAYS AS IDENTITY',
+          "\"public_id\" character varying(36) NOT NULL DEFAULT 'evt_' || replace(gen_random_uuid()::text, '-', '')",
+          '"account_id" integer NOT NULL',
+          '"type" character varying(32) NOT NULL',
+          '"link_id" integer',
+          '"data" jsonb',
+          '"click_links" integer array',
+          '"click_times" TIMESTAMP WITH TIME ZONE array',
+          '"click_profiles" integer array',
+          '"ready" boolean NOT NULL DEFAULT true',
+          '"dispatched" boolean NOT NULL DEFAULT false',
+          '"created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now()',
+        ],
+        ['id'],
+        { account_id: 'accounts' },
+      ),
+    );
     await queryRunner.query(
       `CREATE INDEX "IDX_events_undispatched" ON "events" ("id") WHERE NOT "dispatched"`,
     );

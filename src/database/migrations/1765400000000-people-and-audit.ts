@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { addColumns, createTable, numberedTable, tokenIndexes } from './sql/tables';
 import { ALL_SCOPES } from './1765000000000-key-scopes';
 
 /** The scopes a full key had before people came (every scope there was): such a key stays full. */
@@ -30,92 +31,98 @@ export class PeopleAndAudit1765400000000 implements MigrationInterface {
   name = 'PeopleAndAudit1765400000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`
-      CREATE TABLE "users" (
-        "id" SERIAL NOT NULL,
-        "name" character varying(255) NOT NULL,
-        "email" character varying(255) NOT NULL,
-        "password_hash" character varying(255),
-        "totp_secret" character varying(64),
-        "totp_pending_secret" character varying(64),
-        "totp_last_step" bigint,
-        "recovery_codes" text array NOT NULL DEFAULT '{}',
-        "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
-        "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
-        CONSTRAINT "PK_users" PRIMARY KEY ("id")
-      )`);
+    await queryRunner.query(
+      numberedTable('users', [
+        '"name" character varying(255) NOT NULL',
+        '"email" character varying(255) NOT NULL',
+        '"password_hash" character varying(255)',
+        '"totp_secret" character varying(64)',
+        '"totp_pending_secret" character varying(64)',
+        '"totp_last_step" bigint',
+        '"recovery_codes" text array NOT NULL DEFAULT \'{}\'',
+        '"created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now()',
+        '"updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now()',
+      ]),
+    );
     await queryRunner.query(`CREATE UNIQUE INDEX "UQ_users_email" ON "users" ("email")`);
-    await queryRunner.query(`
-      CREATE TABLE "memberships" (
-        "account_id" integer NOT NULL,
-        "user_id" integer NOT NULL,
-        "role" character varying(16) NOT NULL,
-        "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
-        CONSTRAINT "PK_memberships" PRIMARY KEY ("account_id", "user_id"),
-        CONSTRAINT "FK_memberships_account" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE,
-        CONSTRAINT "FK_memberships_user" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE
-      )`);
+    await queryRunner.query(
+      createTable(
+        'memberships',
+        [
+          '"account_id" integer NOT NULL',
+          '"user_id" integer NOT NULL',
+          '"role" character varying(16) NOT NULL',
+          '"created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now()',
+        ],
+        ['account_id', 'user_id'],
+        { account_id: 'accounts', user_id: 'users' },
+      ),
+    );
     await queryRunner.query(`CREATE INDEX "IDX_memberships_user" ON "memberships" ("user_id")`);
-    await queryRunner.query(`
-      CREATE TABLE "invitations" (
-        "id" SERIAL NOT NULL,
-        "account_id" integer NOT NULL,
-        "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
-        "email" character varying(255),
-        "role" character varying(16) NOT NULL,
-        "token_hash" character(64) NOT NULL,
-        "expires_at" TIMESTAMP WITH TIME ZONE NOT NULL,
-        "ended_at" TIMESTAMP WITH TIME ZONE,
-        CONSTRAINT "PK_invitations" PRIMARY KEY ("id"),
-        CONSTRAINT "FK_invitations_account" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE
-      )`);
     await queryRunner.query(
-      `CREATE UNIQUE INDEX "UQ_invitations_token_hash" ON "invitations" ("token_hash")`,
+      numberedTable(
+        'invitations',
+        [
+          '"account_id" integer NOT NULL',
+          '"created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now()',
+          '"email" character varying(255)',
+          '"role" character varying(16) NOT NULL',
+          '"token_hash" character(64) NOT NULL',
+          '"expires_at" TIMESTAMP WITH TIME ZONE NOT NULL',
+          '"ended_at" TIMESTAMP WITH TIME ZONE',
+        ],
+        { account_id: 'accounts' },
+      ),
     );
-    await queryRunner.query(`CREATE INDEX "IDX_invitations_account" ON "invitations" ("account_id", "id")`);
-    await queryRunner.query(`
-      CREATE TABLE "password_resets" (
-        "id" SERIAL NOT NULL,
-        "user_id" integer NOT NULL,
-        "token_hash" character(64) NOT NULL,
-        "expires_at" TIMESTAMP WITH TIME ZONE NOT NULL,
-        "used_at" TIMESTAMP WITH TIME ZONE,
-        "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
-        CONSTRAINT "PK_password_resets" PRIMARY KEY ("id"),
-        CONSTRAINT "FK_password_resets_user" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE
-      )`);
+    for (const statement of tokenIndexes('invitations', 'account', ['account_id', 'id']))
+      await queryRunner.query(statement);
     await queryRunner.query(
-      `CREATE UNIQUE INDEX "UQ_password_resets_token_hash" ON "password_resets" ("token_hash")`,
+      numberedTable(
+        'password_resets',
+        [
+          '"user_id" integer NOT NULL',
+          '"token_hash" character(64) NOT NULL',
+          '"expires_at" TIMESTAMP WITH TIME ZONE NOT NULL',
+          '"used_at" TIMESTAMP WITH TIME ZONE',
+          '"created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now()',
+        ],
+        { user_id: 'users' },
+      ),
     );
-    await queryRunner.query(`CREATE INDEX "IDX_password_resets_user" ON "password_resets" ("user_id")`);
-    await queryRunner.query(`
-      CREATE TABLE "passkeys" (
-        "id" SERIAL NOT NULL,
-        "user_id" integer NOT NULL,
-        "credential_id" character varying(1024) NOT NULL,
-        "public_key" bytea NOT NULL,
-        "counter" bigint NOT NULL DEFAULT '0',
-        "transports" text array,
-        "name" character varying(100) NOT NULL,
-        "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
-        "last_used_at" TIMESTAMP WITH TIME ZONE,
-        CONSTRAINT "PK_passkeys" PRIMARY KEY ("id"),
-        CONSTRAINT "FK_passkeys_user" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE
-      )`);
+    for (const statement of tokenIndexes('password_resets', 'user', ['user_id']))
+      await queryRunner.query(statement);
+    await queryRunner.query(
+      numberedTable(
+        'passkeys',
+        [
+          '"user_id" integer NOT NULL',
+          '"credential_id" character varying(1024) NOT NULL',
+          '"public_key" bytea NOT NULL',
+          '"counter" bigint NOT NULL DEFAULT \'0\'',
+          '"transports" text array',
+          '"name" character varying(100) NOT NULL',
+          '"created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now()',
+          '"last_used_at" TIMESTAMP WITH TIME ZONE',
+        ],
+        { user_id: 'users' },
+      ),
+    );
     await queryRunner.query(`CREATE UNIQUE INDEX "UQ_passkeys_credential" ON "passkeys" ("credential_id")`);
     await queryRunner.query(`CREATE INDEX "IDX_passkeys_user" ON "passkeys" ("user_id")`);
     // What a sign-in waits on between its two requests: a passkey's challenge, single sign-on's state.
-    await queryRunner.query(`
-      CREATE TABLE "sign_in_challenges" (
-        "id" SERIAL NOT NULL,
-        "kind" character varying(16) NOT NULL,
-        "challenge" character varying(128) NOT NULL,
-        "verifier" character varying(128),
-        "user_id" integer,
-        "expires_at" TIMESTAMP WITH TIME ZONE NOT NULL,
-        CONSTRAINT "PK_sign_in_challenges" PRIMARY KEY ("id"),
-        CONSTRAINT "FK_sign_in_challenges_user" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE
-      )`);
+    await queryRunner.query(
+      numberedTable(
+        'sign_in_challenges',
+        [
+          '"kind" character varying(16) NOT NULL',
+          '"challenge" character varying(128) NOT NULL',
+          '"verifier" character varying(128)',
+          '"user_id" integer',
+          '"expires_at" TIMESTAMP WITH TIME ZONE NOT NULL',
+        ],
+        { user_id: 'users' },
+      ),
+    );
     await queryRunner.query(
       `CREATE UNIQUE INDEX "UQ_sign_in_challenges_challenge" ON "sign_in_challenges" ("challenge")`,
     );
@@ -127,15 +134,17 @@ export class PeopleAndAudit1765400000000 implements MigrationInterface {
 
     // A session is a key's (the dashboard's key sign-in) or a user's in one of their workspaces.
     await queryRunner.query(`ALTER TABLE "api_sessions" ALTER COLUMN "key_id" DROP NOT NULL`);
-    await queryRunner.query(`
-      ALTER TABLE "api_sessions"
-        ADD "user_id" integer,
-        ADD "account_id" integer,
-        ADD "ip" character varying(64),
-        ADD "user_agent" character varying(255),
-        ADD "second_factor" boolean NOT NULL DEFAULT false,
-        ADD CONSTRAINT "FK_api_sessions_user" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE,
-        ADD CONSTRAINT "FK_api_sessions_account" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE`);
+    await queryRunner.query(
+      addColumns('api_sessions', [
+        '"user_id" integer',
+        '"account_id" integer',
+        '"ip" character varying(64)',
+        '"user_agent" character varying(255)',
+        '"second_factor" boolean NOT NULL DEFAULT false',
+        'CONSTRAINT "FK_api_sessions_user" FOREIGN KEY ("user_id") REFERENCES "users"("id") ON DELETE CASCADE',
+        'CONSTRAINT "FK_api_sessions_account" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE',
+      ]),
+    );
     await queryRunner.query(`CREATE INDEX "IDX_api_sessions_user" ON "api_sessions" ("user_id")`);
 
     // Full keys stay full: they gain the scopes that came with people.
@@ -145,21 +154,25 @@ export class PeopleAndAudit1765400000000 implements MigrationInterface {
       [FULL_KEY_BEFORE],
     );
 
-    await queryRunner.query(`
-      CREATE TABLE "audit_log" (
-        "id" BIGSERIAL NOT NULL,
-        "account_id" integer NOT NULL,
-        "action" character varying(64) NOT NULL,
-        "actor_type" character varying(16) NOT NULL,
-        "actor_id" integer,
-        "actor_name" character varying(255),
-        "target_type" character varying(32) NOT NULL,
-        "target_id" integer,
-        "changes" jsonb NOT NULL,
-        "ip" character varying(64),
-        "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
-        CONSTRAINT "PK_audit_log" PRIMARY KEY ("id")
-      )`);
+    await queryRunner.query(
+      createTable(
+        'audit_log',
+        [
+          '"id" BIGSERIAL NOT NULL',
+          '"account_id" integer NOT NULL',
+          '"action" character varying(64) NOT NULL',
+          '"actor_type" character varying(16) NOT NULL',
+          '"actor_id" integer',
+          '"actor_name" character varying(255)',
+          '"target_type" character varying(32) NOT NULL',
+          '"target_id" integer',
+          '"changes" jsonb NOT NULL',
+          '"ip" character varying(64)',
+          '"created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now()',
+        ],
+        ['id'],
+      ),
+    );
     await queryRunner.query(`CREATE INDEX "IDX_audit_log_account" ON "audit_log" ("account_id", "id")`);
     await queryRunner.query(`CREATE INDEX "IDX_audit_log_created" ON "audit_log" ("created_at")`);
 

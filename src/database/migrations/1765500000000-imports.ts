@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { createTable, numberedTable } from './sql/tables';
 
 /**
  * Imports from other shorteners (contract §12).
@@ -15,35 +16,37 @@ export class Imports1765500000000 implements MigrationInterface {
   name = 'Imports1765500000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`
-      CREATE TABLE "imports" (
-        "id" SERIAL NOT NULL,
-        "account_id" integer NOT NULL,
-        "source" character varying(16) NOT NULL,
-        "source_origin" text NOT NULL,
-        "status" character varying(16) NOT NULL DEFAULT 'queued',
-        "dry_run" boolean NOT NULL DEFAULT false,
-        "on_conflict" character varying(8) NOT NULL DEFAULT 'skip',
-        "options" jsonb NOT NULL DEFAULT '{}',
-        "credentials" jsonb,
-        "cursor" text,
-        "links_total" integer,
-        "links_done" integer NOT NULL DEFAULT 0,
-        "links_created" integer NOT NULL DEFAULT 0,
-        "links_updated" integer NOT NULL DEFAULT 0,
-        "links_skipped" integer NOT NULL DEFAULT 0,
-        "links_failed" integer NOT NULL DEFAULT 0,
-        "clicks_imported" bigint NOT NULL DEFAULT 0,
-        "errors" jsonb NOT NULL DEFAULT '[]',
-        "cancel_requested" boolean NOT NULL DEFAULT false,
-        "lease_until" TIMESTAMP WITH TIME ZONE,
-        "lease_token" text,
-        "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
-        "started_at" TIMESTAMP WITH TIME ZONE,
-        "finished_at" TIMESTAMP WITH TIME ZONE,
-        CONSTRAINT "PK_imports" PRIMARY KEY ("id"),
-        CONSTRAINT "FK_imports_account" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE
-      )`);
+    await queryRunner.query(
+      numberedTable(
+        'imports',
+        [
+          '"account_id" integer NOT NULL',
+          '"source" character varying(16) NOT NULL',
+          '"source_origin" text NOT NULL',
+          '"status" character varying(16) NOT NULL DEFAULT \'queued\'',
+          '"dry_run" boolean NOT NULL DEFAULT false',
+          '"on_conflict" character varying(8) NOT NULL DEFAULT \'skip\'',
+          '"options" jsonb NOT NULL DEFAULT \'{}\'',
+          '"credentials" jsonb',
+          '"cursor" text',
+          '"links_total" integer',
+          '"links_done" integer NOT NULL DEFAULT 0',
+          '"links_created" integer NOT NULL DEFAULT 0',
+          '"links_updated" integer NOT NULL DEFAULT 0',
+          '"links_skipped" integer NOT NULL DEFAULT 0',
+          '"links_failed" integer NOT NULL DEFAULT 0',
+          '"clicks_imported" bigint NOT NULL DEFAULT 0',
+          '"errors" jsonb NOT NULL DEFAULT \'[]\'',
+          '"cancel_requested" boolean NOT NULL DEFAULT false',
+          '"lease_until" TIMESTAMP WITH TIME ZONE',
+          '"lease_token" text',
+          '"created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now()',
+          '"started_at" TIMESTAMP WITH TIME ZONE',
+          '"finished_at" TIMESTAMP WITH TIME ZONE',
+        ],
+        { account_id: 'accounts' },
+      ),
+    );
     await queryRunner.query(`CREATE INDEX "IDX_imports_account" ON "imports" ("account_id", "id")`);
     await queryRunner.query(
       `CREATE UNIQUE INDEX "UQ_imports_running_account" ON "imports" ("account_id") WHERE "status" = 'running'`,
@@ -51,16 +54,20 @@ export class Imports1765500000000 implements MigrationInterface {
     await queryRunner.query(
       `CREATE INDEX "IDX_imports_waiting" ON "imports" ("id") WHERE "status" IN ('queued', 'running')`,
     );
-    await queryRunner.query(`
-      CREATE TABLE "imported_links" (
-        "account_id" integer NOT NULL,
-        "source_origin" text NOT NULL,
-        "source_id" text NOT NULL,
-        "link_id" integer NOT NULL,
-        "tags" jsonb NOT NULL DEFAULT '[]',
-        CONSTRAINT "PK_imported_links" PRIMARY KEY ("account_id", "source_origin", "source_id"),
-        CONSTRAINT "FK_imported_links_link" FOREIGN KEY ("link_id") REFERENCES "links"("id") ON DELETE CASCADE
-      )`);
+    await queryRunner.query(
+      createTable(
+        'imported_links',
+        [
+          '"account_id" integer NOT NULL',
+          '"source_origin" text NOT NULL',
+          '"source_id" text NOT NULL',
+          '"link_id" integer NOT NULL',
+          '"tags" jsonb NOT NULL DEFAULT \'[]\'',
+        ],
+        ['account_id', 'source_origin', 'source_id'],
+        { link_id: 'links' },
+      ),
+    );
     await queryRunner.query(`CREATE INDEX "IDX_imported_links_link" ON "imported_links" ("link_id")`);
   }
 

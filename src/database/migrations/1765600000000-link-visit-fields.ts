@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { addColumns } from './sql/tables';
 
 /**
  * What a link carries beyond phpShort's fields for its visits (contract §13): the UTM parameters added to its
@@ -9,19 +10,21 @@ export class LinkVisitFields1765600000000 implements MigrationInterface {
   name = 'LinkVisitFields1765600000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`
-      ALTER TABLE "links"
-        ADD "utm_source" character varying(255),
-        ADD "utm_medium" character varying(255),
-        ADD "utm_campaign" character varying(255),
-        ADD "utm_term" character varying(255),
-        ADD "utm_content" character varying(255),
-        ADD "ios_url" character varying(2048),
-        ADD "android_url" character varying(2048),
-        ADD "og_title" character varying(200),
-        ADD "og_description" character varying(500),
-        ADD "og_image_url" character varying(2048),
-        ADD "notes" character varying(2000)`);
+    await queryRunner.query(
+      addColumns('links', [
+        '"utm_source" character varying(255)',
+        '"utm_medium" character varying(255)',
+        '"utm_campaign" character varying(255)',
+        '"utm_term" character varying(255)',
+        '"utm_content" character varying(255)',
+        '"ios_url" character varying(2048)',
+        '"android_url" character varying(2048)',
+        '"og_title" character varying(200)',
+        '"og_description" character varying(500)',
+        '"og_image_url" character varying(2048)',
+        '"notes" character varying(2000)',
+      ]),
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

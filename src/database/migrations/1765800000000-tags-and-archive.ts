@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { namedResourceTable } from './sql/tables';
+import { createTable, namedResourceTable } from './sql/tables';
 
 /**
  * Tags and the archive (contract §13). A workspace's tags are named rows like its spaces (unique regardless of
@@ -15,15 +15,14 @@ export class TagsAndArchive1765800000000 implements MigrationInterface {
     for (const statement of namedResourceTable('tags', ['"color" smallint NOT NULL DEFAULT 1'])) {
       await queryRunner.query(statement);
     }
-    await queryRunner.query(`
-      CREATE TABLE "link_tags" (
-        "link_id" integer NOT NULL,
-        "tag_id" integer NOT NULL,
-        "position" smallint NOT NULL,
-        CONSTRAINT "PK_link_tags" PRIMARY KEY ("link_id", "tag_id"),
-        CONSTRAINT "FK_link_tags_link" FOREIGN KEY ("link_id") REFERENCES "links"("id") ON DELETE CASCADE,
-        CONSTRAINT "FK_link_tags_tag" FOREIGN KEY ("tag_id") REFERENCES "tags"("id") ON DELETE CASCADE
-      )`);
+    await queryRunner.query(
+      createTable(
+        'link_tags',
+        ['"link_id" integer NOT NULL', '"tag_id" integer NOT NULL', '"position" smallint NOT NULL'],
+        ['link_id', 'tag_id'],
+        { link_id: 'links', tag_id: 'tags' },
+      ),
+    );
     // A tag's links in id order: its filter pages along it, and its count reads it alone.
     await queryRunner.query(`CREATE INDEX "IDX_link_tags_tag" ON "link_tags" ("tag_id", "link_id")`);
     await queryRunner.query(

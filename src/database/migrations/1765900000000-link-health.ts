@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { createTable } from './sql/tables';
 
 /** The host of a URL, lower case: the part after `scheme://` and any user, up to a port, path, query or fragment. */
 const HOST_OF_URL = `
@@ -20,30 +21,38 @@ export class LinkHealth1765900000000 implements MigrationInterface {
 
   async up(queryRunner: QueryRunner): Promise<void> {
     await queryRunner.query(HOST_OF_URL);
-    await queryRunner.query(`
-      CREATE TABLE "link_checks" (
-        "link_id" integer NOT NULL,
-        "account_id" integer NOT NULL,
-        "host" character varying(255) NOT NULL,
-        "status" smallint NOT NULL DEFAULT 0,
-        "http_status" smallint,
-        "checked_at" TIMESTAMP WITH TIME ZONE,
-        "due_at" TIMESTAMP WITH TIME ZONE NOT NULL,
-        "failures" smallint NOT NULL DEFAULT 0,
-        CONSTRAINT "PK_link_checks" PRIMARY KEY ("link_id"),
-        CONSTRAINT "FK_link_checks_link" FOREIGN KEY ("link_id") REFERENCES "links"("id") ON DELETE CASCADE
-      )`);
+    await queryRunner.query(
+      createTable(
+        'link_checks',
+        [
+          '"link_id" integer NOT NULL',
+          '"account_id" integer NOT NULL',
+          '"host" character varying(255) NOT NULL',
+          '"status" smallint NOT NULL DEFAULT 0',
+          '"http_status" smallint',
+          '"checked_at" TIMESTAMP WITH TIME ZONE',
+          '"due_at" TIMESTAMP WITH TIME ZONE NOT NULL',
+          '"failures" smallint NOT NULL DEFAULT 0',
+        ],
+        ['link_id'],
+        { link_id: 'links' },
+      ),
+    );
     await queryRunner.query(`CREATE INDEX "IDX_link_checks_due" ON "link_checks" ("due_at")`);
     await queryRunner.query(
       `CREATE INDEX "IDX_link_checks_broken" ON "link_checks" ("account_id", "link_id") WHERE "status" = 2`,
     );
-    await queryRunner.query(`
-      CREATE TABLE "link_check_hosts" (
-        "host" character varying(255) NOT NULL,
-        "next_at" TIMESTAMP WITH TIME ZONE NOT NULL,
-        "booked_until" TIMESTAMP WITH TIME ZONE,
-        CONSTRAINT "PK_link_check_hosts" PRIMARY KEY ("host")
-      )`);
+    await queryRunner.query(
+      createTable(
+        'link_check_hosts',
+        [
+          '"host" character varying(255) NOT NULL',
+          '"next_at" TIMESTAMP WITH TIME ZONE NOT NULL',
+          '"booked_until" TIMESTAMP WITH TIME ZONE',
+        ],
+        ['host'],
+      ),
+    );
     await queryRunner.query(`
       INSERT INTO "link_checks" ("link_id", "account_id", "host", "due_at")
       SELECT "id", "account_id", link_check_host("url"), now() + random() * interval '1 day' FROM "links"`);

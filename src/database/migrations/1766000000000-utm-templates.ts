@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { numberedTable } from './sql/tables';
 
 /**
  * The UTM templates a workspace saves for its UTM builder: a name (unique per account regardless of case, as a person
@@ -9,21 +10,23 @@ export class UtmTemplates1766000000000 implements MigrationInterface {
   name = 'UtmTemplates1766000000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(`
-      CREATE TABLE "utm_templates" (
-        "id" SERIAL NOT NULL,
-        "account_id" integer NOT NULL,
-        "name" character varying(100) NOT NULL,
-        "utm_source" character varying(255),
-        "utm_medium" character varying(255),
-        "utm_campaign" character varying(255),
-        "utm_term" character varying(255),
-        "utm_content" character varying(255),
-        "created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
-        "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
-        CONSTRAINT "PK_utm_templates" PRIMARY KEY ("id"),
-        CONSTRAINT "FK_utm_templates_account" FOREIGN KEY ("account_id") REFERENCES "accounts"("id") ON DELETE CASCADE
-      )`);
+    await queryRunner.query(
+      numberedTable(
+        'utm_templates',
+        [
+          '"account_id" integer NOT NULL',
+          '"name" character varying(100) NOT NULL',
+          '"utm_source" character varying(255)',
+          '"utm_medium" character varying(255)',
+          '"utm_campaign" character varying(255)',
+          '"utm_term" character varying(255)',
+          '"utm_content" character varying(255)',
+          '"created_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now()',
+          '"updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now()',
+        ],
+        { account_id: 'accounts' },
+      ),
+    );
     await queryRunner.query(
       `CREATE UNIQUE INDEX "UQ_utm_templates_account_name" ON "utm_templates" ("account_id", lower("name"))`,
     );

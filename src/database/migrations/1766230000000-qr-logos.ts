@@ -1,4 +1,21 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { createTable } from './sql/tables';
+
+/** A table of logos, one per row of `owners`, keyed and removed with it. */
+function logoTable(table: string, key: string, owners: string): string {
+  return createTable(
+    table,
+    [
+      `"${key}" integer NOT NULL`,
+      '"content_type" character varying(13) NOT NULL',
+      '"image" bytea NOT NULL',
+      '"digest" character varying(64) NOT NULL',
+      '"updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now()',
+    ],
+    [key],
+    { [key]: owners },
+  );
+}
 
 /**
  * The logos QR codes draw with `logo=1` (contract §14): a link's own, else its workspace's. A table each, one row
@@ -7,26 +24,12 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
  * names the logo in the cache of drawn codes, read without the image. Not audited: the audit log would copy the
  * image into every entry.
  */
-/** A table of logos, one per row of `owners`, keyed and removed with it. */
-function logoTable(table: string, key: string, owners: string, owner: string): string {
-  return `
-      CREATE TABLE "${table}" (
-        "${key}" integer NOT NULL,
-        "content_type" character varying(13) NOT NULL,
-        "image" bytea NOT NULL,
-        "digest" character varying(64) NOT NULL,
-        "updated_at" TIMESTAMP WITH TIME ZONE NOT NULL DEFAULT now(),
-        CONSTRAINT "PK_${table}" PRIMARY KEY ("${key}"),
-        CONSTRAINT "FK_${table}_${owner}" FOREIGN KEY ("${key}") REFERENCES "${owners}"("id") ON DELETE CASCADE
-      )`;
-}
-
 export class QrLogos1766230000000 implements MigrationInterface {
   name = 'QrLogos1766230000000';
 
   async up(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query(logoTable('link_qr_logos', 'link_id', 'links', 'link'));
-    await queryRunner.query(logoTable('account_qr_logos', 'account_id', 'accounts', 'account'));
+    await queryRunner.query(logoTable('link_qr_logos', 'link_id', 'links'));
+    await queryRunner.query(logoTable('account_qr_logos', 'account_id', 'accounts'));
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
