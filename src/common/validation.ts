@@ -193,6 +193,14 @@ export function FormInt(options: { min?: number; max?: number } & FieldDocs = {}
   });
 }
 
+/** An id, 1 to {@link MAX_ID}; with `orNone`, 0 too, which names none (a link's space). */
+export function FormId({
+  orNone = false,
+  ...options
+}: { orNone?: boolean } & FieldDocs = {}): PropertyDecorator {
+  return FormInt({ min: orNone ? 0 : 1, max: MAX_ID, ...options });
+}
+
 /**
  * One of a fixed set of integers, sent as digits; documented as the enum `enumName`, each value named by
  * `valueNames` where the numbers mean something (`x-enumNames`, which client generators turn into constants).

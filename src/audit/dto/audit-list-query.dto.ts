@@ -1,5 +1,5 @@
 import { ListQueryDto } from '../../common/list-query.dto';
-import { FormDay, FormEnum, FormInt, FormString, MAX_ID, Nullable } from '../../common/validation';
+import { FormDay, FormEnum, FormId, FormInt, FormString, Nullable } from '../../common/validation';
 
 export const ACTOR_TYPES = ['user', 'key', 'cli', 'system'] as const;
 export type ActorType = (typeof ACTOR_TYPES)[number];
@@ -34,7 +34,7 @@ export class AuditListQueryDto extends ListQueryDto {
   target_type?: (typeof TARGET_TYPES)[number] | null;
 
   @Nullable()
-  @FormInt({ min: 1, max: MAX_ID, description: 'The id of what was changed.' })
+  @FormId({ description: 'The id of what was changed.' })
   target_id?: number | null;
 
   @Nullable()

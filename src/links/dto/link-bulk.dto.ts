@@ -5,6 +5,7 @@ import { IsArray, IsDefined, ValidateBy, ValidateIf, ValidateNested } from 'clas
 import { ValidationFailedException, type FieldErrors } from '../../common/exceptions';
 import {
   FormBool,
+  FormId,
   FormInt,
   FormNameList,
   MAX_ID,
@@ -22,9 +23,8 @@ export const MAX_BULK_IDS = 1000;
 /** What a bulk change may do to each link; absent fields are left as they are. */
 export class BulkLinkChangesDto {
   @Nullable()
-  @FormInt({
-    min: 0,
-    max: MAX_ID,
+  @FormId({
+    orNone: true,
     description:
       "One of the account's spaces, which every link moves to; 0 or empty takes them out of their space (not for " +
       'a key restricted to spaces, which must name one of its own).',

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { FormInt, FormNameList, MAX_ID, Nullable, Optional } from '../../common/validation';
+import { FormId, FormInt, FormNameList, Nullable, Optional } from '../../common/validation';
 import { MAX_LINK_TAGS, MAX_TAG_NAME } from '../../tags/tag.entity';
 
 /**
@@ -11,13 +11,13 @@ import { MAX_LINK_TAGS, MAX_TAG_NAME } from '../../tags/tag.entity';
 export function SpaceFilter(): PropertyDecorator {
   return applyDecorators(
     Nullable(),
-    FormInt({ min: 0, max: MAX_ID, description: "A space's links; 0 for links without a space." }),
+    FormId({ orNone: true, description: "A space's links; 0 for links without a space." }),
   );
 }
 
 /** `domain_id`: a domain's links. */
 export function DomainFilter(): PropertyDecorator {
-  return applyDecorators(Nullable(), FormInt({ min: 1, max: MAX_ID, description: "A domain's links." }));
+  return applyDecorators(Nullable(), FormId({ description: "A domain's links." }));
 }
 
 /** `tag`, repeatable: the links holding any of these tags, by name regardless of case. */

@@ -3,10 +3,10 @@ import { ListQueryDto } from '../../common/list-query.dto';
 import {
   FormBool,
   FormEnum,
+  FormId,
   FormInt,
   FormIntIn,
   FormString,
-  MAX_ID,
   Nullable,
   Optional,
 } from '../../common/validation';
@@ -40,7 +40,7 @@ export class LinkListQueryDto extends ListQueryDto {
   domain_id?: number | null;
 
   @Nullable()
-  @FormInt({ min: 1, max: MAX_ID })
+  @FormId()
   pixel_id?: number | null;
 
   @TagFilter()

@@ -7,6 +7,7 @@ import {
   FormBool,
   FormDateTime,
   FormEnum,
+  FormId,
   FormIdList,
   FormInt,
   FormIntIn,
@@ -14,7 +15,6 @@ import {
   FormSecret,
   FormString,
   FormUrl,
-  MAX_ID,
   Nullable,
   Optional,
   OptionalNotNull,
@@ -125,7 +125,7 @@ class LinkFieldsDto {
   title?: string | null;
 
   @Nullable()
-  @FormInt({ min: 0, max: MAX_ID, description: "One of the account's spaces; empty for none." })
+  @FormId({ orNone: true, description: "One of the account's spaces; empty for none." })
   space_id?: number | null;
 
   @Optional()
@@ -258,19 +258,11 @@ export class CreateLinkDto extends LinkFieldsDto {
   url!: string;
 
   @Nullable()
-  @FormInt({
-    min: 1,
-    max: MAX_ID,
-    description: "One of the account's domains or a system domain; the default domain when absent.",
-  })
+  @FormId({ description: "One of the account's domains or a system domain; the default domain when absent." })
   domain_id?: number | null;
 
   @Nullable()
-  @FormInt({
-    min: 1,
-    max: MAX_ID,
-    description: "The same as `domain_id`, as phpShort's own example sends it.",
-  })
+  @FormId({ description: "The same as `domain_id`, as phpShort's own example sends it." })
   domain?: number | null;
 }
 

@@ -7,11 +7,11 @@ import {
   FormBool,
   FormEmail,
   FormEnum,
+  FormId,
   FormInt,
   FormPassword,
   FormSecret,
   FormString,
-  MAX_ID,
   Nullable,
   Optional,
   OptionalNotNull,
@@ -21,12 +21,7 @@ import {
 /** The workspace a sign-in acts in: one of the user's; their first when absent. */
 const SignInWorkspace = () =>
   applyDecorators(
-    FormInt({
-      min: 1,
-      max: MAX_ID,
-      description: 'The workspace to act in; the first joined when absent.',
-      example: 1,
-    }),
+    FormId({ description: 'The workspace to act in; the first joined when absent.', example: 1 }),
     Nullable(),
   );
 
@@ -53,7 +48,7 @@ export class SignInDto {
 
 export class SwitchWorkspaceDto {
   @Required()
-  @FormInt({ min: 1, max: MAX_ID, description: 'One of the user’s workspaces.', example: 1 })
+  @FormId({ description: 'One of the user’s workspaces.', example: 1 })
   workspace_id!: number;
 }
 
@@ -187,7 +182,7 @@ export class AddPasskeyDto {
 
 export class PasskeySignInDto {
   @Required()
-  @FormInt({ min: 1, max: MAX_ID, description: 'The `challenge_id` of the sign-in options.', example: 1 })
+  @FormId({ description: 'The `challenge_id` of the sign-in options.', example: 1 })
   challenge_id!: number;
 
   @Required()
