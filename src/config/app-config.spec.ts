@@ -27,6 +27,23 @@ function configError(env: Record<string, string>): ConfigError {
   throw new Error(`loadConfig(${JSON.stringify(env)}) did not throw`);
 }
 
+/** The event brokers' and streams' settings when nothing sets them. */
+const EVENTS_DEFAULTS = {
+  eventsRedisUrl: undefined,
+  eventsRedisMaxlen: 1_000_000,
+  eventsAmqpUrl: undefined,
+  eventsStreamBacklogMax: 1_000_000,
+  eventStreamsPerAccount: 10,
+  eventStreamsPerInstance: 1000,
+};
+
+/** The error that refuses `variable` set to `value`: it names the variable. */
+function refusalOf(variable: string, value: string): ConfigError {
+  const error = configError({ [variable]: value });
+  expect(error.variable).toBe(variable);
+  return error;
+}
+
 describe('loadConfig', () => {
   it('applies the documented defaults to an empty environment', () => {
     expect(loadConfig({})).toEqual({
@@ -100,12 +117,7 @@ describe('loadConfig', () => {
       webhookTimeoutMs: 10_000,
       webhookBacklogMax: 100_000,
       eventRetentionDays: 7,
-      eventsRedisUrl: undefined,
-      eventsRedisMaxlen: 1_000_000,
-      eventsAmqpUrl: undefined,
-      eventsStreamBacklogMax: 1_000_000,
-      eventStreamsPerAccount: 10,
-      eventStreamsPerInstance: 1000,
+      ...EVENTS_DEFAULTS,
     });
   });
 
@@ -367,8 +379,7 @@ describe('loadConfig', () => {
     ['EVENTS_AMQP_URL', 'amqp:mq'],
     ['EVENTS_AMQP_URL', 'not a url'],
   ])('refuses %s=%s with an error naming the variable', (variable, value) => {
-    const error = configError({ [variable]: value });
-    expect(error.variable).toBe(variable);
+    const error = refusalOf(variable, value);
     expect(error.message).toContain(variable);
   });
 
@@ -406,52 +417,29 @@ describe('loadConfig', () => {
     expect(error.variable).toBe('METRICS_TOKEN');
     expect(error.message).not.toContain('secret token');
   });
+});
 
+describe('a refused URL', () => {
   it.each([
-    'http://admin:s3cretPassw0rd@redis.internal:6379',
-    'redis://admin:s3cretPassw0rd@redis.internal:6379/limits',
-    'redis://admin:s3cretPassw0rd@redis internal',
-  ])('never echoes a REDIS_URL password (%#)', (value) => {
-    const error = configError({ REDIS_URL: value });
-    expect(error.variable).toBe('REDIS_URL');
-    expect(error.message).not.toContain('s3cretPassw0rd');
-    expect(error.message).not.toContain('admin');
-  });
-
-  it.each([
-    'mysql://admin:s3cretPassw0rd@db.internal/links',
-    'postgres://admin:s3cretPassw0rd@db:port/links',
-  ])('never echoes a DATABASE_URL password (%#)', (value) => {
-    const error = configError({ DATABASE_URL: value });
-    expect(error.variable).toBe('DATABASE_URL');
+    ['REDIS_URL', 'http://admin:s3cretPassw0rd@redis.internal:6379'],
+    ['REDIS_URL', 'redis://admin:s3cretPassw0rd@redis.internal:6379/limits'],
+    ['REDIS_URL', 'redis://admin:s3cretPassw0rd@redis internal'],
+    ['DATABASE_URL', 'mysql://admin:s3cretPassw0rd@db.internal/links'],
+    ['DATABASE_URL', 'postgres://admin:s3cretPassw0rd@db:port/links'],
+    ['EVENTS_REDIS_URL', 'http://admin:s3cretPassw0rd@cache:6379'],
+    ['EVENTS_REDIS_URL', 'redis://admin:s3cretPassw0rd@cache:port'],
+    ['EVENTS_AMQP_URL', 'mqtt://admin:s3cretPassw0rd@mq:5672'],
+    ['EVENTS_AMQP_URL', 'amqp://admin:s3cretPassw0rd@mq:port'],
+  ])('of %s is never echoed with its password (%#)', (variable, value) => {
+    const error = refusalOf(variable, value);
     expect(error.message).not.toContain('s3cretPassw0rd');
     expect(error.message).not.toContain('admin');
   });
 });
 
 describe('the event broker URLs', () => {
-  it.each([
-    ['EVENTS_REDIS_URL', 'http://admin:s3cretPassw0rd@cache:6379'],
-    ['EVENTS_REDIS_URL', 'redis://admin:s3cretPassw0rd@cache:port'],
-    ['EVENTS_AMQP_URL', 'mqtt://admin:s3cretPassw0rd@mq:5672'],
-    ['EVENTS_AMQP_URL', 'amqp://admin:s3cretPassw0rd@mq:port'],
-  ])('never echo a refused %s with its password (%#)', (variable, value) => {
-    const error = configError({ [variable]: value });
-    expect(error.variable).toBe(variable);
-    expect(error.message).not.toContain('s3cretPassw0rd');
-    expect(error.message).not.toContain('admin');
-  });
-
   it('are in a group of their own, off by default, with how Redis is reached (the limits say so too)', () => {
-    expect(eventsConfig.from({})).toEqual({
-      eventsRedisUrl: undefined,
-      eventsRedisMaxlen: 1_000_000,
-      eventsAmqpUrl: undefined,
-      eventsStreamBacklogMax: 1_000_000,
-      eventStreamsPerAccount: 10,
-      eventStreamsPerInstance: 1000,
-      redisCluster: false,
-    });
+    expect(eventsConfig.from({})).toEqual({ ...EVENTS_DEFAULTS, redisCluster: false });
     expect(eventsConfig.from({ REDIS_SENTINELS: 's1:26379', REDIS_SENTINEL_PASSWORD: 'pw' })).toMatchObject({
       redisSentinels: [{ host: 's1', port: 26379 }],
       redisSentinelPassword: 'pw',
@@ -475,14 +463,19 @@ describe('the event broker URLs', () => {
 });
 
 /** What `pg` connects with, read from a URL the way it reads it. */
+const URL_WITHOUT_PASSWORD = 'postgres://shortlink@db:5432/shortlink';
+
 function connectsWith(url: string) {
   const client = new Client({ connectionString: url });
   return { user: client.user, password: client.password, host: client.host, database: client.database };
 }
 
-describe('DATABASE_PASSWORD', () => {
-  const URL_WITHOUT_PASSWORD = 'postgres://shortlink@db:5432/shortlink';
+/** What pg reads of a URL of the user `shortlink` to the database `shortlink` on the host `db`, with `password`. */
+function shortlinkAtDb(password: string) {
+  return { user: 'shortlink', password, host: 'db', database: 'shortlink' };
+}
 
+describe('DATABASE_PASSWORD', () => {
   it.each([
     ['from openssl rand -base64', 'q7/Zx+0kLm3P8w==rT/u+Yv1'],
     ['with a hash', 'pass#word'],
@@ -492,12 +485,7 @@ describe('DATABASE_PASSWORD', () => {
     ['with non-ASCII letters', 'mot-de-passe-été'],
   ])('is put into DATABASE_URL so that pg reads it back whole: a password %s', (_case, password) => {
     const { databaseUrl } = loadConfig({ DATABASE_URL: URL_WITHOUT_PASSWORD, DATABASE_PASSWORD: password });
-    expect(connectsWith(databaseUrl!)).toEqual({
-      user: 'shortlink',
-      password,
-      host: 'db',
-      database: 'shortlink',
-    });
+    expect(connectsWith(databaseUrl!)).toEqual(shortlinkAtDb(password));
   });
 
   it('leaves DATABASE_URL as it is when unset or empty', () => {
@@ -603,7 +591,7 @@ describe('a secret read from <NAME>_FILE', () => {
 
   it('keeps the spaces at a password’s ends, as DATABASE_PASSWORD does', () => {
     const { databaseUrl } = loadConfig({
-      DATABASE_URL: 'postgres://shortlink@db:5432/shortlink',
+      DATABASE_URL: URL_WITHOUT_PASSWORD,
       DATABASE_PASSWORD_FILE: secretFile(' padded secret \n'),
     });
     expect(connectsWith(databaseUrl!).password).toBe(' padded secret ');
@@ -615,26 +603,16 @@ describe('a secret read from <NAME>_FILE', () => {
     expect(url).toContain('%2F');
     const { databaseUrl } = loadConfig({ DATABASE_URL_FILE: secretFile(`${url}\n`) });
     expect(databaseUrl).toBe(url);
-    expect(connectsWith(databaseUrl!)).toEqual({
-      user: 'shortlink',
-      password,
-      host: 'db',
-      database: 'shortlink',
-    });
+    expect(connectsWith(databaseUrl!)).toEqual(shortlinkAtDb(password));
   });
 
   it('takes a DATABASE_PASSWORD with / + = # @ in it as it is, so that pg reads it back whole', () => {
     const password = 'q7/Zx+0k=Lm#3P@8w==';
     const { databaseUrl } = loadConfig({
-      DATABASE_URL: 'postgres://shortlink@db:5432/shortlink',
+      DATABASE_URL: URL_WITHOUT_PASSWORD,
       DATABASE_PASSWORD_FILE: secretFile(`${password}\n`),
     });
-    expect(connectsWith(databaseUrl!)).toEqual({
-      user: 'shortlink',
-      password,
-      host: 'db',
-      database: 'shortlink',
-    });
+    expect(connectsWith(databaseUrl!)).toEqual(shortlinkAtDb(password));
   });
 
   it('is refused beside the variable itself, naming both and neither value', () => {
