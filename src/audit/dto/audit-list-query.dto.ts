@@ -1,5 +1,5 @@
 import { ListQueryDto } from '../../common/list-query.dto';
-import { FormDay, FormEnum, FormId, FormInt, FormString, Nullable } from '../../common/validation';
+import { FormDay, FormEnum, FormId, FormString, Nullable } from '../../common/validation';
 
 export const ACTOR_TYPES = ['user', 'key', 'cli', 'system'] as const;
 export type ActorType = (typeof ACTOR_TYPES)[number];

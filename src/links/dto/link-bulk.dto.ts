@@ -6,7 +6,6 @@ import { ValidationFailedException, type FieldErrors } from '../../common/except
 import {
   FormBool,
   FormId,
-  FormInt,
   FormNameList,
   MAX_ID,
   Nullable,

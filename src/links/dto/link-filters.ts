@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { FormId, FormInt, FormNameList, Nullable, Optional } from '../../common/validation';
+import { FormId, FormNameList, Nullable, Optional } from '../../common/validation';
 import { MAX_LINK_TAGS, MAX_TAG_NAME } from '../../tags/tag.entity';
 
 /**

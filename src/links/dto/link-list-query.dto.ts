@@ -4,7 +4,6 @@ import {
   FormBool,
   FormEnum,
   FormId,
-  FormInt,
   FormIntIn,
   FormString,
   Nullable,

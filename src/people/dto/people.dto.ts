@@ -8,7 +8,6 @@ import {
   FormEmail,
   FormEnum,
   FormId,
-  FormInt,
   FormPassword,
   FormSecret,
   FormString,
