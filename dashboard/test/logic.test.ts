@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import { withScheme } from '../src/components/UrlInput';
-import { parseQrSvg } from '../src/features/links/QrDialog';
+import { parseQrSvg } from '../src/features/links/qrDesign';
 import { linkStatus } from '../src/features/links/status';
 import { clickBars, daysBefore } from '../src/features/stats/buckets';
 import { displayValue } from '../src/features/stats/dimensions';
@@ -100,10 +100,12 @@ describe('the QR code', () => {
     );
     expect(shape).toEqual({
       viewBox: '0 0 29 29',
+      crisp: false,
       paths: [
         { d: 'M0 0h29v29H0z', fill: '#ffffff', stroke: undefined },
         { d: 'M4 4.5h7', fill: undefined, stroke: '#000000' },
       ],
+      logo: null,
     });
     expect(parseQrSvg('not an svg')).toBeNull();
   });

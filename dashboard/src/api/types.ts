@@ -4,6 +4,8 @@ import type { components } from './schema';
 type Schemas = components['schemas'];
 
 export type Link = Schemas['LinkResponse'];
+export type QrErrorCorrection = Schemas['QrErrorCorrection'];
+export type QrStyle = Schemas['QrStyle'];
 export type LinkTarget = Schemas['LinkTargetResponse'];
 export type LinkHealth = Schemas['LinkHealthResponse'];
 export type CreateLinkBody = Schemas['CreateLinkDto'];
