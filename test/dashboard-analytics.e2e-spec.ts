@@ -1,11 +1,12 @@
-import type { Browser, Page } from 'playwright-core';
-import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
+import type { Page } from 'playwright-core';
+import { createAccount, type TestAccount } from './support/app';
 import {
   accessibilityProblems,
+  dashboardSuite,
   describeInChromium,
-  expectDashboardBuilt,
-  launchChromium,
-  serveOnLoopback,
+  mapCountries,
+  networkSettled,
+  signInWithKey,
 } from './support/browser';
 import { clickFixtures } from './support/clicks';
 import { createLink, type LinkData } from './support/visitors';
@@ -18,71 +19,47 @@ import { createLink, type LinkData } from './support/visitors';
 describeInChromium('dashboard analytics tests')(
   'workspace analytics in the dashboard, in a real browser',
   () => {
-    let t: TestApp;
-    let base: string;
-    let browser: Browser;
+    const suite = dashboardSuite();
     let owner: TestAccount;
     let inSpace: LinkData;
     let elsewhere: LinkData;
-    const { insertClicks } = clickFixtures(() => t);
+    const { insertClicks } = clickFixtures(() => suite.t);
 
     beforeAll(async () => {
-      expectDashboardBuilt();
-      t = await createTestApp({ TRUST_PROXY: 'loopback', RATE_LIMIT_PER_MINUTE: '0' });
-      base = await serveOnLoopback(t);
-      browser = await launchChromium();
-      owner = await createAccount(t, 'Analytics in the browser');
-      const space = await t
+      owner = await createAccount(suite.t, 'Analytics in the browser');
+      const space = await suite.t
         .http()
         .post('/api/v1/spaces')
         .set('Authorization', owner.auth)
         .type('form')
         .send({ name: 'Spring' });
       expect(space.status).toBe(201);
-      inSpace = await createLink(t, owner, {
+      inSpace = await createLink(suite.t, owner, {
         url: 'https://example.com/spring',
         space_id: space.body.data.id,
       });
-      elsewhere = await createLink(t, owner, { url: 'https://example.com/autumn' });
+      elsewhere = await createLink(suite.t, owner, { url: 'https://example.com/autumn' });
       await insertClicks(inSpace.id, [{ country: 'GB' }, { country: 'GB' }, { country: 'DE' }]);
       await insertClicks(elsewhere.id, [{ country: 'FR' }]);
     });
 
-    afterAll(async () => {
-      await browser?.close();
-      await t?.close();
-    });
-
     async function open(options: { width: number; dark: boolean }): Promise<Page> {
-      const context = await browser.newContext({
+      const context = await suite.browser.newContext({
         viewport: { width: options.width, height: 800 },
         colorScheme: options.dark ? 'dark' : 'light',
         locale: 'en-US',
       });
       const page = await context.newPage();
-      await page.goto(`${base}/app`);
-      await page.getByRole('button', { name: 'Sign in with an API key' }).click();
-      await page.getByLabel('API key').fill(owner.apiKey);
-      await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-      await page.getByRole('heading', { name: 'Links', level: 1 }).waitFor();
-      await page.goto(`${base}/app/analytics`);
+      await signInWithKey(page, suite.base, owner.apiKey);
+      await page.goto(`${suite.base}/app/analytics`);
       await page.getByRole('heading', { name: 'Workspace analytics', level: 1 }).waitFor();
       return page;
-    }
-
-    /** The rows of the map's table: each country and its clicks. */
-    async function countries(page: Page): Promise<string[][]> {
-      const table = page.getByRole('table', { name: 'World map of visits by country' });
-      await table.waitFor();
-      // A row's text as the browser lays it out: its cells apart by tabs.
-      const rows = await table.locator('tbody tr').allInnerTexts();
-      return rows.map((row) => row.split('\t').map((cell) => cell.trim()));
     }
 
     it('counts every link, narrows to a space, and compares two links', async () => {
       const page = await open({ width: 1280, dark: false });
       await page.getByText('4 clicks in this period').waitFor();
-      expect(await countries(page)).toEqual([
+      expect(await mapCountries(page)).toEqual([
         ['United Kingdom', '2'],
         ['France', '1'],
         ['Germany', '1'],
@@ -93,7 +70,7 @@ describeInChromium('dashboard analytics tests')(
 
       await page.getByLabel('Space', { exact: true }).selectOption({ label: 'Spring' });
       await page.getByText('3 clicks in this period').waitFor();
-      expect(await countries(page)).toEqual([
+      expect(await mapCountries(page)).toEqual([
         ['United Kingdom', '2'],
         ['Germany', '1'],
       ]);
@@ -120,11 +97,11 @@ describeInChromium('dashboard analytics tests')(
     ])('passes axe-core at $width px (dark: $dark), with no sideways scroll', async ({ width, dark }) => {
       const page = await open({ width, dark });
       await page.getByText('4 clicks in this period').waitFor();
-      await countries(page);
+      await mapCountries(page);
       const choices = page.getByRole('group', { name: 'Choose up to 5' });
       await choices.getByRole('checkbox', { name: inSpace.short_url, exact: true }).check();
       await page.getByRole('img', { name: `Clicks over time of ${inSpace.short_url}` }).waitFor();
-      await page.waitForLoadState('networkidle');
+      await networkSettled(page);
       expect(await accessibilityProblems(page)).toEqual([]);
       expect(await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth')).toBe(0);
       await page.context().close();

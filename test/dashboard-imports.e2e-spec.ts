@@ -9,6 +9,7 @@ import {
   CHROMIUM,
   haveChromium,
   launchChromium,
+  networkSettled,
   serveOnLoopback,
 } from './support/browser';
 import { closeServer, listenOnLoopback } from './support/http-server';
@@ -198,7 +199,7 @@ if (!haveChromium) {
     await confirm.getByRole('button', { name: 'Cancel import' }).click();
     await runningRow.getByText('Cancelled', { exact: true }).waitFor();
     expect((await imports(account)).map(({ status }) => status)).toEqual(['cancelled', 'cancelled']);
-    await page.waitForLoadState('networkidle');
+    await networkSettled(page);
     const settled = reads.length;
     await page.waitForTimeout(2 * POLL_MS + 500);
     expect(reads.length).toBe(settled);

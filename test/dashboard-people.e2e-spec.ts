@@ -7,6 +7,7 @@ import { DASHBOARD_DIST } from '../src/dashboard/dashboard-ui';
 import { MembersService } from '../src/people/members.service';
 import { UsersService } from '../src/people/users.service';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
+import { networkSettled } from './support/browser';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const AXE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -180,7 +181,7 @@ if (!haveChromium) {
     ]) {
       await viewer.page.goto(`${base}/app/${screen}`);
       await viewer.page.getByRole('main').getByRole('heading', { level: 1 }).waitFor();
-      await viewer.page.waitForLoadState('networkidle');
+      await networkSettled(viewer.page);
       const writes = viewer.page
         .getByRole('main')
         .getByRole('button', { name: /^(New|Invite|Edit|Delete|Remove|Revoke|Import\b|Change)/ });

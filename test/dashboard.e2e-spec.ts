@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { DASHBOARD_DIST } from '../src/dashboard/dashboard-ui';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
+import { networkSettled } from './support/browser';
 import { clickFixtures } from './support/clicks';
 import { createLink, IP, unique } from './support/visitors';
 
@@ -283,7 +284,7 @@ if (!haveChromium) {
       const { context, page, violations } = await session({ width, dark });
       await signIn(page, owner.apiKey);
       await page.goto(`${base}/app/links/${link.id}/stats`);
-      const visits = page.getByRole('region', { name: 'Visits' });
+      const visits = page.getByRole('region', { name: 'Visits', exact: true });
       const newest = visits
         .getByRole('table', { name: /^Visits of .*, newest first$/ })
         .getByRole('row')
@@ -299,7 +300,7 @@ if (!haveChromium) {
       }
       const pages = visits.getByRole('navigation', { name: 'Pages of Visits' });
       await pages.getByText('Page 1 of 2').waitFor();
-      await page.waitForLoadState('networkidle');
+      await networkSettled(page);
       const serious = await seriousViolations(page);
       axeResults.push(`visits at ${width} px${dark ? ', dark' : ''}: ${serious.length} serious or critical`);
       expect(serious.map((violation) => [violation.id, violation.nodes.map((node) => node.target)])).toEqual(
@@ -330,7 +331,7 @@ if (!haveChromium) {
       for (const screen of [...SCREENS, `links/${link.id}/edit`, `links/${link.id}/stats`]) {
         await page.goto(`${base}/app/${screen}`);
         await page.getByRole('main').waitFor();
-        await page.waitForLoadState('networkidle');
+        await networkSettled(page);
         const serious = await seriousViolations(page);
         axeResults.push(
           `${screen} at ${width} px${dark ? ', dark' : ''}: ${serious.length} serious or critical`,

@@ -3,6 +3,7 @@ import { Route, Router, Switch } from 'wouter';
 import { LoadingFrame } from '../components/LoadState';
 import { NotificationsProvider } from '../components/Notifications';
 import { I18nProvider, useT } from '../i18n/I18nProvider';
+import { LiveProvider } from '../session/LiveProvider';
 import { SessionProvider, useSessionState } from '../session/SessionProvider';
 import { AppRoutes } from './AppRoutes';
 import { Shell } from './Shell';
@@ -66,10 +67,13 @@ function Gate() {
               {state.status === 'signed-out' && <Route path="/register" component={RegisterPage} />}
               <Route path={ANY_ADDRESS}>
                 {state.status === 'signed-in' ? (
-                  // Another workspace is another set of data: every screen mounts and loads again.
-                  <Shell key={state.session.workspace.id}>
-                    <AppRoutes />
-                  </Shell>
+                  // Another workspace is another set of data: every screen mounts and loads again, and the
+                  // workspace's events come on a stream of its own.
+                  <LiveProvider key={state.session.workspace.id}>
+                    <Shell>
+                      <AppRoutes />
+                    </Shell>
+                  </LiveProvider>
                 ) : (
                   <SignIn reason={state.reason} />
                 )}

@@ -4,6 +4,7 @@ import { describeError } from '../api/describe';
 import { useNotify } from '../components/Notifications';
 import { useT } from '../i18n/I18nProvider';
 import { useCan, useSession, useSessionState } from '../session/SessionProvider';
+import { LiveIndicator } from './LiveIndicator';
 import { NAV_ITEMS } from './navigation';
 import { Preferences } from './Preferences';
 import { WorkspaceSwitcher } from './WorkspaceSwitcher';
@@ -44,6 +45,7 @@ export function Shell({ children }: { children: ReactNode }) {
         <Link href="/" className="brand">
           {t.app.name}
         </Link>
+        <LiveIndicator />
         <button
           type="button"
           className="menu-button"

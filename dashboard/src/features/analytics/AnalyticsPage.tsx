@@ -4,8 +4,8 @@ import { api, call } from '../../api/client';
 import { ClicksOverTime } from '../stats/ClicksOverTime';
 import { FilterSelect, namedOptions, type Option } from '../../components/FilterSelect';
 import { PageTitle } from '../../components/PageTitle';
-import { useLoad } from '../../hooks/useLoad';
 import { useI18n } from '../../i18n/I18nProvider';
+import { changesLinks, LiveScreen, useLiveLoad } from '../../session/LiveProvider';
 import { useCan } from '../../session/SessionProvider';
 import { useChoices } from '../links/useChoices';
 import { clickBars, daysBefore, utcDay } from '../stats/buckets';
@@ -18,8 +18,19 @@ import { queryKey, workspaceQuery, type AnalyticsFilters, type WorkspaceQuery } 
 const DIMENSION_ROWS = 10;
 const TOP_LINKS = 10;
 
-/** `/analytics`: the whole workspace's clicks, narrowed by space, domain, tag and period, on a map and compared. */
+/**
+ * `/analytics`: the whole workspace's clicks, narrowed by space, domain, tag and period, on a map and compared; read
+ * again as visits come and links change.
+ */
 export default function AnalyticsPage() {
+  return (
+    <LiveScreen relevant={(event) => event.type === 'link.clicked' || changesLinks(event)}>
+      <WorkspaceAnalytics />
+    </LiveScreen>
+  );
+}
+
+function WorkspaceAnalytics() {
   const { t } = useI18n();
   const can = useCan();
   const choices = useChoices();
@@ -35,7 +46,7 @@ export default function AnalyticsPage() {
   const query = workspaceQuery(filters);
   const key = queryKey(query);
 
-  const clicks = useLoad(`analytics:click:${key}`, (signal) =>
+  const clicks = useLiveLoad(`analytics:click:${key}`, (signal) =>
     call(api.GET('/api/v1/stats', { params: { query: { ...query, name: 'click' } }, signal })),
   );
   const rows = clicks.data?.data ?? [];
@@ -97,7 +108,12 @@ export default function AnalyticsPage() {
         {() => <ClicksOverTime title={t.analytics.chartTitle} bars={bars} total={total} />}
       </LoadedCard>
 
-      <CountryMap query={query} />
+      <CountryMap
+        loadKey={`analytics:${key}`}
+        load={(rows, signal) =>
+          call(api.GET('/api/v1/stats', { params: { query: { ...query, ...rows } }, signal }))
+        }
+      />
 
       <div className="dimension-grid">
         {can('links.read') && <TopLinks query={query} />}
@@ -122,7 +138,7 @@ function TopValues({
   total: number;
 }) {
   const { t, number, language } = useI18n();
-  const loaded = useLoad(`analytics:${dimension}:${queryKey(query)}`, (signal) =>
+  const loaded = useLiveLoad(`analytics:${dimension}:${queryKey(query)}`, (signal) =>
     call(
       api.GET('/api/v1/stats', {
         params: { query: { ...query, name: dimension, per_page: DIMENSION_ROWS } },
@@ -170,7 +186,7 @@ function TopLinks({ query }: { query: WorkspaceQuery }) {
     domain_id: query.domain_id,
     tag: query.tag,
   };
-  const links = useLoad(`analytics:links:${JSON.stringify(filter)}`, (signal) =>
+  const links = useLiveLoad(`analytics:links:${JSON.stringify(filter)}`, (signal) =>
     call(
       api.GET('/api/v1/links', {
         params: { query: { ...filter, sort_by: 'clicks', sort: 'desc', per_page: TOP_LINKS } },

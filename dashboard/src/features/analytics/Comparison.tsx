@@ -4,6 +4,7 @@ import { FilterSelect } from '../../components/FilterSelect';
 import { LoadError, Loading } from '../../components/LoadState';
 import { useLoad } from '../../hooks/useLoad';
 import { useI18n } from '../../i18n/I18nProvider';
+import { useLiveLoad } from '../../session/LiveProvider';
 import { useCan } from '../../session/SessionProvider';
 import type { Choices } from '../links/useChoices';
 import { clickBars } from '../stats/buckets';
@@ -60,7 +61,8 @@ export function Comparison({ filters, choices }: { filters: AnalyticsFilters; ch
   };
   const key =
     items.length === 0 ? null : `analytics:compare:${JSON.stringify(items)}:${filters.from}:${filters.to}`;
-  const series = useLoad(key, (signal) => loadSeries(items, filters, signal));
+  // The series follow the visits; the links offered stay as they were, not to move a box about to be ticked.
+  const series = useLiveLoad(key, (signal) => loadSeries(items, filters, signal));
   const picked = (value: string) => items.some((item) => item.value === value);
   const toggle = (option: { value: string; label: string }) =>
     setItems(

@@ -1,15 +1,13 @@
-import { api, call } from '../../api/client';
 import { WorldMap, type CountryCount } from '../../components/WorldMap';
-import { useLoad } from '../../hooks/useLoad';
 import { useI18n } from '../../i18n/I18nProvider';
 import { countryName } from '../../i18n/names';
 import type { StatsRow } from '../../api/types';
+import { useLiveLoad } from '../../session/LiveProvider';
 import { displayValue } from '../stats/dimensions';
 import { LoadedCard } from './LoadedCard';
-import { queryKey, type WorkspaceQuery } from './query';
 
 /** The most countries one request lists: every country with clicks but in the rarest of workspaces. */
-const COUNTRIES = 100;
+const COUNTRIES = 100 as const;
 
 /** The API's country rows (`GB:United Kingdom`) as the map's counts, the unknown country left out. */
 export function countryCounts(rows: readonly StatsRow[], name: (value: string) => string): CountryCount[] {
@@ -19,16 +17,20 @@ export function countryCounts(rows: readonly StatsRow[], name: (value: string) =
   });
 }
 
-/** Visits by country over the screen's filters: a world map, a legend, and a table of the same counts. */
-export function CountryMap({ query }: { query: WorkspaceQuery }) {
+/** The country rows of a stats route (the workspace's, a link's), narrowed by the screen's filters. */
+export type CountryRows = (
+  rows: { name: 'country'; per_page: typeof COUNTRIES },
+  signal: AbortSignal,
+) => Promise<{ data: StatsRow[] }>;
+
+/**
+ * Visits by country over the screen's filters: a world map, a legend, and a table of the same counts. `loadKey` names
+ * what `load` reads, which is read again when it changes.
+ */
+export function CountryMap({ loadKey, load }: { loadKey: string; load: CountryRows }) {
   const { t, number, language } = useI18n();
-  const loaded = useLoad(`analytics:map:${queryKey(query)}`, (signal) =>
-    call(
-      api.GET('/api/v1/stats', {
-        params: { query: { ...query, name: 'country', per_page: COUNTRIES } },
-        signal,
-      }),
-    ),
+  const loaded = useLiveLoad(`map:${loadKey}`, (signal) =>
+    load({ name: 'country', per_page: COUNTRIES }, signal),
   );
   const rows = countryCounts(loaded.data?.data ?? [], (value) => displayValue('country', value, language, t));
   return (

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useLocation } from 'wouter';
 import { api, call, deleteById } from '../../api/client';
 import { describeError } from '../../api/describe';
@@ -13,6 +13,7 @@ import { ShortcutsDialog, type ShortcutHelp } from '../../components/ShortcutsDi
 import { useResourceList } from '../../hooks/useResourceList';
 import { useShortcuts } from '../../hooks/useShortcuts';
 import { useI18n } from '../../i18n/I18nProvider';
+import { linksOf, useLiveRefresh } from '../../session/LiveProvider';
 import { useCan } from '../../session/SessionProvider';
 import { SpaceName } from '../spaces/SpaceName';
 import { TagList } from '../tags/TagChip';
@@ -22,7 +23,6 @@ import { LinkBulkBar, LinkBulkDialog, sendBulk, type BulkAction } from './LinkBu
 import { LINK_DEFAULTS, LinkFilters, linkFilter, linkQuery } from './LinkFilters';
 import { LinkRowActions } from './LinkRowActions';
 import { LinkTagsDialog } from './LinkTagsDialog';
-import { QrDialog } from './QrDialog';
 import {
   bulkTarget,
   current,
@@ -37,6 +37,9 @@ import {
 } from './selection';
 import { linkStatus } from './status';
 import { useChoices } from './useChoices';
+
+/** The QR designer, fetched when a code is first opened: most visits to the list open none. */
+const QrDialog = lazy(() => import('./QrDialog').then((m) => ({ default: m.QrDialog })));
 
 export default function LinksPage() {
   const { t, number, date, dateTime } = useI18n();
@@ -82,6 +85,14 @@ export default function LinksPage() {
   const pageIds = rows.map((link) => link.id);
   const total = list.page.data?.meta.total ?? 0;
   const count = selectedCount(selection, total);
+  // Another client's change, or a visit to a link shown (to any link when ordered by clicks), reads the page again.
+  useLiveRefresh(
+    (event) =>
+      event.type !== 'link.clicked' ||
+      list.values.sort_by === 'clicks' ||
+      linksOf(event).some((id) => pageIds.includes(id)),
+    list.page.reload,
+  );
   const [bulk, setBulk] = useState<BulkAction | null>(null);
   const [activeId, setActiveId] = useState<number | null>(null);
   const [help, setHelp] = useState(false);
@@ -319,7 +330,11 @@ export default function LinksPage() {
         />
       )}
       {help && <ShortcutsDialog shortcuts={shortcutHelp} onClose={() => setHelp(false)} />}
-      {qrFor !== null && <QrDialog link={qrFor} onClose={() => setQrFor(null)} />}
+      {qrFor !== null && (
+        <Suspense fallback={null}>
+          <QrDialog link={qrFor} onClose={() => setQrFor(null)} />
+        </Suspense>
+      )}
       {tagsFor !== null && (
         <LinkTagsDialog
           link={tagsFor}

@@ -4,6 +4,7 @@ import { deletion } from '../../components/RemovalDialog';
 import { ResourceListPage } from '../../components/ResourceListPage';
 import { useNamedList } from '../../hooks/useResourceList';
 import { useI18n } from '../../i18n/I18nProvider';
+import { changesLinks, useLiveRefresh } from '../../session/LiveProvider';
 import { useCan } from '../../session/SessionProvider';
 import { LinksCount } from '../links/LinksCount';
 import { SpaceDialog } from './SpaceDialog';
@@ -14,6 +15,8 @@ export default function SpacesPage() {
   const list = useNamedList(SpaceSearchByValues, SpaceSortByValues, (query, signal) =>
     call(api.GET('/api/v1/spaces', { params: { query }, signal })),
   );
+  // Each row counts its links: a link made, moved or deleted elsewhere changes them.
+  useLiveRefresh(changesLinks, list.page.reload);
   return (
     <ResourceListPage
       texts={{ ...t.spaces, title: t.nav.spaces }}

@@ -1,4 +1,4 @@
-import { useId, useState } from 'react';
+import { lazy, Suspense, useId, useState } from 'react';
 import { Link as RouteLink } from 'wouter';
 import { api, call } from '../../api/client';
 import { saveBlob } from '../../download';
@@ -6,8 +6,8 @@ import { describeError } from '../../api/describe';
 import { Field } from '../../components/Field';
 import { LoadError, Loading } from '../../components/LoadState';
 import { PageTitle } from '../../components/PageTitle';
-import { useLoad } from '../../hooks/useLoad';
 import { useI18n } from '../../i18n/I18nProvider';
+import { linksOf, LiveScreen, useLiveLoad } from '../../session/LiveProvider';
 import { useCan } from '../../session/SessionProvider';
 import { clickBars, daysBefore, utcDay } from './buckets';
 import { DIMENSIONS, displayValue, type Dimension } from './dimensions';
@@ -41,8 +41,22 @@ function periodOf(range: Range, today: string, custom: Period): Period {
   }
 }
 
-/** /links/:id/stats: clicks over time for a range, and each dimension the API records as a ranked list. */
+/** The map and its data, fetched once the screen is open: most of the screen shows without waiting for them. */
+const CountryMap = lazy(() => import('../analytics/CountryMap').then((m) => ({ default: m.CountryMap })));
+
+/**
+ * /links/:id/stats: clicks over time for a range, visits by country on a map, and each dimension the API records as
+ * a ranked list; read again as the link is visited or changed.
+ */
 export default function StatsPage({ id }: { id: number }) {
+  return (
+    <LiveScreen relevant={(event) => linksOf(event).includes(id)}>
+      <LinkStats id={id} />
+    </LiveScreen>
+  );
+}
+
+function LinkStats({ id }: { id: number }) {
   const { t } = useI18n();
   const can = useCan();
   const [today] = useState(() => utcDay(new Date()));
@@ -51,10 +65,10 @@ export default function StatsPage({ id }: { id: number }) {
   const [exportError, setExportError] = useState<string | null>(null);
   const period = periodOf(range, today, custom);
 
-  const link = useLoad(can('links.read') ? `link:${id}` : null, (signal) =>
+  const link = useLiveLoad(can('links.read') ? `link:${id}` : null, (signal) =>
     call(api.GET('/api/v1/links/{id}', { params: { path: { id } }, signal })),
   );
-  const clicks = useLoad(`clicks:${id}:${period.from ?? ''}:${period.to}`, (signal) =>
+  const clicks = useLiveLoad(`clicks:${id}:${period.from ?? ''}:${period.to}`, (signal) =>
     call(
       api.GET('/api/v1/stats/{linkId}', {
         params: { path: { linkId: id }, query: { name: 'click', from: period.from, to: period.to } },
@@ -158,6 +172,20 @@ export default function StatsPage({ id }: { id: number }) {
         )}
       </section>
 
+      <Suspense fallback={<Loading />}>
+        <CountryMap
+          loadKey={`${id}:${period.from ?? ''}:${period.to}`}
+          load={(rows, signal) =>
+            call(
+              api.GET('/api/v1/stats/{linkId}', {
+                params: { path: { linkId: id }, query: { ...rows, from: period.from, to: period.to } },
+                signal,
+              }),
+            )
+          }
+        />
+      </Suspense>
+
       <div className="dimension-grid">
         {DIMENSIONS.map((dimension) => (
           <DimensionList key={dimension} linkId={id} dimension={dimension} period={period} total={total} />
@@ -184,7 +212,7 @@ function DimensionList({ linkId, dimension, period, total }: DimensionListProps)
   const headingId = useId();
   const key = `${linkId}:${dimension}:${period.from ?? ''}:${period.to}`;
   const [page, setPage] = usePeriodPage(key);
-  const rows = useLoad(`${key}:${page}`, (signal) =>
+  const rows = useLiveLoad(`${key}:${page}`, (signal) =>
     call(
       api.GET('/api/v1/stats/{linkId}', {
         params: {

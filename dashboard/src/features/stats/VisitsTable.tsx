@@ -4,8 +4,8 @@ import type { ListedClick, PageMeta } from '../../api/types';
 import { DataTable, type Column } from '../../components/DataTable';
 import { LoadError, Loading } from '../../components/LoadState';
 import { Pagination } from '../../components/Pagination';
-import { useLoad } from '../../hooks/useLoad';
 import { useI18n } from '../../i18n/I18nProvider';
+import { useLiveLoad } from '../../session/LiveProvider';
 import { DIMENSIONS, displayValue, type Dimension } from './dimensions';
 import { usePeriodPage } from './usePeriodPage';
 
@@ -43,7 +43,7 @@ export function VisitsTable({ linkId, from, to, name }: VisitsTableProps) {
   const headingId = useId();
   const key = `${linkId}:${from ?? ''}:${to}`;
   const [page, setPage] = usePeriodPage(key);
-  const visits = useLoad(`visits:${key}:${page}`, (signal) =>
+  const visits = useLiveLoad(`visits:${key}:${page}`, (signal) =>
     call(
       api.GET('/api/v1/stats/{linkId}/clicks', {
         params: { path: { linkId }, query: { from, to, per_page: VISITS_PAGE, page } },
