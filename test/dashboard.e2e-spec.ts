@@ -434,6 +434,8 @@ if (!haveChromium) {
     await page.getByRole('checkbox', { name: `Select ${first.short_url}` }).check();
     const bar = page.getByRole('region', { name: 'Selected links' });
     await bar.getByText('3 selected').waitFor();
+    // On a wide screen the page's box is the table header's, and it alone.
+    expect(await page.getByRole('checkbox', { name: 'Select every link on this page' }).count()).toBe(1);
     expect(await page.getByRole('status').filter({ hasText: '3 selected' }).count()).toBe(1);
     const barViolations = await seriousViolations(page);
     axeResults.push(`links with the bulk bar: ${barViolations.length} serious or critical`);
@@ -498,6 +500,14 @@ if (!haveChromium) {
       .check();
     await page.getByRole('region', { name: 'Selected links' }).waitFor();
     expect(await overflow()).toBe(false);
+    // Rows are cards here, and the table's header is hidden: the page's box stands above the list, alone.
+    const pageBox = page.getByRole('checkbox', { name: 'Select every link on this page' });
+    expect(await pageBox.count()).toBe(1);
+    await pageBox.check();
+    const rows = page.getByRole('checkbox', { name: /^Select http/ });
+    expect(await rows.evaluateAll((boxes) => boxes.every((box) => (box as HTMLInputElement).checked))).toBe(
+      true,
+    );
     expect(violations).toEqual([]);
     await context.close();
   });

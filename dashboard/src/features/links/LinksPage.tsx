@@ -199,6 +199,17 @@ export default function LinksPage() {
       tableClassName="links-table"
       beforeList={
         <>
+          {/* The table's header, where this box stands on wide screens, is hidden when rows become cards. */}
+          {pageIds.length > 0 && (
+            <label className="select-page">
+              <input
+                type="checkbox"
+                checked={pageSelected(selection, pageIds)}
+                onChange={() => setSelection(togglePage(selection, pageIds))}
+              />
+              {t.bulk.selectPage}
+            </label>
+          )}
           {/* Always in the page, so that a screen reader hears the count change. */}
           <p role="status" className="sr-only">
             {count > 0 ? t.bulk.selected(number(count)) : ''}
