@@ -86,6 +86,8 @@ describe('database schema', () => {
       'password_resets',
       'pixels',
       'sign_in_challenges',
+      'space_click_days',
+      'space_click_hours',
       'spaces',
       'tags',
       'users',

@@ -4,6 +4,7 @@ import { ClickRepository, type PendingClick } from '../src/clicks/click.reposito
 import { STATS_DIMENSIONS, type StatsDimension } from '../src/stats/dto/stats-query.dto';
 import { COUNTRY_NAMES } from '../src/targeting/allowed-values';
 import type { VisitorProfile } from '../src/targeting/visitor';
+import { apiClient } from './support/api';
 import { createAccount, createTestApp, type TestAccount, type TestApp } from './support/app';
 import { workspaceRollups } from './support/clicks';
 import { createLink, showLink } from './support/visitors';
@@ -178,18 +179,30 @@ describe('stats exactness', () => {
   it('counts every click once in every report, as the raw clicks do', async () => {
     const next = random(SEED);
     const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)];
+    // Links in two spaces and in none, whose spaces' rollups are kept by the same statements.
+    const spaces: Record<string, unknown>[] = [{}];
+    for (const name of ['Exact A', 'Exact B']) {
+      const response = await apiClient(() => first).json(account, 'post', '/api/v1/spaces', { name });
+      expect(response.status).toBe(201);
+      spaces.push({ space_id: (response.body.data as { id: number }).id });
+    }
     const plain: number[] = [];
-    for (let n = 0; n < 5; n += 1)
-      plain.push((await createLink(first, account, { url: `https://example.com/${n}` })).id);
+    for (let n = 0; n < 5; n += 1) {
+      plain.push(
+        (await createLink(first, account, { url: `https://example.com/${n}`, ...spaces[n % 3] })).id,
+      );
+    }
     plain.push(...(await imported(3)));
     const limited = await createLink(first, account, {
       url: 'https://example.com/limited',
       clicks_limit: 40,
+      ...spaces[1],
     });
     const rotating = await createLink(first, account, {
       url: 'https://example.com/rotating',
       targets_type: 'rotations',
       targets: [{ value: 'https://example.com/r/1', weight: 2 }, { value: 'https://example.com/r/2' }],
+      ...spaces[2],
     });
     // Its turns, as the visits read them: the first destination twice a round, the second once.
     const turns = ['https://example.com/r/1', 'https://example.com/r/2', 'https://example.com/r/1'];
@@ -291,7 +304,8 @@ describe('stats exactness', () => {
     expect(new Map([...(await stats(rotating.id, 'target'))].sort())).toEqual(new Map([...told].sort()));
     expect(told.size).toBe(2);
     expect(granted).toBeLessThanOrEqual(40);
-    // The workspace's own rollups are its links' sums: deleted links' taken out, no batch counted twice.
+    // The workspace's own rollups and its spaces' are its links' sums: deleted links' taken out, no batch counted
+    // twice.
     const workspace = await workspaceRollups(first.dataSource, account.id);
     expect(workspace.stored).toEqual(workspace.summed);
 

@@ -29,12 +29,13 @@ const LOOPBACK_AS_PUBLIC: AddressPolicy = {
 
 /**
  * A whole workspace's stats (`GET /api/v1/stats` without a filter, by a caller that reaches every link) are read
- * from rollups of the workspace's own. They must answer what the sum over its links answers, for every name and
- * kind of period, whatever wrote the clicks (batches, claims, rows inserted into the `clicks` view, imports of raw
- * visits and of rollups) and whatever happened to the links since (deleted, moved to another workspace, rebuilt);
- * and the stored rows must equal the sums of the links' rows.
+ * from rollups of the workspace's own, and a whole space's (`space_id`, 0 for the links in none, or the spaces a
+ * restricted key reaches) from its space's. They must answer what the sum over their links answers, for every name
+ * and kind of period, whatever wrote the clicks (batches, claims, rows inserted into the `clicks` view, imports of
+ * raw visits and of rollups) and whatever happened to the links since (deleted, moved to another space or
+ * workspace, their space deleted, rebuilt); and the stored rows must equal the sums of the links' rows.
  */
-describe('Stats of a whole workspace, from its own rollups', () => {
+describe('Stats of a whole workspace or space, from their own rollups', () => {
   let t: TestApp;
   let owner: TestAccount;
   let other: TestAccount;
@@ -102,6 +103,33 @@ describe('Stats of a whole workspace, from its own rollups', () => {
     throw new Error('the import did not end');
   }
 
+  /** The owner's links in a space (null: in none), as the test keeps them. */
+  function inSpace(space: number | null): number[] {
+    return [...links].filter(([, kept]) => kept === space).map(([id]) => id);
+  }
+
+  /** Each space's stats, and those of the links in none, against the sums of their links'. */
+  async function expectSpaces(spaces: number[]) {
+    await expectSumOfLinks(owner, inSpace(null), '&space_id=0');
+    for (const space of spaces) await expectSumOfLinks(owner, inSpace(space), `&space_id=${space}`);
+  }
+
+  async function makeSpace(name: string): Promise<number> {
+    const space = await json(owner, 'post', '/api/v1/spaces', { name: unique(name) }).expect(201);
+    return (space.body as { data: { id: number } }).data.id;
+  }
+
+  /** A key of the owner's restricted to these spaces, as an account to call with. */
+  async function restrictedTo(spaceIds: number[]): Promise<TestAccount> {
+    const key = await json(owner, 'post', '/api/v1/keys', {
+      name: unique('Spaces'),
+      scopes: ['stats.read', 'links.read'],
+      space_ids: spaceIds,
+    }).expect(201);
+    const secret = (key.body as { data: { key: string } }).data.key;
+    return { ...owner, apiKey: secret, auth: `Bearer ${secret}` };
+  }
+
   async function linkIdsOf(account: TestAccount): Promise<number[]> {
     const rows = await t.dataSource.query<{ id: number }[]>(
       'SELECT id FROM links WHERE account_id = $1 ORDER BY id',
@@ -117,8 +145,7 @@ describe('Stats of a whole workspace, from its own rollups', () => {
     );
     owner = await createAccount(t, 'Whole workspace');
     other = await createAccount(t, 'Another workspace');
-    const space = await json(owner, 'post', '/api/v1/spaces', { name: unique('A') }).expect(201);
-    spaceA = (space.body as { data: { id: number } }).data.id;
+    spaceA = await makeSpace('A');
   });
   afterAll(async () => {
     for (const close of closers) await close();
@@ -246,8 +273,15 @@ describe('Stats of a whole workspace, from its own rollups', () => {
     }
     const all = await linkIdsOf(owner);
     expect(all.length).toBe(links.size + 2);
-    for (const id of all) if (!links.has(id)) links.set(id, null);
+    // Bitly's group came as a space of its own, the other source's link in none.
+    const made = await t.dataSource.query<{ id: number; space_id: number | null }[]>(
+      'SELECT id, space_id FROM links WHERE id = ANY($1::int[]) ORDER BY space_id NULLS FIRST',
+      [all.filter((id) => !links.has(id))],
+    );
+    expect(made.map((link) => link.space_id === null)).toEqual([true, false]);
+    for (const link of made) links.set(link.id, link.space_id);
     await expectSumOfLinks(owner, all);
+    await expectSpaces([made[1].space_id!]);
     await expectStoredSums(owner.id);
   }, 60_000);
 
@@ -268,22 +302,45 @@ describe('Stats of a whole workspace, from its own rollups', () => {
     await expectStoredSums(other.id);
   });
 
-  it('counts only the spaces of a key restricted to some, through its links', async () => {
-    const key = await json(owner, 'post', '/api/v1/keys', {
-      name: 'Space A',
-      scopes: ['stats.read', 'links.read'],
-      space_ids: [spaceA],
-    }).expect(201);
-    const secret = (key.body as { data: { key: string } }).data.key;
-    const restricted = { ...owner, apiKey: secret, auth: `Bearer ${secret}` };
-    const inSpace = [...links].filter(([, space]) => space === spaceA).map(([id]) => id);
-    expect(inSpace.length).toBe(1);
-    await expectSumOfLinks(restricted, inSpace);
+  it('counts a space, the links in none, and only the spaces of a key restricted to some', async () => {
+    expect(inSpace(spaceA).length).toBe(1);
+    await expectSpaces([spaceA]);
+    const restricted = await restrictedTo([spaceA]);
+    await expectSumOfLinks(restricted, inSpace(spaceA));
+    await expectSumOfLinks(restricted, inSpace(spaceA), `&space_id=${spaceA}`);
+    // The links in none, or another space, are beyond its reach.
+    await expectSumOfLinks(restricted, [], '&space_id=0');
     const whole = await report(owner, '/api/v1/stats', 'country', PERIODS()[2]);
     const reached = await report(restricted, '/api/v1/stats', 'country', PERIODS()[2]);
     expect([...reached.values()].reduce((sum, count) => sum + count, 0)).toBeLessThan(
       [...whole.values()].reduce((sum, count) => sum + count, 0),
     );
+  });
+
+  it('follows links moved between spaces, one or several at once, and a space deleted', async () => {
+    const spaceB = await makeSpace('B');
+    const [alone, ...several] = inSpace(null);
+    expect(several.length).toBeGreaterThan(1);
+    await json(owner, 'patch', `/api/v1/links/${alone}`, { space_id: spaceB }).expect(200);
+    links.set(alone, spaceB);
+    await json(owner, 'patch', '/api/v1/links/bulk', { ids: several, changes: { space_id: spaceA } }).expect(
+      200,
+    );
+    for (const id of several) links.set(id, spaceA);
+    const [shown] = await t.dataSource.query<{ alias: string }[]>('SELECT alias FROM links WHERE id = $1', [
+      several[0],
+    ]);
+    await visit(shown.alias, UA.androidChrome, 'https://news.example.org/c');
+    await expectSpaces([spaceA, spaceB]);
+    // A key of both spaces counts them together.
+    await expectSumOfLinks(await restrictedTo([spaceA, spaceB]), [...inSpace(spaceA), ...inSpace(spaceB)]);
+    await expectStoredSums(owner.id);
+
+    // A space deleted leaves its links in none.
+    await call(owner, 'delete', `/api/v1/spaces/${spaceB}`).expect(200);
+    links.set(alone, null);
+    await expectSpaces([spaceA]);
+    await expectStoredSums(owner.id);
   });
 
   it('is counted again from its links by a rebuild, wherever it went wrong', async () => {
@@ -294,9 +351,25 @@ describe('Stats of a whole workspace, from its own rollups', () => {
     await t.dataSource.query('DELETE FROM account_click_days WHERE account_id = $1 AND dimension = 2', [
       owner.id,
     ]);
+    await t.dataSource.query('UPDATE space_click_hours SET clicks = clicks + 5 WHERE account_id = $1', [
+      owner.id,
+    ]);
+    await t.dataSource.query('DELETE FROM space_click_days WHERE account_id = $1 AND dimension = 3', [
+      owner.id,
+    ]);
+    // What a whole space answers is read from its own rows, wrong as they are now.
+    const query = `&space_id=${spaceA}`;
+    const total = async (name: string) =>
+      [...(await report(owner, '/api/v1/stats', name, `${PERIODS()[2]}${query}`)).values()].reduce(
+        (sum, count) => sum + count,
+        0,
+      );
+    expect(await total('country')).toBeGreaterThan(0);
+    expect(await total('click')).toBeGreaterThan(await total('country'));
     const [first] = [...links.keys()];
     await t.app.get(ClickStore).rebuild(first);
     await expectStoredSums(owner.id);
     await expectSumOfLinks(owner, [...links.keys()]);
+    await expectSpaces([spaceA]);
   });
 });

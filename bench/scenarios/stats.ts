@@ -122,22 +122,36 @@ const ROLLUP_SQL = [
     ORDER BY p.day, p.link_id, pd.dimension, pd.value`,
 ];
 
+/** The rollups links share where the schema keeps them: their workspace's, and their spaces' (0: none). */
+const SHARED_ROLLUPS = { account: ['account_id'], space: ['account_id', 'space_id'] } as const;
+
 /**
- * The rollups of the workspace as a whole, where the schema keeps them, from those of its links: what the click
- * batches would have added to them, written in day (hour) order as the links' are. A target's own url (code 0) is
- * kept per link there, as the negated link id.
+ * The shared rollups of a level (keyed by `owners`, as the links' counters name them), from those of some links:
+ * what the click batches would have added to them, written in day (hour) order as the links' are. A target's own
+ * url (code 0) is kept per link there, as the negated link id.
  */
-const ACCOUNT_ROLLUP_SQL = [
-  `INSERT INTO account_click_hours (account_id, hour, clicks)
-   SELECT $2::int, hour, sum(clicks) FROM click_hours WHERE link_id = ANY($1::int[]) GROUP BY 2
-    ORDER BY 2
-   ON CONFLICT (account_id, hour) DO UPDATE SET clicks = account_click_hours.clicks + excluded.clicks`,
-  `INSERT INTO account_click_days (account_id, dimension, day, value, clicks)
-   SELECT $2::int, dimension, day, CASE WHEN dimension = 9 AND value = 0 THEN -link_id ELSE value END, sum(clicks)
-     FROM click_days WHERE link_id = ANY($1::int[]) GROUP BY 2, 3, 4
-    ORDER BY 3, 2, 4
-   ON CONFLICT (account_id, dimension, day, value) DO UPDATE SET clicks = account_click_days.clicks + excluded.clicks`,
-];
+function sharedRollupSql(level: keyof typeof SHARED_ROLLUPS): string[] {
+  const owners = SHARED_ROLLUPS[level];
+  const key = owners.join(', ');
+  const from = owners.map((column) => `c.${column}`).join(', ');
+  const places = (count: number) => Array.from({ length: count }, (_, index) => index + 1).join(', ');
+  const [hours, days] = [`${level}_click_hours`, `${level}_click_days`];
+  const n = owners.length;
+  return [
+    `INSERT INTO ${hours} (${key}, hour, clicks)
+     SELECT ${from}, h.hour, sum(h.clicks) FROM click_hours h JOIN link_counters c ON c.link_id = h.link_id
+      WHERE h.link_id = ANY($1::int[]) GROUP BY ${places(n + 1)}
+      ORDER BY ${n + 1}, ${places(n)}
+     ON CONFLICT (${key}, hour) DO UPDATE SET clicks = ${hours}.clicks + excluded.clicks`,
+    `INSERT INTO ${days} (${key}, dimension, day, value, clicks)
+     SELECT ${from}, d.dimension, d.day, CASE WHEN d.dimension = 9 AND d.value = 0 THEN -d.link_id ELSE d.value END,
+            sum(d.clicks)
+       FROM click_days d JOIN link_counters c ON c.link_id = d.link_id
+      WHERE d.link_id = ANY($1::int[]) GROUP BY ${places(n + 3)}
+      ORDER BY ${n + 2}, ${n + 1}, ${n + 3}, ${places(n)}
+     ON CONFLICT (${key}, dimension, day, value) DO UPDATE SET clicks = ${days}.clicks + excluded.clicks`,
+  ];
+}
 
 /** Raw clicks of some links per UTC day, and those of them whose visitor's city is known. */
 const RAW_DAYS_SQL = `
@@ -311,11 +325,12 @@ export async function statsWorkload(context: BenchContext): Promise<StatsWorkloa
     started = performance.now();
     await client.query('ANALYZE click_events');
     for (const sql of ROLLUP_SQL) await client.query(sql, [ids]);
-    const { rows: kept } = await client.query<{ account: boolean }>(
-      `SELECT to_regclass('account_click_hours') IS NOT NULL AS account`,
+    const { rows: kept } = await client.query<{ level: keyof typeof SHARED_ROLLUPS }>(
+      `SELECT level FROM unnest($1::text[]) AS level WHERE to_regclass(level || '_click_hours') IS NOT NULL`,
+      [Object.keys(SHARED_ROLLUPS)],
     );
-    const accountRollups = kept[0].account;
-    if (accountRollups) for (const sql of ACCOUNT_ROLLUP_SQL) await client.query(sql, [ids, accountId]);
+    for (const { level } of kept) for (const sql of sharedRollupSql(level)) await client.query(sql, [ids]);
+    const sharedTables = kept.flatMap(({ level }) => [`${level}_click_hours`, `${level}_click_days`]);
     const counterColumns = ['clicks', 'listed_clicks'].filter(
       (column) => schema.counterColumns?.has(column) === true,
     );
@@ -330,7 +345,7 @@ export async function statsWorkload(context: BenchContext): Promise<StatsWorkloa
     // Fresh statistics and a current visibility map, as a long-lived database has.
     await client.query(
       'VACUUM ANALYZE click_events, click_hours, click_days, click_values, click_profiles, links, link_counters' +
-        (accountRollups ? ', account_click_hours, account_click_days' : ''),
+        sharedTables.map((table) => `, ${table}`).join(''),
     );
     // The seed's dirty pages written now, not by a checkpoint in the middle of the timed calls.
     await client.query('CHECKPOINT').catch(() => undefined);

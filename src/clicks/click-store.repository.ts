@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { DataSource, type EntityManager } from 'typeorm';
-import { accountValue, rollUp } from './click.repository';
+import { rollUp, sharedValue } from './click.repository';
 
 /** The lock that one instance at a time holds while it changes the partitions of raw clicks. */
 const PARTITIONS_LOCK = 'click_partitions';
@@ -69,7 +69,7 @@ export class ClickStore {
    * {@link REBUILD_STEP} links a transaction. Each step takes its links' counter row locks first, as click batches
    * do, so that no batch of those links commits between the reading and the writing; visits go on, and only the
    * batches of those links wait. The rollups of hours and days before the raw clicks held are kept. Their accounts'
-   * rollups are then counted again from their links' ({@link recountAccounts}).
+   * and spaces' rollups are then counted again from their links' ({@link recountAccounts}).
    */
   async rebuild(linkId: number | null): Promise<{ links: number; clicks: number }> {
     const since = await this.heldSince();
@@ -102,8 +102,9 @@ export class ClickStore {
   }
 
   /**
-   * The rollups of the link's account (of every account for null) counted again from its links', an account a
-   * transaction: they follow whatever a rebuild changed, and are made whole again wherever they went wrong.
+   * The rollups of the link's account and its spaces (of every account for null) counted again from its links',
+   * an account a transaction: they follow whatever a rebuild changed, and are made whole again wherever they went
+   * wrong.
    */
   private async recountAccounts(linkId: number | null): Promise<void> {
     let after = 0;
@@ -189,7 +190,7 @@ const CLEAR_ROLLUPS = `
 
 /**
  * The rollups of links ($1) counted from their raw clicks at or after $2, by the click statements' own rollup
- * (nothing conflicts: {@link CLEAR_ROLLUPS} ran first); their accounts' are counted again afterwards.
+ * (nothing conflicts: {@link CLEAR_ROLLUPS} ran first); their accounts' and spaces' are counted again afterwards.
  */
 const COUNT_AGAIN = `
   WITH kept AS MATERIALIZED (
@@ -199,19 +200,34 @@ const COUNT_AGAIN = `
   SELECT count(*)::int AS clicks FROM kept`;
 
 /**
- * An account's rollups ($1) counted again as the sums of its links': the counter rows of all its links locked
- * first, in link order as click batches lock them, so that no click of the account commits between the reading and
- * the writing; then its hours, then its days, replaced.
+ * The rollups an account's links share (`prefix`: its own, or its spaces', `owners` their key columns after the
+ * account), counted again: hours, then days, deleted and replaced by the sums of its links'.
+ */
+function recount(prefix: 'account' | 'space', owners: string[]): string[] {
+  const columns = (rest: string) => ['account_id', ...owners, rest].join(', ');
+  const from = ['$1::int', ...owners.map((column) => `c.${column}`)].join(', ');
+  const by = (count: number) =>
+    Array.from({ length: owners.length + count }, (_, index) => index + 2).join(', ');
+  return [
+    `DELETE FROM ${prefix}_click_hours WHERE account_id = $1`,
+    `INSERT INTO ${prefix}_click_hours (${columns('hour')}, clicks)
+     SELECT ${from}, h.hour, sum(h.clicks) FROM click_hours h JOIN link_counters c ON c.link_id = h.link_id
+      WHERE c.account_id = $1 GROUP BY ${by(1)}`,
+    `DELETE FROM ${prefix}_click_days WHERE account_id = $1`,
+    `INSERT INTO ${prefix}_click_days (${columns('dimension, day, value')}, clicks)
+     SELECT ${from}, d.dimension, d.day, ${sharedValue('d')}, sum(d.clicks)
+       FROM click_days d JOIN link_counters c ON c.link_id = d.link_id
+      WHERE c.account_id = $1 GROUP BY ${by(3)}`,
+  ];
+}
+
+/**
+ * An account's rollups ($1) and its spaces' counted again as the sums of its links': the counter rows of all its
+ * links locked first, in link order as click batches lock them, so that no click of the account commits between the
+ * reading and the writing; then its own, then its spaces', in the order click batches write them.
  */
 const RECOUNT_ACCOUNT = [
   'SELECT link_id FROM link_counters WHERE account_id = $1 ORDER BY link_id FOR NO KEY UPDATE',
-  'DELETE FROM account_click_hours WHERE account_id = $1',
-  `INSERT INTO account_click_hours (account_id, hour, clicks)
-   SELECT $1::int, h.hour, sum(h.clicks) FROM click_hours h JOIN link_counters c ON c.link_id = h.link_id
-    WHERE c.account_id = $1 GROUP BY 2`,
-  'DELETE FROM account_click_days WHERE account_id = $1',
-  `INSERT INTO account_click_days (account_id, dimension, day, value, clicks)
-   SELECT $1::int, d.dimension, d.day, ${accountValue('d')}, sum(d.clicks)
-     FROM click_days d JOIN link_counters c ON c.link_id = d.link_id
-    WHERE c.account_id = $1 GROUP BY 2, 3, 4`,
+  ...recount('account', []),
+  ...recount('space', ['space_id']),
 ];

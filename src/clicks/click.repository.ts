@@ -59,42 +59,68 @@ const CLICK_ROWS = `
     FROM unnest($2::int[], $3::int[], $4::int[], $6::int[]) WITH ORDINALITY AS r(link_id, profile, ms, target, ord)`;
 
 /**
- * A destination's code (`code`, of the link `link`) as its account's rollups keep it: the link's own url (0) is
- * each link's url as it is now, so it stays the link's own there, as the negated link id (`click_values` ids are
- * positive).
+ * A destination's code (`code`, of the link `link`) as the rollups its links share (their account's, their
+ * space's) keep it: the link's own url (0) is each link's url as it is now, so it stays the link's own there, as the
+ * negated link id (`click_values` ids are positive).
  */
-function accountTarget(link: string, code: string): string {
+function sharedTarget(link: string, code: string): string {
   return `CASE WHEN ${code} = ${OWN_URL} THEN -${link} ELSE ${code} END`;
 }
 
-/** A `click_days` row's value (of the row aliased `row`) as its account's rollups key it ({@link accountTarget}). */
-export function accountValue(row: string): string {
-  return `CASE WHEN ${row}.dimension = ${TARGET_DIMENSION} THEN ${accountTarget(`${row}.link_id`, `${row}.value`)} ELSE ${row}.value END`;
+/** A `click_days` row's value (of the row aliased `row`) as the shared rollups key it ({@link sharedTarget}). */
+export function sharedValue(row: string): string {
+  return `CASE WHEN ${row}.dimension = ${TARGET_DIMENSION} THEN ${sharedTarget(`${row}.link_id`, `${row}.value`)} ELSE ${row}.value END`;
 }
 
 /**
- * The sums per account of the link rollups in the CTE `hourly` (link_id, hour, clicks) and of `dayRows` (a query
- * of account_id, dimension, day, value and clicks), added to `account_click_hours` and `account_click_days` as
- * data-modifying CTEs. `owners` is a CTE or table of (link_id, account_id) holding every link of them, read where
- * their counter rows are locked (a batch's `counted` names the account its lock saw). Every writer of an account's
- * rows writes its hours first (the days' one-time filter waits for what the hours wrote), each in key order, so
- * that the batches of an account's links, which share these rows, lock them in the same order.
+ * The rollups links share, in the order every writer locks their rows: accounts' then spaces' (keyed by their
+ * owners), hours then days.
  */
-export function accountRollUp(owners: string, dayRows: string): string {
-  return `
-  account_hours AS (
-    INSERT INTO account_click_hours AS a (account_id, hour, clicks)
-    SELECT o.account_id, x.hour, sum(x.clicks) FROM hourly x JOIN ${owners} o ON o.link_id = x.link_id
-     GROUP BY 1, 2 ORDER BY 1, 2
-    ON CONFLICT (account_id, hour) DO UPDATE SET clicks = a.clicks + excluded.clicks
+const SHARED = [
+  ['account', 'account_id'],
+  ['space', 'account_id, space_id'],
+].flatMap(([level, owners]) => [
+  { cte: `${level}_hours`, table: `${level}_click_hours`, key: `${owners}, hour`, from: 'shared_hourly' },
+  {
+    cte: `${level}_days`,
+    table: `${level}_click_days`,
+    key: `${owners}, dimension, day, value`,
+    from: 'shared_daily',
+  },
+]);
+
+/**
+ * The sums per account, and per account and space, of the link rollups in the CTE `hourly` (link_id, hour, clicks)
+ * and of `dayRows` (a query of account_id, space_id, dimension, day, value and clicks), added to the accounts' and
+ * spaces' hours and days as data-modifying CTEs. `owners` is a CTE or table of (link_id, account_id, space_id)
+ * holding every link of them, read where their counter rows are locked (a batch's `counted` names the account and
+ * space its lock saw). Every writer of these rows writes them in the order of {@link SHARED}, each table in key
+ * order (each statement waits for what the one before it wrote), so that the batches of links that share rows
+ * lock them in the same order.
+ */
+export function sharedRollUp(owners: string, dayRows: string): string {
+  const writes = SHARED.map(({ cte, table, key, from }, index) => {
+    const places = key
+      .split(', ')
+      .map((_, place) => place + 1)
+      .join(', ');
+    const after = index === 0 ? '' : `\n     WHERE (SELECT count(*) FROM ${SHARED[index - 1].cte}) >= 0`;
+    return `${cte} AS (
+    INSERT INTO ${table} AS a (${key}, clicks)
+    SELECT ${key}, sum(clicks) FROM ${from}${after}
+     GROUP BY ${places} ORDER BY ${places}
+    ON CONFLICT (${key}) DO UPDATE SET clicks = a.clicks + excluded.clicks
     RETURNING 1
-  ), account_days AS (
-    INSERT INTO account_click_days AS a (account_id, dimension, day, value, clicks)
-    SELECT account_id, dimension, day, value, sum(clicks) FROM (${dayRows}) v
-     WHERE (SELECT count(*) FROM account_hours) >= 0
-     GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
-    ON CONFLICT (account_id, dimension, day, value) DO UPDATE SET clicks = a.clicks + excluded.clicks
   )`;
+  });
+  return `
+  shared_hourly AS (
+    SELECT o.account_id, o.space_id, x.hour, sum(x.clicks) AS clicks
+      FROM hourly x JOIN ${owners} o ON o.link_id = x.link_id GROUP BY 1, 2, 3
+  ), shared_daily AS (
+    SELECT account_id, space_id, dimension, day, value, sum(clicks) AS clicks FROM (${dayRows}) v
+     GROUP BY 1, 2, 3, 4, 5
+  ), ${writes.join(', ')}`;
 }
 
 /**
@@ -102,19 +128,19 @@ export function accountRollUp(owners: string, dayRows: string): string {
  * per link and hour, and per link, dimension, day and value: the eight of the profile, and the target (dimension
  * 9) where it was recorded (not null). Each key once (ON CONFLICT may touch a row once a statement), in key order,
  * so that statements writing the same rows take their locks in the same order. The rows of a link are written only
- * under its counter's row lock, which every writer of clicks takes first. With `owners`, their accounts' rollups
- * too ({@link accountRollUp}): a visitor's clicks summed per account before its profile is spread over the eight
- * dimensions (a few rows per profile, where the links' days are rows per link); null for a rebuild, which counts
- * its accounts again afterwards.
+ * under its counter's row lock, which every writer of clicks takes first. With `owners`, the rollups their links
+ * share too ({@link sharedRollUp}): a visitor's clicks summed per account and space before its profile is spread
+ * over the eight dimensions (a few rows per profile, where the links' days are rows per link); null for a rebuild,
+ * which counts its accounts and spaces again afterwards.
  */
 export function rollUp(owners: string | null): string {
-  const accounts = `
-    SELECT p.account_id, pd.dimension, p.day, pd.value, p.clicks
-      FROM (SELECT o.account_id, x.day, x.profile, sum(x.clicks) AS clicks
-              FROM profiled x JOIN ${owners} o ON o.link_id = x.link_id GROUP BY 1, 2, 3) p
+  const shared = `
+    SELECT p.account_id, p.space_id, pd.dimension, p.day, pd.value, p.clicks
+      FROM (SELECT o.account_id, o.space_id, x.day, x.profile, sum(x.clicks) AS clicks
+              FROM profiled x JOIN ${owners} o ON o.link_id = x.link_id GROUP BY 1, 2, 3, 4) p
       JOIN click_profile_dimensions pd ON pd.profile_id = p.profile
      UNION ALL
-    SELECT o.account_id, ${TARGET_DIMENSION}::smallint, x.day, ${accountTarget('x.link_id', 'x.target')}, x.clicks
+    SELECT o.account_id, o.space_id, ${TARGET_DIMENSION}::smallint, x.day, ${sharedTarget('x.link_id', 'x.target')}, x.clicks
       FROM profiled x JOIN ${owners} o ON o.link_id = x.link_id WHERE x.target IS NOT NULL`;
   return `
   hourly AS (
@@ -136,7 +162,7 @@ export function rollUp(owners: string | null): string {
             SELECT link_id, ${TARGET_DIMENSION}::smallint, day, target, clicks FROM profiled WHERE target IS NOT NULL) v
      GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
     ON CONFLICT (link_id, dimension, day, value) DO UPDATE SET clicks = d.clicks + excluded.clicks
-  )${owners === null ? '' : `,${accountRollUp(owners, accounts)}`}`;
+  )${owners === null ? '' : `,${sharedRollUp(owners, shared)}`}`;
 }
 
 /**
@@ -144,9 +170,9 @@ export function rollUp(owners: string | null): string {
  * that was in fact written is refused by its primary key), then the counters of the links that still exist (a
  * deleted link's counter row went with it), updated in link order so that two instances' batches take their row
  * locks in the same order, then the click rows of those links in arrival order, and their rollups and their
- * accounts' (the account each counter row names once locked). The counter's row lock stands for the link: a link
- * deleted meanwhile waits for this commit, and its delete trigger then removes these clicks and rollups too (and
- * takes them out of its account's).
+ * accounts' and spaces' (those each counter row names once locked). The counter's row lock stands for the link: a
+ * link deleted or moved meanwhile waits for this commit, and its triggers then remove these clicks and rollups too
+ * (taking them out of its account's and space's) or move them.
  */
 function writeBatch(events: boolean): string {
   return `
@@ -157,7 +183,7 @@ function writeBatch(events: boolean): string {
     UPDATE link_counters c SET clicks = c.clicks + d.n, listed_behind = true
       FROM (SELECT link_id, count(*)::int AS n FROM rows CROSS JOIN batch GROUP BY link_id ORDER BY link_id) d
      WHERE c.link_id = d.link_id
-    RETURNING c.link_id, c.account_id
+    RETURNING c.link_id, c.account_id, c.space_id
   ), kept AS MATERIALIZED (
     SELECT r.* FROM rows r WHERE r.link_id IN (SELECT link_id FROM counted)
   ), recorded AS (
@@ -201,7 +227,7 @@ const WRITE_BATCH = { plain: writeBatch(false), withEvents: writeBatch(true) };
 function claim(events: boolean): string {
   return `
   WITH current AS (
-    SELECT c.link_id, c.account_id, c.clicks, c.last_rotation, l.clicks_limit, l.targets_type,
+    SELECT c.link_id, c.account_id, c.space_id, c.clicks, c.last_rotation, l.clicks_limit, l.targets_type,
            -- A round of the rotation: its weights added up (each 1 where it has none).
            CASE WHEN jsonb_typeof(l.targets) = 'array'
                 THEN (SELECT COALESCE(sum(COALESCE((t ->> 'weight')::int, 1)), 0)::int

@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { InjectDataSource, InjectRepository } from '@nestjs/typeorm';
 import { DataSource, QueryFailedError, Repository, type EntityManager } from 'typeorm';
-import { accountRollUp, accountValue, rollUp } from '../clicks/click.repository';
+import { rollUp, sharedRollUp, sharedValue } from '../clicks/click.repository';
 import type { Page, PageRequest } from '../common/pagination';
 import type { Transaction } from '../database/transactions';
 import { DIMENSION_CODES } from '../clicks/click-dimensions';
@@ -101,9 +101,9 @@ const INSERT_RAW_CLICKS = `
 
 /**
  * Rollups as a source counted them: per hour, and per dimension, day and value, added to any already there, and to
- * their accounts' (read from the counter rows the page locked). Each distinct value of the page is numbered once
- * (`$4`, `$5`: its dimension and text, in order of first use); a day row names its value by its place in that list
- * (`$9`, 0 for unknown), so `click_value_id` runs per value, not per row.
+ * their accounts' and spaces' (read from the counter rows the page locked). Each distinct value of the page is
+ * numbered once (`$4`, `$5`: its dimension and text, in order of first use); a day row names its value by its place
+ * in that list (`$9`, 0 for unknown), so `click_value_id` runs per value, not per row.
  */
 const INSERT_ROLLUPS = `
   WITH hourly AS (
@@ -126,7 +126,7 @@ const INSERT_ROLLUPS = `
     INSERT INTO click_days AS d (link_id, dimension, day, value, clicks)
     SELECT link_id, dimension, day, value, clicks FROM daily ORDER BY 1, 2, 3, 4
     ON CONFLICT (link_id, dimension, day, value) DO UPDATE SET clicks = d.clicks + excluded.clicks
-  ), ${accountRollUp('link_counters', `SELECT o.account_id, x.dimension, x.day, ${accountValue('x')} AS value, x.clicks FROM daily x JOIN link_counters o ON o.link_id = x.link_id`)}
+  ), ${sharedRollUp('link_counters', `SELECT o.account_id, o.space_id, x.dimension, x.day, ${sharedValue('x')} AS value, x.clicks FROM daily x JOIN link_counters o ON o.link_id = x.link_id`)}
   SELECT 1`;
 
 /** Every query of imports: the jobs, their leases and progress, the record of imported links, and their clicks. */

@@ -23,6 +23,13 @@ export class LinkCounter {
   @Column({ name: 'account_id', type: 'integer' })
   accountId!: number;
 
+  /**
+   * The link's space, 0 for none: the space rollups its clicks are added to, read under this row's lock. Kept by
+   * triggers on `links` (see the migration); never written here.
+   */
+  @Column({ name: 'space_id', type: 'integer', select: false, insert: false, update: false })
+  spaceId?: number;
+
   /** Every counted visit. Written in place by visits: no index reads it. */
   @Column({ type: 'integer', default: 0 })
   clicks!: number;

@@ -116,16 +116,18 @@ function linksOf(scope: StatsScope, params: unknown[]): string {
   return `link_id IN (SELECT l.id FROM links l WHERE ${where.join(' AND ')})`;
 }
 
-/** Whether a scope is every link of a workspace, for a caller that reaches them all. */
-function wholeWorkspace(scope: StatsScope): scope is WorkspaceLinks {
-  return (
-    !('linkId' in scope) &&
-    scope.reach === null &&
-    scope.spaceId === null &&
-    scope.domainId === null &&
-    scope.tags === null &&
-    scope.linkIds === null
-  );
+/**
+ * What a scope counts whole, when it keeps no domain, tags or links: a workspace's links (`spaces` null), or those
+ * of some of its spaces (0: the links in none): the one space asked for (none if a restricted key does not reach
+ * it), or every space a restricted key reaches. Null for any other scope.
+ */
+function wholeOf(scope: StatsScope): { accountId: number; spaces: readonly number[] | null } | null {
+  if ('linkId' in scope || scope.domainId !== null || scope.tags !== null || scope.linkIds !== null) {
+    return null;
+  }
+  const { accountId, reach, spaceId } = scope;
+  if (spaceId === null) return { accountId, spaces: reach };
+  return { accountId, spaces: reach === null || reach.includes(spaceId) ? [spaceId] : [] };
 }
 
 /**
@@ -142,29 +144,35 @@ interface ScopeRollups {
 }
 
 /**
- * The rollups of a scope, its values added to `params`. A whole workspace asked by a caller that reaches all of it
- * reads its own (`account_click_hours`, `account_click_days`, the sums of its links' rollups, a target's own url
- * kept per link as the negated link id): a row per hour, or per dimension, day and value, however many links it
- * has. Every other scope reads the rollups of the links it keeps ({@link linksOf}): a filter or a key restricted to
- * spaces keeps fewer links than the workspace has (a comparison five at most), and its cost follows theirs (the
- * hours, days and values of each), which rollups per space, domain or tag would be needed to cut further.
+ * The rollups of a scope, its values added to `params`. What a scope counts whole ({@link wholeOf}) is read from
+ * the rollups its links share, the sums of theirs (a target's own url kept per link as the negated link id): a
+ * whole workspace's own (`account_click_hours`, `account_click_days`), or its spaces' (`space_click_hours`,
+ * `space_click_days`, summed over the spaces a restricted key reaches): a row per hour, or per dimension, day and
+ * value (and space), however many links they have. Every other scope reads the rollups of the links it keeps
+ * ({@link linksOf}): a domain, tags or a comparison (five links at most), whose cost follows those links' hours,
+ * days and values, which rollups per domain or tag would be needed to cut further.
  */
 function rollupsOf(scope: StatsScope, params: unknown[]): ScopeRollups {
-  if (wholeWorkspace(scope)) {
+  const whole = wholeOf(scope);
+  if (whole === null) {
     return {
-      hours: 'account_click_hours',
-      days: 'account_click_days',
-      where: `account_id = $${params.push(scope.accountId)}`,
-      code: 'GREATEST(value, 0)',
-      own: 'CASE WHEN value < 0 THEN -value END',
+      hours: 'click_hours',
+      days: 'click_days',
+      where: linksOf(scope, params),
+      code: 'value',
+      own: `CASE WHEN value = 0 AND dimension = ${DIMENSION_CODES.target} THEN link_id END`,
     };
   }
+  const account = `account_id = $${params.push(whole.accountId)}`;
+  const shared = { code: 'GREATEST(value, 0)', own: 'CASE WHEN value < 0 THEN -value END' };
+  if (whole.spaces === null) {
+    return { hours: 'account_click_hours', days: 'account_click_days', where: account, ...shared };
+  }
   return {
-    hours: 'click_hours',
-    days: 'click_days',
-    where: linksOf(scope, params),
-    code: 'value',
-    own: `CASE WHEN value = 0 AND dimension = ${DIMENSION_CODES.target} THEN link_id END`,
+    hours: 'space_click_hours',
+    days: 'space_click_days',
+    where: `${account} AND space_id = ANY($${params.push(whole.spaces)}::int[])`,
+    ...shared,
   };
 }
 
@@ -232,10 +240,10 @@ function endOf(range: DayRange): string {
 }
 
 /**
- * The stats queries. Every one reads the rollups that click batches keep (`click_hours`, `click_days`, and a whole
- * workspace's own, {@link rollupsOf}), never the raw clicks, so that its cost follows the number of hours, days and
- * distinct values in the period, not the number of clicks. All are read through their primary keys: (link, hour)
- * and (link, dimension, day, value), or the same keyed by account.
+ * The stats queries. Every one reads the rollups that click batches keep (`click_hours`, `click_days`, and those of
+ * whole workspaces and spaces, {@link rollupsOf}), never the raw clicks, so that its cost follows the number of
+ * hours, days and distinct values in the period, not the number of clicks. All are read through their primary keys:
+ * (link, hour) and (link, dimension, day, value), or the same keyed by account, or by account and space.
  * Only the export and the list of a link's clicks read the raw clicks. All are read from a replica when one is
  * recent enough ({@link ReadReplicas}): clicks are counted a moment after their visits in any case.
  */
@@ -282,7 +290,7 @@ export class StatsRepository {
       () => `$${params.push(COUNTRY_NAMES_JSON)}`,
     );
     const rollups = rollupsOf(scope, params);
-    // Values are summed by code over the days first (the index range of each link, or of the workspace, and
+    // Values are summed by code over the days first (the index range of each link, workspace or space, and
     // dimension), then named. A target's code 0 is each link's own url: kept apart per link (`own`) until named.
     return this.paged(
       `SELECT ${display} AS value, sum(c.count)::int AS count

@@ -85,29 +85,44 @@ export async function exportedClicks(
   );
 }
 
+/** The rollups a workspace's links share: its own, and its spaces' (0 for the links in none), by what keys them. */
+const SHARED_LEVELS = [
+  { level: 'account', stored: '0', summed: '0' },
+  { level: 'space', stored: 'space_id', summed: 'COALESCE(l.space_id, 0)' },
+] as const;
+
 /**
- * A workspace's own rollups as stored, and the sums of its links' rollups in the same shape (a target's own url
- * kept per link, as the negated link id): the two are equal whatever wrote the clicks.
+ * The rollups a workspace's links share as stored (its own, and its spaces'), and the sums of its links' rollups in
+ * the same shape, each link counted in the space it is in now (a target's own url kept per link, as the negated
+ * link id): the two are equal whatever wrote the clicks and whatever happened to the links since.
  */
 export async function workspaceRollups(
   dataSource: DataSource,
   accountId: number,
 ): Promise<{ stored: unknown[]; summed: unknown[] }> {
   const stored = await dataSource.query<unknown[]>(
-    `SELECT 0 AS dimension, hour::text AS at, 0 AS value, clicks::int FROM account_click_hours WHERE account_id = $1
-     UNION ALL
-     SELECT dimension, day::text, value, clicks::int FROM account_click_days WHERE account_id = $1
-     ORDER BY 1, 2, 3`,
+    `${SHARED_LEVELS.map(
+      ({ level, stored: space }) =>
+        `SELECT '${level}' AS level, ${space} AS space, 0 AS dimension, hour::text AS at, 0 AS value, clicks::int
+           FROM ${level}_click_hours WHERE account_id = $1
+         UNION ALL
+         SELECT '${level}', ${space}, dimension, day::text, value, clicks::int FROM ${level}_click_days WHERE account_id = $1`,
+    ).join(' UNION ALL ')}
+     ORDER BY 1, 2, 3, 4, 5`,
     [accountId],
   );
   const summed = await dataSource.query<unknown[]>(
-    `SELECT 0 AS dimension, h.hour::text AS at, 0 AS value, sum(h.clicks)::int AS clicks
-       FROM click_hours h JOIN links l ON l.id = h.link_id WHERE l.account_id = $1 GROUP BY 2
-     UNION ALL
-     SELECT d.dimension, d.day::text, CASE WHEN d.dimension = 9 AND d.value = 0 THEN -d.link_id ELSE d.value END,
-            sum(d.clicks)::int
-       FROM click_days d JOIN links l ON l.id = d.link_id WHERE l.account_id = $1 GROUP BY 1, 2, 3
-     ORDER BY 1, 2, 3`,
+    `${SHARED_LEVELS.map(
+      ({ level, summed: space }) =>
+        `SELECT '${level}' AS level, ${space} AS space, 0 AS dimension, h.hour::text AS at, 0 AS value,
+                sum(h.clicks)::int AS clicks
+           FROM click_hours h JOIN links l ON l.id = h.link_id WHERE l.account_id = $1 GROUP BY 2, 4
+         UNION ALL
+         SELECT '${level}', ${space}, d.dimension, d.day::text,
+                CASE WHEN d.dimension = 9 AND d.value = 0 THEN -d.link_id ELSE d.value END, sum(d.clicks)::int
+           FROM click_days d JOIN links l ON l.id = d.link_id WHERE l.account_id = $1 GROUP BY 2, 3, 4, 5`,
+    ).join(' UNION ALL ')}
+     ORDER BY 1, 2, 3, 4, 5`,
     [accountId],
   );
   return { stored, summed };

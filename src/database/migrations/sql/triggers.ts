@@ -37,12 +37,17 @@ export function linkStatementTrigger(
 export function linkStatementTriggers(prefix: string, fn: string): string[] {
   return [
     linkStatementTrigger(`${prefix}_insert`, 'INSERT', 'new_links', fn),
-    `
-      CREATE TRIGGER "${prefix}_update" AFTER UPDATE ON "links"
-      REFERENCING OLD TABLE AS "old_links" NEW TABLE AS "new_links"
-      FOR EACH STATEMENT EXECUTE FUNCTION "${fn}"()`,
+    linkUpdateTrigger(`${prefix}_update`, fn),
     linkStatementTrigger(`${prefix}_delete`, 'DELETE', 'old_links', fn),
   ];
+}
+
+/** A trigger that hands `fn` the links a statement updated, as they were (`old_links`) and are (`new_links`). */
+export function linkUpdateTrigger(trigger: string, fn: string): string {
+  return `
+      CREATE TRIGGER "${trigger}" AFTER UPDATE ON "links"
+      REFERENCING OLD TABLE AS "old_links" NEW TABLE AS "new_links"
+      FOR EACH STATEMENT EXECUTE FUNCTION "${fn}"()`;
 }
 
 /**
