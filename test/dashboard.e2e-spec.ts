@@ -347,6 +347,8 @@ if (!haveChromium) {
       expect(violations).toEqual([]);
       await context.close();
     },
+    // Every screen in turn, each read whole before axe runs: the longest walk of the suite.
+    180_000,
   );
 
   it.each(['en-US', 'es-ES', 'fr-FR', 'de-DE'])(
