@@ -80,7 +80,9 @@ describe('bulk actions on the links list', () => {
 
   it('offers every link matching the filter once the page is selected, and sends the filter', async () => {
     const { api, user } = await renderLinks('/links?tag=news&space_id=0');
-    await user.click(screen.getByRole('checkbox', { name: 'Select every link on this page' }));
+    // The table's header box; the one above the list stands in for it where rows become cards (no CSS here).
+    const table = screen.getByRole('table');
+    await user.click(within(table).getByRole('checkbox', { name: 'Select every link on this page' }));
     expect(screen.getByText('25 selected', { selector: '[role="status"]' })).toBeInTheDocument();
     // Links picked by hand cannot be exported: the export takes the filters alone, and says so.
     const exportButton = screen.getByRole('button', { name: 'Export CSV', description: /select all links/ });
