@@ -82,34 +82,51 @@ export class SpaceClickRollups1766300000000 implements MigrationInterface {
       await queryRunner.query(statement);
     }
 
-    // The links whose account or space a statement changed: their counters locked in link order and set, then
-    // their rollups' sums taken from where they were and added where they are, in one statement per table.
-    const moving = `JOIN (SELECT "id", "account_id", ${SPACE('o')} AS "space_id", -1 AS "sign" FROM "old_links" o WHERE "id" = ANY (moved)
-                       UNION ALL
-                       SELECT "id", "account_id", ${SPACE('n')}, 1 FROM "new_links" n WHERE "id" = ANY (moved)) m`;
+    // The links whose account or space a statement changed, found by one join of its transition tables and kept as
+    // arrays in link order: their counters locked in that order and set, then their rollups' sums taken from where
+    // they were and added where they are, in one statement per table. Every statement reads the moves by `unnest`
+    // and the rollups through their keys, linear in the links moved. Filtering the transition tables by
+    // `id = ANY (moved)` instead read the whole array for every row once the function's statements were planned
+    // generically, as a connection does after a few calls: a space of 50,000 links deleted took 4.5 s more.
+    const moves = `unnest(moved, old_accounts, old_spaces, new_accounts, new_spaces)
+                   AS m("id", "old_account", "old_space", "new_account", "new_space")`;
+    const sides = `CROSS JOIN LATERAL (VALUES (m."old_account", m."old_space", -1), (m."new_account", m."new_space", 1))
+                   AS s("account_id", "space_id", "sign")`;
     await queryRunner.query(
       triggerFunction(
         'click_rollups_follow_space',
         [
-          `SELECT array_agg(n."id" ORDER BY n."id") INTO moved FROM "new_links" n JOIN "old_links" o ON o."id" = n."id"
-         WHERE (o."account_id", o."space_id") IS DISTINCT FROM (n."account_id", n."space_id");`,
+          `SELECT array_agg(n."id" ORDER BY n."id"), array_agg(o."account_id" ORDER BY n."id"),
+                array_agg(${SPACE('o')} ORDER BY n."id"), array_agg(n."account_id" ORDER BY n."id"),
+                array_agg(${SPACE('n')} ORDER BY n."id")
+           INTO moved, old_accounts, old_spaces, new_accounts, new_spaces
+           FROM "new_links" n JOIN "old_links" o ON o."id" = n."id"
+          WHERE (o."account_id", o."space_id") IS DISTINCT FROM (n."account_id", n."space_id");`,
           'IF moved IS NULL THEN RETURN NULL; END IF;',
           'PERFORM 1 FROM "link_counters" WHERE "link_id" = ANY (moved) ORDER BY "link_id" FOR NO KEY UPDATE;',
-          `UPDATE "link_counters" c SET "space_id" = ${SPACE('n')} FROM "new_links" n
-         WHERE c."link_id" = n."id" AND n."id" = ANY (moved);`,
+          `UPDATE "link_counters" c SET "space_id" = m."new_space" FROM ${moves} WHERE c."link_id" = m."id";`,
           ...rollups.addToShared(
             'space_click_hours',
-            `SELECT m."account_id", m."space_id", h."hour", m."sign" * h."clicks" AS "clicks"
-                 FROM "click_hours" h ${moving} ON m."id" = h."link_id"`,
+            `SELECT s."account_id", s."space_id", h."hour", s."sign" * h."clicks" AS "clicks"
+                 FROM ${moves} ${sides} JOIN "click_hours" h ON h."link_id" = m."id"`,
           ),
           ...rollups.addToShared(
             'space_click_days',
-            `SELECT m."account_id", m."space_id", d."dimension", d."day", ${rollups.SHARED_VALUE} AS "value",
-                      m."sign" * d."clicks" AS "clicks"
-                 FROM "click_days" d ${moving} ON m."id" = d."link_id"`,
+            `SELECT s."account_id", s."space_id", d."dimension", d."day", ${rollups.SHARED_VALUE} AS "value",
+                      s."sign" * d."clicks" AS "clicks"
+                 FROM ${moves} ${sides} JOIN "click_days" d ON d."link_id" = m."id"`,
           ),
         ],
-        { declare: ['moved integer[];', ...rollups.emptiedIn('space')] },
+        {
+          declare: [
+            'moved integer[];',
+            'old_accounts integer[];',
+            'old_spaces integer[];',
+            'new_accounts integer[];',
+            'new_spaces integer[];',
+            ...rollups.emptiedIn('space'),
+          ],
+        },
       ),
     );
     await queryRunner.query(linkUpdateTrigger('TR_links_rollups_space', 'click_rollups_follow_space'));
