@@ -136,9 +136,7 @@ function keptBy(scope: WorkspaceLinks, params: unknown[]): string {
  */
 function wholeOf(scope: CountedLinks): { accountId: number; spaces: readonly number[] | null } | null {
   if ('linkId' in scope || 'links' in scope) return null;
-  if (scope.domainId !== null || scope.tags !== null || scope.linkIds !== null) {
-    return null;
-  }
+  if (scope.domainId !== null || scope.tags !== null || scope.linkIds !== null) return null;
   const { accountId, reach, spaceId } = scope;
   if (spaceId === null) return { accountId, spaces: reach };
   return { accountId, spaces: reach === null || reach.includes(spaceId) ? [spaceId] : [] };
@@ -500,10 +498,6 @@ export class StatsRepository {
   }
 
   /**
-   * The rows of a query of (value, count) that match the search, in the order, one page of them (all for a null
-   * page) with how many there are. Paged after the search and the order, as phpShort pages.
-   */
-  /**
    * A comparison's links, found before its report: the ids named that the scope's other filters keep (through the
    * index of the account and id, five at most). Named in the report's statement, they are planned for as what they
    * are: the sum of a link of 10,000,000 clicks and four more over 90 days reads 85,000 day rows, counted by hash in
@@ -521,6 +515,10 @@ export class StatsRepository {
     return { links: rows.map((row) => row.id) };
   }
 
+  /**
+   * The rows of a query of (value, count) that match the search, in the order, one page of them (all for a null
+   * page) with how many there are. Paged after the search and the order, as phpShort pages.
+   */
   private async paged(
     query: string,
     params: unknown[],
